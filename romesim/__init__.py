@@ -1,0 +1,23 @@
+"""romesim: plays Roman-era tabletop wargames millions of times to answer designers' questions.
+
+    >>> import romesim
+    >>> siege = romesim.scenario("kings_of_rome.siege", garrison=2)
+    >>> romesim.simulate(siege, n=100_000, seed=1).summary()
+    >>> romesim.exact(siege)["p_win"]          # 4/9 (spec WE-1)
+"""
+from importlib.metadata import PackageNotFoundError, version
+
+from . import kings_of_rome
+from .core.engine import exact, reference, simulate
+from .core.errors import ExactNotSupported, PolicyError, RomesimError, ScenarioError
+from .core.result import Result
+from .core.rng import GENERATOR
+from .core.scenario import Scenario, list_scenarios, load_toml, scenario
+
+try:
+    __version__ = version("romesim")
+except PackageNotFoundError:  # running from a source tree
+    __version__ = "0.1.0.dev0"
+
+__all__ = ["simulate", "exact", "reference", "scenario", "list_scenarios", "load_toml", "Result", "Scenario",
+           "RomesimError", "ScenarioError", "PolicyError", "ExactNotSupported", "GENERATOR", "kings_of_rome"]

@@ -1,0 +1,226 @@
+"""The engine: plays a scenario's kernel n times, reproducibly, in chunks, threads and processes.
+
+Reproducibility rests on three rules. Each game draws only from its own stream keyed by (seed, game index).
+Outcomes are integers and are aggregated as int64 sums, so any split of the games gives the same bits.
+Early stopping (``target_ci``) looks at the results only at fixed game counts (``checkpoints``), never at chunk
+or worker boundaries, so the number of games played does not depend on how the work was split.
+
+Kernels share one shape (see ``romesim.kings_of_rome.siege`` for an example)::
+
+    @njit(parallel=True, cache=True)
+    def kernel(seed, first, count, *scenario_args, codes, params, out, sums, sumsq, errors, *user_functions):
+        for b in prange(n_blocks(count)):
+            stream, row = rng.new_stream(), np.zeros(N_METRICS, np.int64)
+            for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+                rng.start(stream, seed, first + j)
+                error = play_one_game(stream, row, ...)
+                if error: errors[b] = error; break
+                record(row, b, j, out, sums, sumsq)
+"""
+import os
+import sys
+import time
+
+import joblib
+import numba
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from . import policy as _policy
+from .errors import ExactNotSupported, RomesimError, ScenarioError
+from .result import Result
+from .rng import GENERATOR
+from .scenario import Scenario, get
+
+BLOCK = 1024  # games per prange iteration: one stream and one row buffer serve a whole block
+CHUNK = 1 << 18  # games per kernel call: bounds memory whatever n is
+CHECKPOINT_BASE = 10_000
+MAX_SEED = (1 << 64) - 1
+
+
+@njit(cache=True, inline="always")
+def n_blocks(count):
+    return (count + BLOCK - 1) // BLOCK
+
+
+@njit(cache=True, inline="always")
+def record(row, b, j, out, sums, sumsq):
+    """Add a game's outcome row to its block's sums; keep it in ``out`` when per-game outcomes are kept."""
+    keep = out.shape[1] > 0
+    for k in range(row.size):
+        v = row[k]
+        sums[b, k] += v
+        sumsq[b, k] += v * v
+        if keep:
+            out[k, j] = v
+
+
+def _as_scenario(scenario):
+    if isinstance(scenario, str):
+        return get(scenario).from_dict({})
+    if not isinstance(scenario, Scenario):
+        raise ScenarioError(f"scenario: expected a Scenario or a registered name, got {scenario!r}")
+    return scenario
+
+
+def _check_int(name, value, lo, hi=None):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo or (
+            hi is not None and value > hi):
+        upper = f" and <= {hi}" if hi is not None else ""
+        raise ScenarioError(f"{name}: {value!r} is not allowed; expected an integer >= {lo}{upper}")
+    return int(value)
+
+
+def run_chunk(scenario, seed, first, count, resolved, keep, threads=None):
+    """Play games ``first .. first+count-1``; returns ``(sums, sumsq, outcomes or None)``."""
+    if threads is not None:
+        numba.set_num_threads(threads)
+    k = len(scenario.metrics)
+    blocks = (count + BLOCK - 1) // BLOCK
+    sums = np.zeros((blocks, k), np.int64)
+    sumsq = np.zeros((blocks, k), np.int64)
+    errors = np.zeros(blocks, np.int64)
+    out = np.zeros((k, count if keep else 0), np.int32)
+    scenario.kernel(np.uint64(seed), first, count, *scenario.kernel_args(), resolved.codes, resolved.params,
+                    out, sums, sumsq, errors, *resolved.functions)
+    bad = np.flatnonzero(errors)
+    if bad.size:
+        raise _policy.decode_error(errors[bad[0]], scenario.decision_points)
+    return sums.sum(axis=0), sumsq.sum(axis=0), out if keep else None
+
+
+def checkpoints(n, target_ci):
+    """Game counts at which early stopping may look: doubling from CHECKPOINT_BASE, then n."""
+    if target_ci is None:
+        return [n]
+    points, c = [], CHECKPOINT_BASE
+    while c < n:
+        points.append(c)
+        c *= 2
+    return points + [n]
+
+
+def _targets(scenario, target_ci):
+    if target_ci is None:
+        return None
+    targets = target_ci if isinstance(target_ci, dict) else {scenario.metrics[0]: target_ci}
+    for metric, half in targets.items():
+        if metric not in scenario.metrics:
+            raise ScenarioError(f"target_ci: {metric!r} is not a metric of {scenario.name}; "
+                                f"metrics: {', '.join(scenario.metrics)}")
+        if isinstance(half, bool) or not isinstance(half, (int, float)) or not half > 0:
+            raise ScenarioError(f"target_ci: {half!r} is not allowed; expected a half-width > 0")
+    return targets
+
+
+def _reached(result, targets):
+    for metric, half in targets.items():
+        low, high = result.interval(metric)
+        if not (high - low) / 2 <= half:
+            return False
+    return True
+
+
+class _Progress:
+    """A one-line progress bar on stderr; silent when stderr is not a terminal unless forced."""
+
+    def __init__(self, total, enabled):
+        self.total, self.enabled, self.start = total, enabled, time.perf_counter()
+
+    def update(self, done):
+        if not self.enabled:
+            return
+        frac = done / self.total
+        rate = done / max(time.perf_counter() - self.start, 1e-9)
+        bar = "#" * int(30 * frac)
+        sys.stderr.write(f"\r[{bar:<30}] {frac:6.1%} {done:,}/{self.total:,} games {rate:,.0f} games/s")
+        sys.stderr.flush()
+
+    def close(self):
+        if self.enabled:
+            sys.stderr.write("\n")
+
+
+def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, target_ci=None, progress=None,
+             chunk=CHUNK):
+    """Play ``scenario`` ``n`` times from ``seed`` and return a ``Result``.
+
+    policies: ``{decision_point: policy}`` (see ``romesim.core.policy``). workers: processes (joblib/loky);
+    ``None`` or 1 runs in this process on all numba threads. keep: keep per-game outcomes (``Result.outcomes``).
+    target_ci: stop early once the 95 % half-width of the headline metric (a float) or of each metric in a
+    dict is reached, looking only at fixed game counts. progress: ``True``/``False``, or ``None`` for a bar on
+    a terminal for long runs. The same ``(scenario, n, seed, policies)`` gives the same bits whatever
+    ``workers``, the numba thread count and ``chunk``.
+    """
+    scenario = _as_scenario(scenario)
+    n = _check_int("n", n, 1)
+    seed = _check_int("seed", seed, 0, MAX_SEED)
+    chunk = _check_int("chunk", chunk, 1)
+    if workers is not None:
+        workers = _check_int("workers", workers, 1)
+    targets = _targets(scenario, target_ci)
+    resolved = _policy.resolve(scenario.decision_points, policies)
+    show = progress if progress is not None else (sys.stderr.isatty() and n >= 5_000_000)
+    bar = _Progress(n, bool(show))
+    k = len(scenario.metrics)
+    sums, sumsq, kept = np.zeros(k, np.int64), np.zeros(k, np.int64), []
+    done = 0
+    pool = None
+    if workers and workers > 1:
+        threads = max(1, (os.cpu_count() or 1) // workers)
+        pool = joblib.Parallel(n_jobs=workers, backend="loky", return_as="generator")
+    try:
+        for stop in checkpoints(n, target_ci):
+            ranges = [(a, min(a + chunk, stop)) for a in range(done, stop, chunk)]
+            if pool is None:
+                parts = (run_chunk(scenario, seed, a, b - a, resolved, keep) for a, b in ranges)
+            else:
+                parts = pool(joblib.delayed(run_chunk)(scenario, seed, a, b - a, resolved, keep, threads)
+                             for a, b in ranges)
+            for (a, b), (s, sq, out) in zip(ranges, parts):
+                sums += s
+                sumsq += sq
+                if keep:
+                    kept.append(out)
+                bar.update(b)
+            done = stop
+            if targets and stop < n and _reached(_make(scenario, done, seed, sums, sumsq, resolved), targets):
+                break
+    finally:
+        bar.close()
+    outcomes = None
+    if keep:
+        data = np.concatenate(kept, axis=1)
+        outcomes = pd.DataFrame({m: data[i] for i, m in enumerate(scenario.metrics)})
+        outcomes.index.name = "game"
+    return _make(scenario, done, seed, sums, sumsq, resolved, outcomes)
+
+
+def _make(scenario, n, seed, sums, sumsq, resolved, outcomes=None):
+    names = dict(zip((dp.name for dp in scenario.decision_points), resolved.names))
+    return Result(scenario, scenario.metrics, n=n, seed=seed, sums=sums.copy(), sumsq=sumsq.copy(),
+                  outcomes=outcomes, policies=names, generator=GENERATOR)
+
+
+def exact(scenario, *, policies=None):
+    """The exact answer for ``scenario`` under built-in ``policies``, as a ``Result`` with the same metrics."""
+    scenario = _as_scenario(scenario)
+    resolved = _policy.resolve(scenario.decision_points, policies)
+    if resolved.has_user_functions:
+        raise ExactNotSupported(f"{scenario.name}: exact answers are computed for built-in policies only")
+    values = scenario.exact_solution(resolved)
+    names = dict(zip((dp.name for dp in scenario.decision_points), resolved.names))
+    return Result(scenario, scenario.metrics, exact=values, policies=names)
+
+
+def reference(scenario, n, seed=0, *, policies=None):
+    """Per-game outcomes of the plain-Python reference implementation, drawn from the same streams."""
+    from .rng import PyStream
+    scenario = _as_scenario(scenario)
+    resolved = _policy.resolve(scenario.decision_points, policies)
+    rows = [scenario.reference(PyStream(seed, g), resolved) for g in range(n)]
+    return pd.DataFrame(rows, columns=list(scenario.metrics)).rename_axis("game")
+
+
+__all__ = ["simulate", "exact", "reference", "run_chunk", "record", "n_blocks", "BLOCK", "RomesimError"]

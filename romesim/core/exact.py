@@ -1,0 +1,71 @@
+"""Exact distributions shared by the games' solvers.
+
+``enumerate_dice(play)`` computes the exact distribution of any procedure that is a pure function of its dice
+and that always ends after finitely many: it replays ``play(dice)`` over every sequence of faces (depth first,
+each face weighted 1/sides as a ``Fraction``). ``dice`` offers the stream interface (``dn``, ``d6``, ``d10``,
+``two_d6``), so a game's plain-Python reference procedure, written for ``PyStream``, is enumerated unchanged.
+"""
+from collections import defaultdict
+from fractions import Fraction
+
+from .errors import ExactNotSupported
+
+MAX_LEAVES = 2_000_000
+
+
+class _NeedDie(Exception):
+    def __init__(self, sides):
+        self.sides = sides
+
+
+class _Replay:
+    __slots__ = ("faces", "pos")
+
+    def __init__(self, faces):
+        self.faces, self.pos = faces, 0
+
+    def dn(self, n):
+        if self.pos == len(self.faces):
+            raise _NeedDie(n)
+        face = self.faces[self.pos][0]
+        self.pos += 1
+        return face
+
+    def d6(self):
+        return self.dn(6)
+
+    def d10(self):
+        return self.dn(10) - 1
+
+    def two_d6(self):
+        return self.dn(6) + self.dn(6)
+
+
+def enumerate_dice(play, max_leaves=MAX_LEAVES):
+    """``{outcome: probability}`` of ``play(dice)`` over all dice sequences (outcomes must be hashable)."""
+    dist = defaultdict(Fraction)
+    stack = [((), Fraction(1))]
+    leaves = 0
+    while stack:
+        faces, prob = stack.pop()
+        try:
+            outcome = play(_Replay(faces))
+        except _NeedDie as need:
+            p = prob / need.sides
+            stack.extend((faces + ((f, need.sides),), p) for f in range(need.sides, 0, -1))
+            continue
+        dist[outcome] += prob
+        leaves += 1
+        if leaves > max_leaves:
+            raise ExactNotSupported(f"exact enumeration stopped after {max_leaves:,} dice sequences; "
+                                    "this setting is too large to enumerate")
+    return dict(dist)
+
+
+def expectations(dist, metrics):
+    """``{metric: E[outcome[i]]}`` from a distribution over outcome tuples in ``metrics`` order."""
+    means = {m: Fraction(0) for m in metrics}
+    for outcome, prob in dist.items():
+        for m, v in zip(metrics, outcome):
+            means[m] += prob * v
+    return means

@@ -1,0 +1,249 @@
+"""Scenarios: validated, immutable descriptions of one situation, with a registry of names.
+
+A game declares a scenario as a frozen dataclass whose fields are made with ``param`` (or a game's
+``option``), decorated with ``@register``. Construction validates every field and then the scenario's own
+``check``; errors name the field, the value and what is allowed. The core knows no game: it only calls the
+hooks a scenario class provides (``kernel``, ``kernel_args``, ``reference``, ``exact_solution``).
+"""
+import csv
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import ClassVar
+
+import pandas as pd
+
+from .errors import ExactNotSupported, ScenarioError
+
+_REGISTRY = {}
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    kind: str  # "int", "bool", "choice", "ints"
+    doc: str = ""
+    rule: str = ""  # rule number or ambiguity id the parameter comes from
+    lo: int = None
+    hi: int = None
+    choices: tuple = ()
+    min_len: int = 0
+    max_len: int = None
+
+    def allowed(self):
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        bounds = _bounds(self.lo, self.hi)
+        if self.kind == "int":
+            return "an integer " + bounds
+        size = f"{self.min_len} to {self.max_len}" if self.max_len is not None else f"at least {self.min_len}"
+        return f"a list of {size} integers, each {bounds}"
+
+    def validate(self, name, value):
+        """The value normalised (lists become tuples), or a ScenarioError naming field, value and domain."""
+        bad = ScenarioError(f"{name}: {value!r} is not allowed; expected {self.allowed()}")
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise bad
+            return value
+        if self.kind == "choice":
+            if not isinstance(value, str) or value not in self.choices:
+                raise bad
+            return value
+        if self.kind == "int":
+            if not _is_int(value) or not _within(value, self.lo, self.hi):
+                raise bad
+            return int(value)
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            raise bad
+        items = tuple(value)
+        if len(items) < self.min_len or (self.max_len is not None and len(items) > self.max_len):
+            raise bad
+        if not all(_is_int(v) and _within(v, self.lo, self.hi) for v in items):
+            raise bad
+        return tuple(int(v) for v in items)
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool) or (
+        hasattr(value, "dtype") and getattr(value.dtype, "kind", "") in "iu" and getattr(value, "ndim", 1) == 0)
+
+
+def _within(value, lo, hi):
+    return (lo is None or value >= lo) and (hi is None or value <= hi)
+
+
+def _bounds(lo, hi):
+    if lo is not None and hi is not None:
+        return f"from {lo} to {hi}"
+    if lo is not None:
+        return f">= {lo}"
+    return f"<= {hi}" if hi is not None else ""
+
+
+def param(default, *, kind=None, doc="", rule="", lo=None, hi=None, choices=(), min_len=0, max_len=None):
+    """A scenario field with its domain. ``kind`` is inferred from the default when omitted."""
+    if kind is None:
+        kind = ("bool" if isinstance(default, bool) else "choice" if choices else
+                "int" if isinstance(default, int) else "ints")
+    spec = ParamSpec(kind, doc, rule, lo, hi, tuple(choices), min_len, max_len)
+    return field(default=tuple(default) if kind == "ints" else default, metadata={"param": spec})
+
+
+def option_table(path):
+    """Read a rule-option table (columns ``ambiguity_id, option, values, default, rules``) into ``field`` makers.
+
+    Returns ``option(name)``, which makes the scenario field of that option with the table's values and default
+    (``true|false`` options become booleans; an ``integer`` value admits any integer >= 0).
+    """
+    rows = {}
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            rows[row["option"]] = row
+
+    def option(name, doc=""):
+        row = rows[name]
+        values = row["values"].split("|")
+        rule = f"{row['ambiguity_id']} ({row['rules']})"
+        text = doc or f"rule option {row['ambiguity_id']}"
+        if set(values) == {"true", "false"}:
+            return param(row["default"] == "true", doc=text, rule=rule)
+        if "integer" in values:
+            return param(int(row["default"]), kind="int", lo=0, doc=text, rule=rule)
+        return param(row["default"], choices=values, doc=text, rule=rule)
+
+    return option
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Base of every scenario. Subclasses are frozen dataclasses decorated with ``@register``."""
+
+    name: ClassVar[str] = ""
+    rule: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    p_win: ClassVar[str] = ""  # what the headline probability means
+    metrics: ClassVar[tuple] = ()
+    decision_points: ClassVar[tuple] = ()
+    kernel: ClassVar[object] = None
+
+    def __post_init__(self):
+        for f in fields(self):
+            object.__setattr__(self, f.name, f.metadata["param"].validate(f.name, getattr(self, f.name)))
+        self.check()
+
+    # --- hooks a game provides
+    def check(self):
+        """Cross-field validation; raise ScenarioError."""
+
+    def kernel_args(self):
+        """The scenario as a tuple of numbers and arrays, the kernel's arguments after ``(seed, first, count)``."""
+        raise NotImplementedError
+
+    def reference(self, stream, policies):
+        """Play one game in plain Python from ``stream``; returns the outcome tuple in ``metrics`` order."""
+        raise NotImplementedError
+
+    def exact_solution(self, policies):
+        """``{metric: Fraction}`` for this scenario under built-in ``policies``."""
+        raise ExactNotSupported(f"{self.name}: no exact solution is implemented for this scenario")
+
+    # --- construction and serialisation
+    @classmethod
+    def parameters(cls):
+        return {f.name: f.metadata["param"] for f in fields(cls)}
+
+    @classmethod
+    def from_dict(cls, params):
+        if not isinstance(params, dict):
+            raise ScenarioError(f"{cls.name}: parameters must be a table of name = value, got {params!r}")
+        known = cls.parameters()
+        for key in params:
+            if key not in known:
+                raise ScenarioError(f"{cls.name}: unknown parameter {key!r}; allowed: {', '.join(known)}")
+        return cls(**params)
+
+    def to_dict(self):
+        return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v for f in fields(self)}
+
+    def replace(self, **changes):
+        return self.from_dict({**self.to_dict(), **changes})
+
+    def to_toml(self):
+        lines = [f'scenario = "{self.name}"', "", "[params]"]
+        lines += [f"{k} = {_toml_literal(v)}" for k, v in self.to_dict().items()]
+        return "\n".join(lines) + "\n"
+
+
+def _toml_literal(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_literal(v) for v in value) + "]"
+    return repr(value)
+
+
+def register(cls):
+    """Class decorator: make ``cls`` a frozen dataclass and register it under ``cls.name``."""
+    cls = dataclass(frozen=True)(cls)
+    if not cls.name or cls.name in _REGISTRY:
+        raise ValueError(f"scenario name {cls.name!r} is empty or taken")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def get(name):
+    if name not in _REGISTRY:
+        raise ScenarioError(f"unknown scenario {name!r}; known: {', '.join(sorted(_REGISTRY))}")
+    return _REGISTRY[name]
+
+
+def scenario(name, **params):
+    """Build the registered scenario ``name`` with ``params`` (unknown names and bad values raise ScenarioError)."""
+    return get(name).from_dict(params)
+
+
+def load_toml(source):
+    """Read a scenario table: ``scenario = NAME``, a ``[params]`` table, optional ``n``, ``seed``, ``[policies]``.
+
+    ``source`` is a path or TOML text. Returns ``(scenario, settings)`` where settings holds the other keys.
+    """
+    text = Path(source).read_text(encoding="utf-8") if _is_path(source) else source
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
+    if "scenario" not in doc:
+        raise ScenarioError(f"{source}: missing the key 'scenario' (a registered name such as 'kings_of_rome.siege')")
+    settings = {k: v for k, v in doc.items() if k not in ("scenario", "params")}
+    unknown = set(settings) - {"n", "seed", "policies", "workers", "target_ci"}
+    if unknown:
+        raise ScenarioError(f"{source}: unknown key(s) {sorted(unknown)}; allowed: scenario, params, n, seed, "
+                            "policies, workers, target_ci")
+    return get(doc["scenario"]).from_dict(doc.get("params", {})), settings
+
+
+def _is_path(source):
+    if isinstance(source, Path):
+        return True
+    return isinstance(source, str) and "\n" not in source and source.endswith(".toml")
+
+
+def list_scenarios():
+    """A DataFrame of the registered scenarios: name, rule, title, parameters with defaults, metrics, exact."""
+    rows = []
+    for name in sorted(_REGISTRY):
+        cls = _REGISTRY[name]
+        defaults = {f.name: (list(f.default) if isinstance(f.default, tuple) else f.default) for f in fields(cls)}
+        rows.append({"scenario": name, "rule": cls.rule, "title": cls.title, "p_win": cls.p_win,
+                     "parameters": defaults, "metrics": list(cls.metrics),
+                     "decision_points": [dp.name for dp in cls.decision_points],
+                     "exact": cls.exact_solution is not Scenario.exact_solution})
+    return pd.DataFrame(rows)
+
+
+__all__ = ["Scenario", "ParamSpec", "param", "option_table", "register", "get", "scenario", "load_toml",
+           "list_scenarios"]

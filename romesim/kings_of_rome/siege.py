@@ -1,0 +1,206 @@
+"""Siege (KoR 5.5 a-c): kernel.
+
+The scenario is compiled into one int64 vector ``p`` indexed by the constants below; rule options are integer
+flags in it, never Python branches. The outcome row follows ``Siege.metrics``.
+"""
+import numpy as np
+from numba import njit, prange
+
+from ..core import rng
+from ..core.engine import BLOCK, n_blocks, record
+from .policies import (DP_FIRST_TARGET, DP_LOSSES, DP_REROLL, DP_SECOND_CRITERION, decide_first_target,
+                       decide_losses, decide_reroll, decide_second_criterion, error_code)
+
+# indices into the compiled parameter vector
+(GARRISON, LEADER, UNITS, KING_LED, TRIBUNE, ACCUSED, ASTUTIA, OMEN, FIRST_GE, FIRST_TARGET, SECOND_EQ,
+ SECOND_DECLARE, SECOND_CITY_FALLS, FIRST_PLUS_C, KING_REWARD_VP, FIRST_LEADER_CAPTURED, REACTIONS_ALL_DICE,
+ TRIAL_HELD, EQUAL_8_ACQUITTED, IP_LOSS_ALWAYS, TRIBUNE_STACK, N_PARAMS) = range(22)
+
+# first-roll target modes (KOR-A7), in kor_options.csv order
+TARGET_LEADER_IF_PRESENT, TARGET_PLAYER_CHOICE, TARGET_MAX, TARGET_GARRISON_ONLY = range(4)
+
+# outcome columns, in Siege.metrics order
+(WIN, SUBMIT, CITY_TAKEN, ABANDON, IP, VP, REACTIONS, R_TO_NR, NR_TO_R, UNITS_LOST, LEADER_CAPTURED,
+ N_METRICS) = range(12)
+
+# roll kinds passed to the success test
+ROLL_A_GARRISON, ROLL_A_LEADER, ROLL_B_GARRISON, ROLL_B_LEADER, ROLL_B_EITHER = range(5)
+
+
+@njit(cache=True, inline="always")
+def siege_roll_succeeds(p, kind, total):
+    """KoR 5.5 a (KOR-A6) and 5.5 b (KOR-A8): does ``total`` (die + Good Omen) succeed?"""
+    g, lead = p[GARRISON], p[LEADER]
+    if kind == ROLL_A_GARRISON or kind == ROLL_A_LEADER:
+        double = 2 * (g if kind == ROLL_A_GARRISON else lead)
+        return total >= double if p[FIRST_GE] else total > double
+    double_b = 2 * (g + 1)  # the garrison's virtual reinforcement point
+    by_garrison = g > 0 and ((total == double_b) if p[SECOND_EQ] else (total >= double_b))
+    by_leader = lead > 0 and total > lead
+    if kind == ROLL_B_GARRISON:
+        return by_garrison
+    if kind == ROLL_B_LEADER:
+        return by_leader
+    return by_garrison or by_leader
+
+
+@njit(cache=True, inline="always")
+def siege_roll(stream, p, kind, stage, points, state, codes, params, fn_reroll):
+    """One siege roll with Astutia rerolls (C3, KOR-A22). Returns ``(success, points_left, rerolls, error)``."""
+    omen = p[OMEN]
+    die = rng.d6(stream)
+    ok = siege_roll_succeeds(p, kind, die + omen)
+    rerolls = 0
+    while not ok and points > 0:
+        possible = 0
+        for face in range(1, 7):
+            if siege_roll_succeeds(p, kind, face + omen):
+                possible = 1
+        state[0], state[1], state[2], state[3] = stage, die, points, possible
+        action = decide_reroll(codes[DP_REROLL], params[DP_REROLL], state, stream, fn_reroll)
+        if action == 0:
+            break
+        if action != 1:
+            return False, points, rerolls, error_code(DP_REROLL, action)
+        points -= 1
+        rerolls += 1
+        die = rng.d6(stream)
+        ok = siege_roll_succeeds(p, kind, die + omen)
+    return ok, points, rerolls, 0
+
+
+@njit(cache=True, inline="always")
+def victory_reward(p, row):
+    """5.5 c: King-led victory +3 IP (or +3 VP, KOR-A10); any other commander +1 VP."""
+    if p[KING_LED]:
+        if p[KING_REWARD_VP]:
+            row[VP] += 3
+        else:
+            row[IP] += 3
+    else:
+        row[VP] += 1
+
+
+@njit(cache=True, inline="always")
+def siege_game(stream, row, state, p, codes, params, fn_target, fn_criterion, fn_reroll, fn_losses):
+    """KoR 5.5: one siege by a Roman army. Fills ``row``; returns 0 or a policy error code."""
+    row[:] = 0
+    g, lead, units = p[GARRISON], p[LEADER], p[UNITS]
+    points = p[ASTUTIA]
+    rolls = 0
+    rerolls_made = 0
+
+    # roll a: the besieged leader's Virtus if present, else the garrison's (KOR-A7)
+    mode = p[FIRST_TARGET]
+    kind = ROLL_A_LEADER if lead > 0 else ROLL_A_GARRISON
+    if g > 0 and lead > 0:
+        if mode == TARGET_GARRISON_ONLY or (mode == TARGET_MAX and g > lead):
+            kind = ROLL_A_GARRISON
+        elif mode == TARGET_PLAYER_CHOICE:
+            state[0], state[1], state[2], state[3] = g, lead, p[FIRST_GE], p[OMEN]
+            action = decide_first_target(codes[DP_FIRST_TARGET], params[DP_FIRST_TARGET], state, stream, fn_target)
+            if action != 0 and action != 1:
+                return error_code(DP_FIRST_TARGET, action)
+            kind = ROLL_A_LEADER if action == 1 else ROLL_A_GARRISON
+    ok, points, rr, err = siege_roll(stream, p, kind, 0, points, state, codes, params, fn_reroll)
+    if err:
+        return err
+    rolls += 1
+    rerolls_made += rr
+
+    if ok:
+        # the city submits: garrison flipped to Rome, every other enemy token to the R container (5.5 a)
+        row[WIN] = 1
+        row[SUBMIT] = 1
+        row[CITY_TAKEN] = 1
+        row[UNITS_LOST] = units
+        row[LEADER_CAPTURED] = 1 if lead > 0 and p[FIRST_LEADER_CAPTURED] else 0
+        row[IP] += 2
+        if p[FIRST_PLUS_C]:
+            victory_reward(p, row)
+    else:
+        # roll b: the garrison gets a virtual +1; criterion per KOR-A8
+        kind = ROLL_B_EITHER
+        if p[SECOND_DECLARE] and g > 0 and lead > 0:
+            state[0], state[1], state[2], state[3] = g + 1, lead, p[SECOND_EQ], p[OMEN]
+            action = decide_second_criterion(codes[DP_SECOND_CRITERION], params[DP_SECOND_CRITERION], state,
+                                             stream, fn_criterion)
+            if action != 0 and action != 1:
+                return error_code(DP_SECOND_CRITERION, action)
+            kind = ROLL_B_LEADER if action == 1 else ROLL_B_GARRISON
+        ok, points, rr, err = siege_roll(stream, p, kind, 1, points, state, codes, params, fn_reroll)
+        if err:
+            return err
+        rolls += 1
+        rerolls_made += rr
+        if ok:
+            row[WIN] = 1
+            has_g, has_lead = g > 0, lead > 0
+            losses = 2 if p[KING_LED] else 1
+            leader_taken = False
+            while losses > 0 and (has_g or has_lead or units > 0):
+                required = 1 if (p[KING_LED] and losses == 1 and has_lead) else 0
+                state[0], state[1], state[2], state[3], state[4] = has_g, has_lead, units, losses, required
+                action = decide_losses(codes[DP_LOSSES], params[DP_LOSSES], state, stream, fn_losses)
+                legal = ((action == 0 and has_g) or (action == 1 and units > 0) or (action == 2 and has_lead))
+                if not legal or (required and action != 2):
+                    return error_code(DP_LOSSES, action)
+                if action == 0:
+                    has_g = False  # a lost garrison is flipped to Rome (KOR-A9)
+                elif action == 1:
+                    units -= 1
+                    row[UNITS_LOST] += 1
+                else:
+                    has_lead = False
+                    leader_taken = True
+                losses -= 1
+            if has_lead and not has_g and units == 0:
+                has_lead = False  # an NR leader left alone in the city is captured
+                leader_taken = True
+            if p[SECOND_CITY_FALLS]:
+                # the city falls as in roll a (KOR-A9 option city_falls)
+                row[UNITS_LOST] += units
+                if has_lead and p[FIRST_LEADER_CAPTURED]:
+                    leader_taken = True
+                row[CITY_TAKEN] = 1
+            else:
+                row[CITY_TAKEN] = 1 if (not has_g and units == 0) else 0
+            row[LEADER_CAPTURED] = 1 if leader_taken else 0
+            victory_reward(p, row)
+
+    if row[WIN]:
+        row[NR_TO_R] = 1
+    else:
+        # S4: siege abandoned
+        row[ABANDON] = 1
+        row[R_TO_NR] = 2
+        if p[KING_LED]:
+            row[IP] -= 2
+        else:
+            row[VP] -= 1
+        if p[ACCUSED] and p[TRIAL_HELD]:
+            # ignominy trial after a lost siege (5.7.11): 2d6 - 1 must exceed 8 (KOR-A37)
+            r = rng.two_d6(stream) - 1
+            acquitted = r >= 8 if p[EQUAL_8_ACQUITTED] else r > 8
+            if p[IP_LOSS_ALWAYS] or not acquitted:
+                row[IP] -= 3
+        if p[TRIBUNE] and p[TRIBUNE_STACK]:
+            row[IP] -= 1  # the defeated Tribune: -1 IP, office to the NR container (KOR-A37 stack)
+    row[REACTIONS] = rolls + (rerolls_made if p[REACTIONS_ALL_DICE] else 0)
+    return 0
+
+
+@njit(parallel=True, cache=True)
+def siege_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors,
+                 fn_target=None, fn_criterion=None, fn_reroll=None, fn_losses=None):
+    for b in prange(n_blocks(count)):
+        stream = rng.new_stream()
+        row = np.zeros(N_METRICS, np.int64)
+        state = np.zeros(8, np.int64)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            rng.start(stream, seed, first + j)
+            err = siege_game(stream, row, state, p, codes, params, fn_target, fn_criterion, fn_reroll, fn_losses)
+            if err:
+                errors[b] = err
+                break
+            record(row, b, j, out, sums, sumsq)
