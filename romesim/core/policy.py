@@ -14,6 +14,7 @@ A scenario lists its ``DecisionPoint``\\ s. For each one a user picks a policy:
 An action a policy returns that the rules do not allow stops the run with a ``PolicyError`` that names the
 decision point and the action.
 """
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -59,7 +60,10 @@ class ResolvedPolicies:
 
 def resolve(decision_points, policies=None):
     """Turn the user's ``policies`` mapping into kernel inputs, with errors that say what is allowed."""
-    policies = dict(policies or {})
+    if policies is None:
+        policies = {}
+    if not isinstance(policies, Mapping):
+        raise PolicyError(f"policies: expected a mapping of decision point to policy, got {policies!r}")
     known = {dp.name: dp for dp in decision_points}
     for key in policies:
         if key not in known:

@@ -206,12 +206,20 @@ def scenario(name, **params):
     return get(name).from_dict(params)
 
 
-def load_toml(source):
-    """Read a scenario table: ``scenario = NAME``, a ``[params]`` table, optional ``n``, ``seed``, ``[policies]``.
+def load_toml(source, **overrides):
+    """Read a scenario table: ``scenario = NAME``, a ``[params]`` table, optional ``n``, ``seed``, ``workers``,
+    ``target_ci`` and a ``[policies]`` table.
 
-    ``source`` is a path or TOML text. Returns ``(scenario, settings)`` where settings holds the other keys.
+    ``source`` is a path or TOML text; ``overrides`` replace entries of ``[params]`` before validation.
+    Returns ``(scenario, settings)`` where settings holds the keys other than scenario and params.
     """
-    text = Path(source).read_text(encoding="utf-8") if _is_path(source) else source
+    if _is_path(source):
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ScenarioError(f"{source}: cannot read the file: {getattr(exc, 'strerror', None) or exc}") from None
+    else:
+        text = source
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -223,13 +231,14 @@ def load_toml(source):
     if unknown:
         raise ScenarioError(f"{source}: unknown key(s) {sorted(unknown)}; allowed: scenario, params, n, seed, "
                             "policies, workers, target_ci")
-    return get(doc["scenario"]).from_dict(doc.get("params", {})), settings
+    for table in ("params", "policies"):
+        if not isinstance(doc.get(table, {}), dict):
+            raise ScenarioError(f"{source}: {table} must be a table of name = value, got {doc[table]!r}")
+    return get(doc["scenario"]).from_dict({**doc.get("params", {}), **overrides}), settings
 
 
 def _is_path(source):
-    if isinstance(source, Path):
-        return True
-    return isinstance(source, str) and "\n" not in source and source.endswith(".toml")
+    return isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and "=" not in source)
 
 
 def list_scenarios():
@@ -240,7 +249,8 @@ def list_scenarios():
         defaults = {f.name: (list(f.default) if isinstance(f.default, tuple) else f.default) for f in fields(cls)}
         rows.append({"scenario": name, "rule": cls.rule, "title": cls.title, "p_win": cls.p_win,
                      "parameters": defaults, "metrics": list(cls.metrics),
-                     "decision_points": [dp.name for dp in cls.decision_points],
+                     "decision_points": {dp.name: sorted(dp.builtins, key=lambda b: b != dp.default)
+                                         for dp in cls.decision_points},
                      "exact": cls.exact_solution is not Scenario.exact_solution})
     return pd.DataFrame(rows)
 

@@ -15,7 +15,7 @@ from . import reference as _reference
 from .ignominy import ignominy_kernel
 from .policies import SIEGE_POINTS, TREASON_POINTS
 from .siege import N_PARAMS as SIEGE_N_PARAMS
-from .siege import siege_kernel
+from .siege import siege_kernel, success_table
 from .treason import treason_kernel
 
 option = option_table(Path(__file__).with_name("data") / "kor_options.csv")
@@ -98,7 +98,7 @@ class Siege(Scenario):
                 self.ignominy_equal_8 == "acquitted",
                 self.ignominy_ip_loss == "always",
                 self.tribune_defeat_stack == "stack")
-        return (p,)
+        return p, success_table(p)
 
     def reference(self, dice, policies):
         policy = dict(zip((dp.name for dp in self.decision_points), policies.names))

@@ -27,45 +27,46 @@ TARGET_LEADER_IF_PRESENT, TARGET_PLAYER_CHOICE, TARGET_MAX, TARGET_GARRISON_ONLY
 ROLL_A_GARRISON, ROLL_A_LEADER, ROLL_B_GARRISON, ROLL_B_LEADER, ROLL_B_EITHER = range(5)
 
 
-@njit(cache=True, inline="always")
-def siege_roll_succeeds(p, kind, total):
-    """KoR 5.5 a (KOR-A6) and 5.5 b (KOR-A8): does ``total`` (die + Good Omen) succeed?"""
-    g, lead = p[GARRISON], p[LEADER]
-    if kind == ROLL_A_GARRISON or kind == ROLL_A_LEADER:
-        double = 2 * (g if kind == ROLL_A_GARRISON else lead)
-        return total >= double if p[FIRST_GE] else total > double
-    double_b = 2 * (g + 1)  # the garrison's virtual reinforcement point
-    by_garrison = g > 0 and ((total == double_b) if p[SECOND_EQ] else (total >= double_b))
-    by_leader = lead > 0 and total > lead
-    if kind == ROLL_B_GARRISON:
-        return by_garrison
-    if kind == ROLL_B_LEADER:
-        return by_leader
-    return by_garrison or by_leader
+def success_table(p):
+    """``table[kind, die]`` = 1 if a siege roll of ``kind`` succeeds with ``die`` (Good Omen included).
+
+    KoR 5.5 a: exceed double the target's Virtus (``>``, KOR-A6 gt_double; ``>=`` with ge_double).
+    KoR 5.5 b: the garrison gets a virtual +1; reach its double (KOR-A8 ge_double; exactly, eq_double) or
+    exceed the besieged leader's Virtus. Column 0 of each row says whether any die succeeds.
+    """
+    g, lead = int(p[GARRISON]), int(p[LEADER])
+    table = np.zeros((5, 7), np.int64)
+    for die in range(1, 7):
+        total = die + int(p[OMEN])
+        for kind, value in ((ROLL_A_GARRISON, g), (ROLL_A_LEADER, lead)):
+            table[kind, die] = value > 0 and (total >= 2 * value if p[FIRST_GE] else total > 2 * value)
+        double_b = 2 * (g + 1)
+        by_garrison = g > 0 and (total == double_b if p[SECOND_EQ] else total >= double_b)
+        by_leader = lead > 0 and total > lead
+        table[ROLL_B_GARRISON, die] = by_garrison
+        table[ROLL_B_LEADER, die] = by_leader
+        table[ROLL_B_EITHER, die] = by_garrison or by_leader
+    table[:, 0] = table[:, 1:].max(axis=1)
+    return table
 
 
 @njit(cache=True, inline="always")
-def siege_roll(stream, p, kind, stage, points, state, codes, params, fn_reroll):
+def siege_roll(stream, table, kind, stage, points, state, codes, params, fn_reroll):
     """One siege roll with Astutia rerolls (C3, KOR-A22). Returns ``(success, points_left, rerolls, error)``."""
-    omen = p[OMEN]
     die = rng.d6(stream)
-    ok = siege_roll_succeeds(p, kind, die + omen)
+    ok = table[kind, die]
     rerolls = 0
-    while not ok and points > 0:
-        possible = 0
-        for face in range(1, 7):
-            if siege_roll_succeeds(p, kind, face + omen):
-                possible = 1
-        state[0], state[1], state[2], state[3] = stage, die, points, possible
+    while points > 0 and not ok:
+        state[0], state[1], state[2], state[3] = stage, die, points, table[kind, 0]
         action = decide_reroll(codes[DP_REROLL], params[DP_REROLL], state, stream, fn_reroll)
         if action == 0:
             break
         if action != 1:
-            return False, points, rerolls, error_code(DP_REROLL, action)
+            return 0, points, rerolls, error_code(DP_REROLL, action)
         points -= 1
         rerolls += 1
         die = rng.d6(stream)
-        ok = siege_roll_succeeds(p, kind, die + omen)
+        ok = table[kind, die]
     return ok, points, rerolls, 0
 
 
@@ -82,7 +83,7 @@ def victory_reward(p, row):
 
 
 @njit(cache=True, inline="always")
-def siege_game(stream, row, state, p, codes, params, fn_target, fn_criterion, fn_reroll, fn_losses):
+def siege_game(stream, row, state, p, table, codes, params, fn_target, fn_criterion, fn_reroll, fn_losses):
     """KoR 5.5: one siege by a Roman army. Fills ``row``; returns 0 or a policy error code."""
     row[:] = 0
     g, lead, units = p[GARRISON], p[LEADER], p[UNITS]
@@ -102,7 +103,7 @@ def siege_game(stream, row, state, p, codes, params, fn_target, fn_criterion, fn
             if action != 0 and action != 1:
                 return error_code(DP_FIRST_TARGET, action)
             kind = ROLL_A_LEADER if action == 1 else ROLL_A_GARRISON
-    ok, points, rr, err = siege_roll(stream, p, kind, 0, points, state, codes, params, fn_reroll)
+    ok, points, rr, err = siege_roll(stream, table, kind, 0, points, state, codes, params, fn_reroll)
     if err:
         return err
     rolls += 1
@@ -128,7 +129,7 @@ def siege_game(stream, row, state, p, codes, params, fn_target, fn_criterion, fn
             if action != 0 and action != 1:
                 return error_code(DP_SECOND_CRITERION, action)
             kind = ROLL_B_LEADER if action == 1 else ROLL_B_GARRISON
-        ok, points, rr, err = siege_roll(stream, p, kind, 1, points, state, codes, params, fn_reroll)
+        ok, points, rr, err = siege_roll(stream, table, kind, 1, points, state, codes, params, fn_reroll)
         if err:
             return err
         rolls += 1
@@ -191,7 +192,7 @@ def siege_game(stream, row, state, p, codes, params, fn_target, fn_criterion, fn
 
 
 @njit(parallel=True, cache=True)
-def siege_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors,
+def siege_kernel(seed, first, count, p, table, codes, params, out, sums, sumsq, errors,
                  fn_target=None, fn_criterion=None, fn_reroll=None, fn_losses=None):
     for b in prange(n_blocks(count)):
         stream = rng.new_stream()
@@ -199,7 +200,8 @@ def siege_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors,
         state = np.zeros(8, np.int64)
         for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             rng.start(stream, seed, first + j)
-            err = siege_game(stream, row, state, p, codes, params, fn_target, fn_criterion, fn_reroll, fn_losses)
+            err = siege_game(stream, row, state, p, table, codes, params,
+                             fn_target, fn_criterion, fn_reroll, fn_losses)
             if err:
                 errors[b] = err
                 break

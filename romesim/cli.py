@@ -1,0 +1,230 @@
+"""The ``romesim`` command line.
+
+    romesim list [--json]
+    romesim run NAME|FILE.toml [--set KEY=VALUE ...] [-n N] [--seed S] [--policy DP=NAME[:P,...] ...]
+                [--workers W] [--target-ci X] [--exact] [--json]
+    romesim exact NAME|FILE.toml [--set KEY=VALUE ...] [--policy ...] [--json]
+
+Bad input of any kind ends with one line ``romesim: error: ...`` on stderr and exit status 2, so scripts can
+tell a mistake in the question from a crash.
+"""
+import argparse
+import json
+import math
+import sys
+import textwrap
+import time
+import tomllib
+from dataclasses import fields
+from fractions import Fraction
+from pathlib import Path
+
+import romesim
+from romesim.core.scenario import get as scenario_class
+
+DEFAULT_N = 100_000
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad input found after argparse accepted the command line (argparse's own errors print usage too)."""
+
+
+def parse_value(text):
+    """A ``--set`` value: a TOML literal when it is one, otherwise the plain string (no quoting needed)."""
+    try:
+        doc = tomllib.loads("v = " + text)
+    except tomllib.TOMLDecodeError:
+        return text
+    return doc["v"] if list(doc) == ["v"] else text  # text with a newline could smuggle in other keys
+
+
+def parse_pairs(items, option):
+    pairs = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"{option} {item!r}: expected KEY=VALUE")
+        pairs[key.strip()] = value.strip()
+    return pairs
+
+
+def parse_policy(point, text):
+    """``never`` -> "never"; ``reserve:1,2`` -> ("reserve", [1.0, 2.0]), the form romesim.simulate takes."""
+    name, sep, vector = text.partition(":")
+    if not sep:
+        return name
+    try:
+        return name, [float(v) for v in vector.split(",")]
+    except ValueError:
+        raise UsageError(f"--policy {point}={text}: the parameters after ':' must be comma-separated numbers, "
+                         "e.g. reserve:1") from None
+
+
+def build(args):
+    """The scenario, the file's settings (n, seed, workers, target_ci) and the policies, options winning."""
+    sets = {k: parse_value(v) for k, v in parse_pairs(args.set, "--set").items()}
+    settings = {}
+    if args.scenario.endswith(".toml"):
+        path = Path(args.scenario)
+        scenario, settings = romesim.load_toml(path, **sets)
+    else:
+        scenario = romesim.scenario(args.scenario, **sets)
+    policies = {**settings.get("policies", {}), **{k: parse_policy(k, v) for k, v in parse_pairs(args.policy, "--policy").items()}}
+    return scenario, settings, policies
+
+
+def number(x):
+    return "–" if x is None or math.isnan(x) else f"{x:.4f}"
+
+
+def table(header, rows):
+    """Aligned columns: the first left-aligned (names), the others right-aligned (numbers)."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+            for r in [header, *rows]]
+
+
+def describe(scenario, result, policies, asked=None):
+    """The header of a report: what was asked, so a pasted report stands on its own."""
+    cls = type(scenario)
+    defaults = {f.name: list(f.default) if isinstance(f.default, tuple) else f.default for f in fields(cls)}
+    changed = [f"{k}={json.dumps(v)}" for k, v in scenario.to_dict().items() if v != defaults[k]]
+    lines = [f"{scenario.name} — {cls.rule}: {cls.title}", f"p_win = {cls.p_win}",
+             "parameters: " + (", ".join(changed) or "all defaults")]
+    if not result.is_exact:
+        early = f"   (target CI reached; asked for {asked:,})" if asked and result.n != asked else ""
+        lines.append(f"n = {result.n:,}   seed = {result.seed}{early}")
+    used = []
+    for point, name in result.policies.items():
+        spec = policies.get(point)
+        vector = ":" + ",".join(f"{v:g}" for v in spec[1]) if isinstance(spec, (tuple, list)) else ""
+        used.append(f"{point}={name}{vector}")
+    lines.append("policies: " + (", ".join(used) or "none (no decision points)"))
+    return lines + [""]
+
+
+def cmd_list(args):
+    records = romesim.list_scenarios().to_dict("records")
+    if args.json:
+        print(json.dumps(records, indent=2))
+        return
+    for rec in records:
+        points = []
+        for dp in scenario_class(rec["scenario"]).decision_points:
+            # default first, so the line shows what runs when --policy is not given
+            names = rec["decision_points"][dp.name]
+            shown = [b + (":" + ",".join(dp.builtins[b].params) if dp.builtins[b].params else "") for b in names]
+            points.append(f"{dp.name} ({' | '.join(shown)})")
+        params = ", ".join(f"{k}={json.dumps(v)}" for k, v in rec["parameters"].items())
+        print(f"{rec['scenario']}  [{rec['rule']}]  {rec['title']}")
+        for label, text in [("p_win =", rec["p_win"]), ("parameters:", params),
+                            ("metrics:", ", ".join(rec["metrics"])),
+                            ("decision points:", ", ".join(points) or "none"),
+                            ("exact:", "yes" if rec["exact"] else "no")]:
+            print(textwrap.fill(f"{label} {text}", width=110, initial_indent="  ", subsequent_indent="      ",
+                                break_on_hyphens=False))
+        print()
+
+
+def cmd_run(args):
+    scenario, settings, policies = build(args)
+
+    def pick(option, key, default=None):  # the command line wins over the file
+        return option if option is not None else settings.get(key, default)
+
+    n, seed = pick(args.n, "n", DEFAULT_N), pick(args.seed, "seed", 0)
+    start = time.perf_counter()
+    result = romesim.simulate(scenario, n, seed, policies=policies, workers=pick(args.workers, "workers"),
+                              target_ci=pick(args.target_ci, "target_ci"))
+    elapsed = time.perf_counter() - start
+    exact, note = None, None
+    if args.exact:
+        try:
+            exact = romesim.exact(scenario, policies=policies)
+        except romesim.ExactNotSupported as exc:
+            note = f"no exact column: {exc}"
+    if args.json:
+        out = result.to_dict()
+        if args.exact:
+            out["exact"] = None if exact is None else {m: exact.estimate(m) for m in exact.metrics}
+        print(json.dumps(out, indent=2))
+        return
+    lines = describe(scenario, result, policies, asked=n)
+    header = ["metric", "estimate", "95% CI"] + (["exact"] if exact else [])
+    rows = []
+    for m in result.metrics:
+        est, (low, high) = result.estimate(m), result.interval(m)
+        rows.append([m, number(est), f"{number(low)} – {number(high)}"] + ([number(exact[m])] if exact else []))
+    lines += table(header, rows) + [""]
+    if note:
+        lines.append(note)
+    lines.append(f"{result.n:,} games in {elapsed:.2f} s: {result.n / max(elapsed, 1e-9):,.0f} games/s")
+    print("\n".join(lines))
+
+
+def cmd_exact(args):
+    scenario, _, policies = build(args)
+    result = romesim.exact(scenario, policies=policies)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return
+    rows = []
+    for m in result.metrics:
+        value = Fraction(result.exact_values[m])
+        # a fraction helps only while it is short enough to read (2/9, not 1234567/10077696)
+        rows.append([m, number(float(value)), str(value) if value.denominator <= 10_000 else ""])
+    print("\n".join(describe(scenario, result, policies) + table(["metric", "exact", "fraction"], rows)))
+
+
+def make_parser():
+    parser = argparse.ArgumentParser(prog="romesim", description="Play Roman-era wargame procedures many times: "
+                                     "win rates with confidence intervals, and exact odds.")
+    parser.add_argument("--version", action="version", version=f"romesim {romesim.__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    listing = commands.add_parser("list", help="list the registered scenarios")
+    listing.add_argument("--json", action="store_true", help="print JSON instead of text")
+    listing.set_defaults(func=cmd_list)
+
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("scenario", metavar="NAME", help="a registered scenario (see `romesim list`) or a TOML "
+                        "file: scenario = NAME, [params], optional n, seed, workers, target_ci, [policies]")
+    common.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a parameter, as a TOML literal ([4,3,2], true, 2) or else a plain string; "
+                             "overrides the file's [params]")
+    common.add_argument("--policy", action="append", default=[], metavar="DP=NAME[:P,...]",
+                        help="a built-in policy for decision point DP, optionally with its parameters")
+    common.add_argument("--json", action="store_true", help="print JSON instead of a report")
+
+    run = commands.add_parser("run", parents=[common], help="simulate a scenario")
+    run.add_argument("-n", type=int, help=f"games to play (default {DEFAULT_N:,})")
+    run.add_argument("--seed", type=int, help="seed of the dice streams (default 0)")
+    run.add_argument("--workers", type=int, help="processes (default: this one, on all threads)")
+    run.add_argument("--target-ci", type=float, metavar="X",
+                     help="stop early once the 95%% CI half-width of p_win is at most X")
+    run.add_argument("--exact", action="store_true", help="add the exact answer, where supported")
+    run.set_defaults(func=cmd_run)
+
+    exact = commands.add_parser("exact", parents=[common], help="the exact answer of a scenario")
+    exact.set_defaults(func=cmd_exact)
+    return parser
+
+
+def main(argv=None):
+    """Run the command line; returns the exit status (0, or 2 for bad input) instead of exiting."""
+    try:
+        args = make_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its usage error or the help already
+        return exc.code
+    try:
+        args.func(args)
+    except (romesim.RomesimError, UsageError) as exc:
+        message = " ".join(str(exc).split())  # one line, whatever the library's message holds
+        print(f"romesim: error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""Statistical checks shared by the rule tests: Monte Carlo against exact answers at about 5 sigma."""
+import math
+
+import numpy as np
+
+import romesim
+
+SIGMA = 5.0
+
+
+def assert_matches_exact(result, exact, sigma=SIGMA):
+    """Every metric of a Monte Carlo ``result`` lies within ``sigma`` standard errors of the ``exact`` value.
+
+    The standard error of a probability uses the exact p; of a mean, the sample standard deviation. A metric
+    the exact answer says is constant must come out exactly equal.
+    """
+    n = result.n
+    for i, metric in enumerate(result.metrics):
+        want = float(exact.exact_values[metric])
+        got = result.estimate(metric)
+        if metric.startswith("p_"):
+            se = math.sqrt(want * (1 - want) / n)
+        else:
+            s, sq = int(result.sums[i]), int(result.sumsq[i])
+            se = math.sqrt(max(sq / n - (s / n) ** 2, 0.0) / n)
+        if se == 0:
+            assert got == want, f"{metric}: Monte Carlo {got} but the exact value {want} is certain"
+        else:
+            assert abs(got - want) <= sigma * se, (
+                f"{metric}: Monte Carlo {got:.6f} vs exact {want:.6f}: {abs(got - want) / se:.1f} sigma")
+
+
+def assert_reference_equal(scenario, n=2000, seed=7, policies=None):
+    """The kernel's per-game outcomes equal the plain-Python reference's, game by game, on the same streams."""
+    kernel = romesim.simulate(scenario, n, seed, keep=True, policies=policies).outcomes
+    reference = romesim.reference(scenario, n, seed, policies=policies)
+    np.testing.assert_array_equal(kernel.to_numpy(), reference.to_numpy())
