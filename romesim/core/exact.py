@@ -69,3 +69,38 @@ def expectations(dist, metrics):
         for m, v in zip(metrics, outcome):
             means[m] += prob * v
     return means
+
+
+def absorbing_expectations(start, transitions, final, max_states=200_000):
+    """Exact expectations of a Markov chain that never revisits a state except through self-loops.
+
+    Battles of attrition, duels and volleys have this shape: units only die, and a round where nobody is hit
+    loops on the same state. ``transitions(state)`` lists ``(probability, next_state, increments)`` (Fractions
+    summing to 1; empty for an absorbing state); ``final(state)`` is the tuple of metric values scored on
+    absorption; ``increments`` are tuples added along the way (rounds, shots, ...). Returns the expected total
+    tuple from ``start``. A state that can only loop on itself is endless and raises ``ValueError``.
+    """
+    memo = {}
+
+    def value(state):
+        if state in memo:
+            return memo[state]
+        if len(memo) > max_states:
+            raise ExactNotSupported(f"exact Markov chain larger than {max_states:,} states")
+        moves = transitions(state)
+        if not moves:
+            result = tuple(Fraction(v) for v in final(state))
+        else:
+            stay = sum((p for p, nxt, _ in moves if nxt == state), Fraction(0))
+            if stay == 1:
+                raise ValueError(f"state {state!r} loops on itself forever: no side can ever hit")
+            total = None
+            for p, nxt, inc in moves:
+                tail = value(nxt) if nxt != state else (0,) * len(inc)
+                part = tuple(p * (Fraction(i) + t) for i, t in zip(inc, tail))
+                total = part if total is None else tuple(a + b for a, b in zip(total, part))
+            result = tuple(t / (1 - stay) for t in total)
+        memo[state] = result
+        return result
+
+    return value(start)
