@@ -17,7 +17,6 @@ Kernels share one shape (see ``romesim.kings_of_rome.siege`` for an example)::
                 if error: errors[b] = error; break
                 record(row, b, j, out, sums, sumsq)
 """
-import os
 import sys
 import time
 
@@ -72,17 +71,32 @@ def _check_int(name, value, lo, hi=None):
     return int(value)
 
 
-def run_chunk(scenario, seed, first, count, resolved, keep, threads=None):
+_UNCACHED = {}
+
+
+def kernel_for(scenario, resolved):
+    """The scenario's cached kernel, or for user policies an uncached copy of it.
+
+    A kernel specialised for a user function can never be loaded back from numba's disk cache (the function is
+    part of its type), so caching it would only add a new file to the cache in every process.
+    """
+    kernel = scenario.kernel
+    if not resolved.has_user_functions:
+        return kernel
+    if kernel not in _UNCACHED:
+        _UNCACHED[kernel] = numba.njit(parallel=True, cache=False)(kernel.py_func)
+    return _UNCACHED[kernel]
+
+
+def run_chunk(scenario, seed, first, count, resolved, keep):
     """Play games ``first .. first+count-1``; returns ``(sums, sumsq, outcomes or None)``."""
-    if threads is not None:
-        numba.set_num_threads(threads)
     k = len(scenario.metrics)
     blocks = (count + BLOCK - 1) // BLOCK
     sums = np.zeros((blocks, k), np.int64)
     sumsq = np.zeros((blocks, k), np.int64)
     errors = np.zeros(blocks, np.int64)
     out = np.zeros((k, count if keep else 0), np.int32)
-    scenario.kernel(np.uint64(seed), first, count, *scenario.kernel_args(), resolved.codes, resolved.params,
+    kernel_for(scenario, resolved)(np.uint64(seed), first, count, *scenario.kernel_args(), resolved.codes, resolved.params,
                     out, sums, sumsq, errors, *resolved.functions)
     bad = np.flatnonzero(errors)
     if bad.size:
@@ -168,7 +182,7 @@ def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, ta
     done = 0
     pool = None
     if workers and workers > 1:
-        threads = max(1, (os.cpu_count() or 1) // workers)
+        # loky gives each worker cpu_count // workers numba threads (NUMBA_NUM_THREADS), so they do not oversubscribe
         pool = joblib.Parallel(n_jobs=workers, backend="loky", return_as="generator")
     try:
         for stop in checkpoints(n, target_ci):
@@ -176,7 +190,7 @@ def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, ta
             if pool is None:
                 parts = (run_chunk(scenario, seed, a, b - a, resolved, keep) for a, b in ranges)
             else:
-                parts = pool(joblib.delayed(run_chunk)(scenario, seed, a, b - a, resolved, keep, threads)
+                parts = pool(joblib.delayed(run_chunk)(scenario, seed, a, b - a, resolved, keep)
                              for a, b in ranges)
             for (a, b), (s, sq, out) in zip(ranges, parts):
                 sums += s

@@ -8,8 +8,9 @@ A scenario lists its ``DecisionPoint``\\ s. For each one a user picks a policy:
 * their own ``@numba.njit`` function ``fn(state, params, stream) -> int``, optionally with a parameter vector
   ``(fn, [0.5, 2])``. ``state`` is an int64 array whose layout the decision point documents (treat it as
   read-only), ``params`` the float64 vector, ``stream`` the game's dice stream (``romesim.core.rng``). The kernel
-  is then specialised for that function: it compiles once per process (about a second or two; numba cannot
-  reuse its disk cache for a function argument), and again in each worker process when ``workers > 1``.
+  is then specialised for that function: it compiles once per process (numba cannot
+  reuse its disk cache for a function argument; measured 10-15 s for the siege kernel on a two-core machine,
+  about 3 s for treason), and again in each worker process when ``workers > 1``.
 
 An action a policy returns that the rules do not allow stops the run with a ``PolicyError`` that names the
 decision point and the action.
@@ -80,34 +81,35 @@ def resolve(decision_points, policies=None):
             if len(spec) != 2:
                 raise PolicyError(f"policies[{dp.name!r}]: expected a policy or (policy, parameters), got {spec!r}")
             chosen, vector = spec
+        if vector is not None:
+            try:
+                vector = np.asarray(vector, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise PolicyError(f"policies[{dp.name!r}]: parameters must be numbers, got {vector!r}") from None
+            if vector.ndim != 1 or vector.size > MAX_PARAMS or not np.all(np.isfinite(vector)):
+                raise PolicyError(f"policies[{dp.name!r}]: parameters must be a list of at most {MAX_PARAMS} "
+                                  f"finite numbers, got {spec[1]!r}")
         if isinstance(chosen, CPUDispatcher):
             names.append(getattr(chosen, "__name__", "user"))
             functions.append(chosen)
-            defaults = ()
+            row = () if vector is None else vector
         elif isinstance(chosen, str) and chosen in dp.builtins:
             builtin = dp.builtins[chosen]
+            if vector is not None and vector.size != len(builtin.params):
+                raise PolicyError(
+                    f"policies[{dp.name!r}]: {chosen!r} takes {len(builtin.params)} parameter(s) "
+                    f"{list(builtin.params)}, got {spec[1]!r}")
             codes[i] = builtin.code
             names.append(chosen)
             functions.append(None)
-            defaults = builtin.defaults
-            if vector is not None and len(vector) != len(builtin.params):
-                raise PolicyError(
-                    f"policies[{dp.name!r}]: {chosen!r} takes {len(builtin.params)} parameter(s) "
-                    f"{list(builtin.params)}, got {list(vector)!r}")
+            row = builtin.defaults if vector is None else vector
         elif callable(chosen):
             raise PolicyError(f"policies[{dp.name!r}]: {chosen!r} is a Python function; decorate it with @numba.njit")
         else:
             raise PolicyError(
                 f"policies[{dp.name!r}]: unknown policy {chosen!r}; built-ins: {', '.join(dp.builtins)}, "
                 "or an @numba.njit function fn(state, params, stream) -> int")
-        row = defaults if vector is None else vector
-        try:
-            row = np.asarray(row, dtype=np.float64).reshape(-1)
-        except (TypeError, ValueError):
-            raise PolicyError(f"policies[{dp.name!r}]: parameters must be numbers, got {vector!r}") from None
-        if row.size > MAX_PARAMS or not np.all(np.isfinite(row)):
-            raise PolicyError(f"policies[{dp.name!r}]: parameters must be at most {MAX_PARAMS} finite numbers, "
-                              f"got {list(row)!r}")
+        row = np.asarray(row, dtype=np.float64)
         params[i, :row.size] = row
     return ResolvedPolicies(tuple(names), codes, params, tuple(functions))
 
