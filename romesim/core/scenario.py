@@ -48,9 +48,10 @@ class ParamSpec:
                 raise bad
             return value
         if self.kind == "choice":
-            if not isinstance(value, str) or value not in self.choices:
+            numeric = isinstance(self.choices[0], int)
+            if (not _is_int(value) if numeric else not isinstance(value, str)) or value not in self.choices:
                 raise bad
-            return value
+            return int(value) if numeric else value
         if self.kind == "int":
             if not _is_int(value) or not _within(value, self.lo, self.hi):
                 raise bad
@@ -111,6 +112,8 @@ def option_table(path):
             return param(row["default"] == "true", doc=text, rule=rule)
         if "integer" in values:
             return param(int(row["default"]), kind="int", lo=0, doc=text, rule=rule)
+        if all(v.isdigit() for v in values):
+            return param(int(row["default"]), kind="choice", choices=[int(v) for v in values], doc=text, rule=rule)
         return param(row["default"], choices=values, doc=text, rule=rule)
 
     return option

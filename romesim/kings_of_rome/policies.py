@@ -7,6 +7,7 @@ The state vector a user function receives is documented on each ``DecisionPoint`
 import numpy as np
 from numba import njit
 
+from ..core import rng  # noqa: E402  (the `random` target draws from the game's stream)
 from ..core.policy import Builtin, DecisionPoint
 
 # ------------------------------------------------------------------ siege (5.5), DP-S02 .. DP-S05
@@ -146,3 +147,320 @@ def decide_ip_spent(code, params, state, stream, fn):
         return 0
     want = 3 if code == 2 else state[2]
     return min(want, state[1] - 1)
+
+
+# ------------------------------------------------------------------ pillage (5.4, 5.4.1), DP-P02, DP-P03
+PILLAGE_SECOND = DecisionPoint(
+    "second_token", "DP-P02",
+    "Second NR token eliminated when the King's pillage roll succeeds (asked only with pillage_second_unit = "
+    "player_choice, when another token is in the city; KOR-A4). The roll beat the strongest token, so it beats "
+    "any of them.",
+    state=("garrison", "units", "unit_1", "unit_2", "unit_3", "unit_4", "unit_5", "unit_6"),
+    actions="0 = the garrison, i = unit i (1-based, in the scenario's order), only a token still in the city "
+            "(garrison and unit_i hold the Virtus of each token still there, 0 when absent or already eliminated)",
+    builtins={"next_strongest": Builtin(0, "the strongest token left (the garrison first among equals, then "
+                                           "units in order)"),
+              "garrison_first": Builtin(1, "the garrison if it is still there (it flips to Rome), else the next "
+                                           "strongest"),
+              "units_first": Builtin(2, "the strongest unit left; the garrison only when no unit is left")},
+    default="next_strongest")
+
+UNDEFENDED_CITY = DecisionPoint(
+    "undefended", "DP-P03",
+    "An undefended NR city (5.4.1): occupy it with an infantry unit of the army (romanized, no reward) or pillage "
+    "it (the 5.4 success rewards, the city left empty).",
+    state=("king", "side_effects"),
+    actions="0 = occupy, 1 = pillage (king: 1 if the King leads the army; side_effects: 1 with KOR-A5 "
+            "inherit_pillage)",
+    builtins={"occupy": Builtin(0, "leave an infantry unit as the city's garrison"),
+              "pillage": Builtin(1, "take the rewards and leave the city empty")},
+    default="occupy")
+
+PILLAGE_POINTS = (PILLAGE_SECOND, UNDEFENDED_CITY)
+DP_PILLAGE_SECOND, DP_PILLAGE_UNDEFENDED = range(2)
+
+
+@njit(cache=True)
+def decide_pillage_second(code, params, state, stream, fn):
+    if fn is not None:
+        return fn(state, params, stream)
+    if code == 1 and state[0] > 0:
+        return 0
+    best, pick = 0, -1
+    for i in range(state[1]):
+        if state[2 + i] > best:  # strict: the first unit among equals; eliminated units read 0
+            best, pick = state[2 + i], 1 + i
+    if code == 2 and pick > 0:
+        return pick
+    if state[0] > 0 and state[0] >= best:
+        return 0
+    return pick
+
+
+@njit(cache=True)
+def decide_undefended_city(code, params, state, stream, fn):
+    if fn is not None:
+        return fn(state, params, stream)
+    return 1 if code == 1 else 0
+
+
+# ------------------------------------------------------------------ intimidation (5.3), DP-I01, DP-I02
+
+FIDES_RELEASE = DecisionPoint(
+    "released", "DP-I01",
+    "The Roman unit released as a sign of Fides before the intimidation roll (5.3): flipped to its NR face and "
+    "placed in the city printed on it. The scenario does not model the army's units, so no metric depends on it.",
+    state=("has_cavalry",),
+    actions="0 = an infantry unit, 1 = a cavalry unit (5.3 requires cavalry when the army enters, not after)",
+    builtins={"infantry": Builtin(0, "release an infantry unit, keeping the cavalry"),
+              "cavalry": Builtin(1, "release a cavalry unit")},
+    default="infantry")
+
+INTIMIDATION_TARGET = DecisionPoint(
+    "target", "DP-I02",
+    "The NR military unit the intimidation roll is made against (5.3; garrisons are not military units, KOR-A3).",
+    state=("units", "unit_1", "unit_2", "unit_3", "unit_4", "unit_5", "unit_6"),
+    actions="i in 0 .. units - 1: the index of the unit in the scenario's list (unit_i holds its Virtus)",
+    builtins={"weakest": Builtin(0, "the lowest Virtus (the first among equals): the best chance"),
+              "strongest": Builtin(1, "the highest Virtus (the first among equals)"),
+              "random": Builtin(2, "uniformly at random: one die of `units` faces from the game's stream")},
+    default="weakest")
+
+INTIMIDATION_POINTS = (FIDES_RELEASE, INTIMIDATION_TARGET)
+DP_INTIM_RELEASED, DP_INTIM_TARGET = range(2)
+
+
+@njit(cache=True)
+def decide_fides_release(code, params, state, stream, fn):
+    if fn is not None:
+        return fn(state, params, stream)
+    return 1 if code == 1 else 0
+
+
+@njit(cache=True)
+def decide_intimidation_target(code, params, state, stream, fn):
+    if fn is not None:
+        return fn(state, params, stream)
+    n = state[0]
+    if code == 2:
+        return rng.dn(stream, n) - 1
+    pick = 0
+    for i in range(1, n):
+        if (state[1 + i] > state[1 + pick]) if code == 1 else (state[1 + i] < state[1 + pick]):
+            pick = i
+    return pick
+
+
+# ------------------------------------------------------------------ corruption (5.6), DP-C02
+CORRUPTION_TAKEN = DecisionPoint(
+    "garrison_or_pillage", "DP-C02",
+    "After corrupting a garrison that stood alone in its city (5.6): garrison the city with a unit of the army "
+    "(+1 VP) or pillage it (+2 IP, the city left without defenders). Not asked when other NR units were there.",
+    state=("garrison",),
+    actions="0 = garrison the city, 1 = pillage it (garrison: the bribed garrison's Virtus)",
+    builtins={"garrison": Builtin(0, "garrison the city (+1 VP, the city becomes Roman)"),
+              "pillage": Builtin(1, "pillage it (+2 IP)")},
+    default="garrison")
+
+CORRUPTION_POINTS = (CORRUPTION_TAKEN,)
+DP_CORRUPTION_TAKEN = 0
+
+
+@njit(cache=True)
+def decide_corruption_taken(code, params, state, stream, fn):
+    if fn is not None:
+        return fn(state, params, stream)
+    return 1 if code == 1 else 0
+
+
+# ------------------------------------------------------------------ naval battle (5.8), DP-N01
+
+# layout of the DP-N01 state vector: seven scalars, then the Virtus of each ship afloat (0 = sunk or no ship)
+NAVAL_STATE_NR = 7
+NAVAL_STATE_ROMAN = NAVAL_STATE_NR + 6
+NAVAL_STATE_SIZE = NAVAL_STATE_ROMAN + 6
+
+NAVAL_TARGET = DecisionPoint(
+    "target", "DP-N01",
+    "The NR ship each Roman ship afloat fires at (5.8). Asked for every Roman ship, in the order of the scenario's "
+    "`roman` list, at the start of each round before any die is rolled. The NR ships fire at Roman ships drawn "
+    "uniformly among those afloat (the rules' bot), which is not a policy.",
+    state=("round", "shooter", "rank", "roman_afloat", "nr_afloat", "die_bonus", "rerolls_left",
+           "nr_virtus_0", "nr_virtus_1", "nr_virtus_2", "nr_virtus_3", "nr_virtus_4", "nr_virtus_5",
+           "roman_virtus_0", "roman_virtus_1", "roman_virtus_2", "roman_virtus_3", "roman_virtus_4",
+           "roman_virtus_5"),
+    actions="i = the index (0-based, in the scenario's `nr` list) of an NR ship afloat (nr_virtus_i > 0). "
+            "round: 1..3; shooter: the firing ship's index in `roman`; rank: its position among the Roman ships "
+            "afloat (0-based); die_bonus: added to every Roman die (Good Omen, and Astutia with KOR-A41 "
+            "additive_astutia); rerolls_left: the leader's rerolls at the start of the round",
+    builtins={"spread": Builtin(0, "each Roman ship a different NR ship, weakest first (then the first in the "
+                                   "list among equals), cycling from the weakest when Roman ships outnumber them"),
+              "focus": Builtin(1, "every Roman ship at the weakest NR ship afloat (the first among equals)"),
+              "random": Builtin(2, "uniformly at random among the NR ships afloat (one die of `nr_afloat` faces "
+                                   "from the game's stream per Roman ship)")},
+    default="spread")
+
+NAVAL_POINTS = (NAVAL_TARGET,)
+
+
+@njit(cache=True)
+def decide_naval_target(code, params, state, stream, fn):
+    if fn is not None:
+        return fn(state, params, stream)
+    afloat = state[4]
+    if code == 2:
+        k = rng.dn(stream, afloat)
+        for i in range(6):
+            if state[NAVAL_STATE_NR + i] > 0:
+                k -= 1
+                if k == 0:
+                    return i
+        return -1
+    want = 0 if code == 1 else state[2] % afloat
+    # the ship whose place in the order (Virtus, then list index) is `want`
+    for i in range(6):
+        v = state[NAVAL_STATE_NR + i]
+        if v == 0:
+            continue
+        place = 0
+        for j in range(6):
+            w = state[NAVAL_STATE_NR + j]
+            if w > 0 and (w < v or (w == v and j < i)):
+                place += 1
+        if place == want:
+            return i
+    return -1
+
+# ------------------------------------------------------------------ Spolia Opima duel (5.7.2.1)
+# No decision point: the challenge itself (DP-B03) comes before the duel, and once it starts each leader just
+# rolls, without rerolls (5.7.2.1).
+SPOLIA_POINTS = ()
+
+# ------------------------------------------------------------------ Horatii and Curiatii (9.3.7.2), DP-H03
+
+# layout of the DP-H03 state vector: five scalars, then the Virtus of each unit slot (0 = eliminated or no unit)
+HORATII_STATE_LATIN = 5
+HORATII_STATE_ROMAN = HORATII_STATE_LATIN + 6
+HORATII_STATE_SIZE = HORATII_STATE_ROMAN + 6
+
+HORATII_TARGET = DecisionPoint(
+    "target", "DP-H03",
+    "The Latin unit each Roman die is rolled against (9.3.7.2), asked before every Roman die. Which Roman unit "
+    "rolls does not matter (no die depends on the shooter). Alba Longa's dice aim at a Roman unit drawn uniformly "
+    "among the survivors (the rules' NR bot), which is not a policy. Under duel_alternation = single_shot the "
+    "choice changes only latin_survivors; under volley it also changes the win chance.",
+    state=("latin_units", "latin_alive", "roman_alive", "shots", "volley",
+           "latin_0", "latin_1", "latin_2", "latin_3", "latin_4", "latin_5",
+           "roman_0", "roman_1", "roman_2", "roman_3", "roman_4", "roman_5"),
+    actions="i = the index (0-based, in the scenario's `latin` list) of a surviving Latin unit (latin_i > 0 is "
+            "its Virtus, 0 once eliminated; roman_i likewise for `roman`). latin_units: the length of `latin`; "
+            "shots: dice rolled so far in the duel; volley: 1 under duel_alternation = volley",
+    builtins={"weakest": Builtin(0, "the lowest Virtus, the easiest to hit (the first in the list among equals)"),
+              "strongest": Builtin(1, "the highest Virtus (the first in the list among equals)"),
+              "random": Builtin(2, "uniformly at random among the survivors (one die of `latin_alive` faces from "
+                                   "the game's stream, drawn before the attack die)")},
+    default="weakest")
+
+HORATII_POINTS = (HORATII_TARGET,)
+DP_HORATII_TARGET = 0
+HORATII_WEAKEST = 0  # the built-in code the Cocles raid uses for Rome's dice
+
+
+@njit(cache=True)
+def decide_horatii_target(code, params, state, stream, fn):
+    if fn is not None:
+        return fn(state, params, stream)
+    n = state[0]
+    if code == 2:
+        k = rng.dn(stream, state[1])
+        for i in range(n):
+            if state[HORATII_STATE_LATIN + i] > 0:
+                k -= 1
+                if k == 0:
+                    return i
+        return -1
+    pick = -1
+    for i in range(n):
+        v = state[HORATII_STATE_LATIN + i]
+        if v > 0 and (pick < 0 or (v > state[HORATII_STATE_LATIN + pick] if code == 1
+                                   else v < state[HORATII_STATE_LATIN + pick])):
+            pick = i
+    return pick
+
+
+# ------------------------------------------------------------------ Horatius Cocles (9.7.7.2), DP-HC01
+COCLES_ATTEMPT = DecisionPoint(
+    "attempt", "DP-HC01",
+    "How Horatius tries to destroy the Sublicius bridge (9.7.7.2): directly (a 5 or 6, no VP) or by a raid with "
+    "the scenario's `raid_units` against the NR group nearest to Rome (+2 VP if won, -1 VP if lost). The raid's "
+    "dice follow the Horatii duel's defaults: Roman dice at the weakest NR unit, NR dice at a random Roman.",
+    state=("attempt", "raid_units", "nr_units"),
+    actions="0 = direct attempt, 1 = raid (attempt: the scenario's choice, 0 direct, 1 raid; raid_units: Rome-"
+            "reserve units beside Horatius; nr_units: units of the NR group)",
+    builtins={"fixed": Builtin(0, "the scenario's `attempt`"),
+              "direct": Builtin(1, "always the direct attempt"),
+              "raid": Builtin(2, "always the raid")},
+    default="fixed")
+
+COCLES_POINTS = (COCLES_ATTEMPT,)
+DP_COCLES_ATTEMPT = 0
+
+
+@njit(cache=True)
+def decide_cocles_attempt(code, params, state, stream, fn):
+    if fn is not None:
+        return fn(state, params, stream)
+    if code == 1:
+        return 0
+    if code == 2:
+        return 1
+    return state[0]
+
+# ------------------------------------------------------------------ senate (9.3.4), DP-SE01
+
+# people codes: the order of the Senate scenario's `people` choices
+PEOPLE_LATIN, PEOPLE_VOLSCI, PEOPLE_SABINE, PEOPLE_ETRUSCAN = range(4)
+
+FALLBACK_ORDER = DecisionPoint(
+    "fallback_order", "DP-SE01",
+    "The next Curia people the Senate is asked about after a refusal (9.3.4: each of the other three peoples, one "
+    "roll each, until one is approved). Asked only with senate_fallback_order = player_choice (KOR-A51).",
+    state=("first", "asked_latin", "asked_volsci", "asked_sabine", "asked_etruscan", "requests"),
+    actions="a people not asked yet: 0 = Latins, 1 = Volsci, 2 = Sabines, 3 = Etruscans (first: the people of the "
+            "refused first request; asked_*: 1 once requested; requests: rolls made so far)",
+    # the Etruscans last: 9.3.4 names Volsci, Latins, Sabines, and an Etruscan war is approved only on 5-6
+    builtins={"volsci_latin_sabine": Builtin(0, "Volsci, Latins, Sabines, then the Etruscans (KOR-A51)"),
+              "etruscans_first": Builtin(1, "the Etruscans first, then Volsci, Latins, Sabines"),
+              "random": Builtin(2, "uniformly at random among the peoples not asked yet (one die from the game's "
+                                   "stream, rolled only when more than one remains)")},
+    default="volsci_latin_sabine")
+
+SENATE_POINTS = (FALLBACK_ORDER,)
+DP_FALLBACK_ORDER = 0
+
+
+@njit(cache=True)
+def fallback_in_order(state, etruscans_first):
+    """The first people not asked yet among Volsci, Latins, Sabines, with the Etruscans first or last."""
+    if etruscans_first and not state[1 + PEOPLE_ETRUSCAN]:
+        return PEOPLE_ETRUSCAN
+    for people in (PEOPLE_VOLSCI, PEOPLE_LATIN, PEOPLE_SABINE, PEOPLE_ETRUSCAN):
+        if not state[1 + people]:
+            return people
+    return -1
+
+
+@njit(cache=True)
+def decide_fallback_order(code, params, state, stream, fn):
+    if fn is not None:
+        return fn(state, params, stream)
+    if code == 2:
+        left = 4 - (state[1] + state[2] + state[3] + state[4])
+        pick = rng.dn(stream, left) if left > 1 else 1
+        for people in range(4):
+            if not state[1 + people]:
+                pick -= 1
+                if pick == 0:
+                    return people
+        return -1
+    return fallback_in_order(state, code == 1)

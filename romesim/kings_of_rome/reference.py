@@ -149,3 +149,233 @@ def treason(s, dice, policy):
     k = treason_ip_spent(s, policy)
     failed = dice.d6() - k <= s.garrison
     return int(failed), -k, int(failed)
+
+
+def pillage(s, dice, policy):
+    """KoR 5.4 pillage, 5.4.1 for an undefended city, with KOR-A4 and KOR-A5."""
+    out = dict(p_win=0, p_romanized=0, ip=-1, vp=0, hostile_reactions=2, tokens_r_to_nr=1, nr_tokens_eliminated=0)
+
+    def success_reward():
+        out["vp"] += 1
+        if s.king:
+            out["ip"] += 1
+
+    city = [("garrison", s.garrison)] if s.garrison else []
+    city += [(f"unit {i + 1}", v) for i, v in enumerate(s.units)]
+    if not city:
+        # 5.4.1: nothing to fight; the reactions and adjustment come from 5.4 unless KOR-A5 says none
+        out["p_win"] = 1
+        if s.undefended_city_side_effects == "none":
+            out.update(hostile_reactions=0, tokens_r_to_nr=0)
+        if policy["undefended"] == "occupy":
+            out["p_romanized"] = 1  # an infantry unit stays as garrison; the leader gets no reward
+        else:
+            success_reward()
+        return tuple(out.values())
+
+    def strongest(tokens):
+        return max(tokens, key=lambda t: t[1])  # the first of equals: the garrison, then units in order
+
+    alone = len(city) == 1
+    if dice.d6() > strongest(city)[1]:
+        city.remove(strongest(city))
+        out["nr_tokens_eliminated"] = 1
+        if s.king and city:
+            # DP-P02; a roll that beat the strongest beats any token
+            rule = "next_strongest" if s.pillage_second_unit == "next_strongest" else policy["second_token"]
+            units = [t for t in city if t[0] != "garrison"]
+            garrison = [t for t in city if t[0] == "garrison"]
+            if rule == "garrison_first" and garrison:
+                second = garrison[0]
+            elif rule == "units_first" and units:
+                second = strongest(units)
+            else:
+                second = strongest(city)
+            city.remove(second)
+            out["nr_tokens_eliminated"] = 2
+    if not city:
+        out["p_win"] = 1
+        garrison_flipped = s.garrison > 0
+        out["p_romanized"] = int(garrison_flipped and (alone or s.pillage_romanize_if_emptied))
+        success_reward()
+    elif s.king:
+        out["ip"] -= 2
+    return tuple(out.values())
+
+
+def intimidation(s, dice, policy):
+    """KoR 5.3: after the Fides release (DP-I01, not modelled further), d6 > the target's Virtus turns it Roman."""
+    if policy["target"] == "random":
+        virtus = s.units[dice.dn(len(s.units)) - 1]
+    elif policy["target"] == "strongest":
+        virtus = max(s.units)
+    else:
+        virtus = min(s.units)
+    turned = dice.d6() > virtus
+    return int(turned), -1 + (2 if turned else 0), 1
+
+
+def corruption(s, dice, policy):
+    """KoR 5.6 with KOR-A13 and KOR-A15: 2 IP, then the city is taken iff d6 > the garrison's Virtus."""
+    taken = dice.d6() > s.garrison
+    ip, vp = -2, 0
+    if taken:
+        if s.units == 0 and policy["garrison_or_pillage"] == "pillage":
+            ip += 2  # pillaged instead of garrisoned: no VP, the city left empty
+        else:
+            vp += 1
+    nr_to_r = 1 if (taken or s.corruption_adjustment == "always") else 0
+    reactions = 1 if s.orphan_reaction_line_owner in ("corruption", "both") else 0
+    return int(taken), ip, vp, nr_to_r, reactions
+
+
+def naval(s, dice, policy):
+    """KoR 5.8 with KOR-A41: at most three rounds; every ship afloat fires, hits land together."""
+    roman = dict(enumerate(s.roman))  # ships afloat: index in the scenario's list -> Virtus
+    nr = dict(enumerate(s.nr))
+    additive = s.naval_leader_bonus == "additive_astutia"
+    bonus = int(s.good_omen) + (s.roman_astutia if additive else 0)
+    rerolls = 0 if additive else s.roman_astutia  # one pool for the whole battle (C3)
+    rounds = 0
+    while rounds < 3 and roman and nr:
+        rounds += 1
+        # DP-N01: the Roman targets are named before any die is rolled
+        weakest_first = sorted(nr, key=lambda i: (nr[i], i))
+        targets = {}
+        for rank, ship in enumerate(sorted(roman)):
+            if policy["target"] == "spread":
+                targets[ship] = weakest_first[rank % len(weakest_first)]
+            elif policy["target"] == "focus":
+                targets[ship] = weakest_first[0]
+            else:
+                targets[ship] = sorted(nr)[dice.dn(len(nr)) - 1]
+        sunk_nr, sunk_roman = set(), set()
+        for ship in sorted(roman):  # Rome, the attacker, rolls first
+            virtus = nr[targets[ship]]
+            die = dice.d6()
+            while die + bonus <= virtus and rerolls > 0 and 6 + bonus > virtus:
+                rerolls -= 1
+                die = dice.d6()
+            if die + bonus > virtus:
+                sunk_nr.add(targets[ship])
+        for ship in sorted(nr):  # the NR bot: a random Roman ship afloat
+            victim = sorted(roman)[dice.dn(len(roman)) - 1]
+            if dice.d6() > roman[victim]:
+                sunk_roman.add(victim)
+        for ship in sunk_nr:
+            del nr[ship]
+        for ship in sunk_roman:
+            del roman[ship]
+    won = not nr and bool(roman)
+    no_result = not nr and not roman and s.naval_mutual_wipe == "no_result"
+    lost = not won and not no_result
+    return (int(won), int(lost), 2 * won, won - 2 * lost, len(s.roman) - len(roman), len(s.nr) - len(nr),
+            rounds)
+
+def spolia(s, dice, policy):
+    """KoR 5.7.2.1 with KOR-A17: d6 + Astutia (+1 Good Omen for Rome) must exceed the other leader's Virtus."""
+    def roman_hits():
+        return dice.d6() + s.roman_astutia + int(s.good_omen) > s.nr_virtus
+
+    def nr_hits():
+        return dice.d6() + s.nr_astutia > s.roman_virtus
+
+    while True:
+        roman = roman_hits()
+        if s.spolia_round_mode == "sequential_roman_first":
+            nr = False if roman else nr_hits()
+        else:
+            nr = nr_hits()
+        if roman or nr or s.spolia_round_mode == "simultaneous_single_round":
+            break
+    won, lost = roman and not nr, nr and not roman
+    points = 3 * won - 3 * lost
+    return int(won), int(lost), int(roman and nr), points, points
+
+def horatii_duel(romans, latins, rome_first, volley, roman_target, dice):
+    """KoR 9.3.7.2 (C1): the sides roll in turn, not together, until one has no unit left.
+
+    A die eliminates the unit it is rolled against iff d6 >= its Virtus, at once. single_shot: one die per turn;
+    volley (KOR-A45): a die for each unit the side has when its turn begins, the enemy hit by one die no longer
+    a target for the next. Rome aims by ``roman_target`` (DP-H03); Alba Longa aims at a random surviving Roman,
+    drawn before its die. Returns the surviving Romans, the surviving Latins and the dice rolled.
+    """
+    romans, latins = list(romans), list(latins)  # survivors, in the scenario's order
+    rome_rolls = rome_first
+    rolled = 0
+    while romans and latins:
+        turn_dice = (len(romans) if rome_rolls else len(latins)) if volley else 1
+        for _ in range(turn_dice):
+            if not romans or not latins:
+                break
+            if rome_rolls:
+                targets = latins
+                if roman_target == "random":
+                    aim = dice.dn(len(latins)) - 1
+                else:
+                    best = min(latins) if roman_target == "weakest" else max(latins)
+                    aim = latins.index(best)
+            else:
+                targets = romans
+                aim = dice.dn(len(romans)) - 1
+            rolled += 1
+            if dice.d6() >= targets[aim]:
+                del targets[aim]
+        rome_rolls = not rome_rolls
+    return romans, latins, rolled
+
+
+def horatii(s, dice, policy):
+    """KoR 9.3.7.2 with KOR-A45 (the loser's destination changes no outcome here)."""
+    romans, latins, rolled = horatii_duel(s.roman, s.latin, s.first == "rome", s.duel_alternation == "volley",
+                                          policy["target"], dice)
+    return int(not latins), len(romans), len(latins), rolled
+
+
+def cocles(s, dice, policy):
+    """KoR 9.7.7.2: direct attempt on 5-6 (no VP), or a raid fought as the Horatii duel (+2 VP / -1 VP)."""
+    attempt = s.attempt if policy["attempt"] == "fixed" else policy["attempt"]
+    if attempt == "direct":
+        return int(dice.d6() >= 5), 0
+    # Horatius fights as an infantry unit of Virtus 5, beside the Rome-reserve units; one die per turn
+    _, nr, _ = horatii_duel((5,) + tuple(s.raid_units), s.nr, s.cocles_first_roller == "rome", False,
+                            "weakest", dice)
+    return (1, 2) if not nr else (0, -1)
+
+
+def mucius(s, dice, policy):
+    """KoR 9.7.7.1: Porsenna dies on 4, 5 or 6 with the Sublicius bridge on the Rome map, else only on a 6."""
+    killing_faces = (4, 5, 6) if s.bridge else (6,)
+    return (int(dice.d6() in killing_faces),)
+
+
+def inauguratio(s, dice, policy):
+    """KoR 9.2.4: valid on 1-4, on 1-5 for the three last kings (Tarquinius Priscus, Servius, Superbus)."""
+    valid_faces = range(1, 6) if s.king in ("priscus", "servius", "superbus") else range(1, 5)
+    return (int(dice.d6() in valid_faces),)
+
+
+def senate(s, dice, policy):
+    """KoR 9.3.4: approved on 4-6 (5-6 for the Etruscans); after a refusal each of the other three Curia
+    peoples is asked, one roll each, until one is approved (Fides: one people per turn, KOR-A51)."""
+    def consents(people):
+        return dice.d6() >= (5 if people == "etruscan" else 4)
+
+    first_approved = approved = consents(s.people)
+    requests = 1
+    if not approved and s.fallback:
+        waiting = [p for p in ("latin", "volsci", "sabine", "etruscan") if p != s.people]
+        choice = policy["fallback_order"]
+        if s.senate_fallback_order == "fixed_volsci_latin_sabine":
+            choice = "volsci_latin_sabine"  # DP-SE01 is not asked
+        preference = {"volsci_latin_sabine": ("volsci", "latin", "sabine", "etruscan"),
+                      "etruscans_first": ("etruscan", "volsci", "latin", "sabine")}.get(choice)
+        while waiting and not approved:
+            if choice == "random":
+                people = waiting[dice.dn(len(waiting)) - 1] if len(waiting) > 1 else waiting[0]
+            else:
+                people = next(p for p in preference if p in waiting)
+            waiting.remove(people)
+            requests += 1
+            approved = consents(people)
+    return int(first_approved), int(approved), requests

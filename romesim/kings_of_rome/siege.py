@@ -8,8 +8,17 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from .policies import (DP_FIRST_TARGET, DP_LOSSES, DP_REROLL, DP_SECOND_CRITERION, decide_first_target,
-                       decide_losses, decide_reroll, decide_second_criterion, error_code)
+from .policies import (
+    DP_FIRST_TARGET,
+    DP_LOSSES,
+    DP_REROLL,
+    DP_SECOND_CRITERION,
+    decide_first_target,
+    decide_losses,
+    decide_reroll,
+    decide_second_criterion,
+    error_code,
+)
 
 # indices into the compiled parameter vector
 (GARRISON, LEADER, UNITS, KING_LED, TRIBUNE, ACCUSED, ASTUTIA, OMEN, FIRST_GE, FIRST_TARGET, SECOND_EQ,

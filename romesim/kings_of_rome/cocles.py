@@ -1,0 +1,63 @@
+"""Horatius Cocles (KoR 9.7.7.2): kernel.
+
+The compiled vector ``p`` has the layout of the Horatii one (``horatii.py``): Rome's side is Horatius (Virtus 5)
+followed by the raiding Rome-reserve units, the other side the NR group. The outcome row follows
+``Cocles.metrics``.
+"""
+import numpy as np
+from numba import njit, prange
+
+from ..core import rng
+from ..core.engine import BLOCK, n_blocks, record
+from .horatii import MAX_UNITS, N_LATIN, N_ROMAN, ROME_FIRST, duel, load_units
+from .horatii import N_PARAMS as HORATII_N_PARAMS
+from .policies import DP_COCLES_ATTEMPT, HORATII_STATE_SIZE, HORATII_WEAKEST, decide_cocles_attempt, error_code
+
+ATTEMPT = HORATII_N_PARAMS  # the scenario's `attempt` (0 direct, 1 raid), after the Horatii layout
+N_PARAMS = ATTEMPT + 1
+DIRECT, RAID = 0, 1
+
+WIN, VP, N_METRICS = range(3)  # outcome columns, Cocles.metrics order
+
+
+@njit(cache=True, inline="always")
+def cocles_game(stream, row, units, state, p, codes, params, fn_attempt):
+    """KoR 9.7.7.2: Horatius tries to destroy the Sublicius bridge (DP-HC01).
+
+    Direct: a 5 or 6 removes the bridge, no VP. Raid: Horatius (infantry, Virtus 5) and the raiding units fight
+    the NR group as in the Horatii duel (single die per turn, d6 >= Virtus, first roller KOR-A47; Roman dice at
+    the weakest NR unit, NR dice at a random Roman); the bridge falls and Rome scores +2 VP if the Romans win,
+    else -1 VP. Fills ``row``; returns 0 or a policy error code.
+    """
+    state[0], state[1], state[2] = p[ATTEMPT], p[N_ROMAN] - 1, p[N_LATIN]
+    action = decide_cocles_attempt(codes[DP_COCLES_ATTEMPT], params[DP_COCLES_ATTEMPT], state, stream, fn_attempt)
+    if action == DIRECT:
+        row[WIN] = 1 if rng.d6(stream) >= 5 else 0
+        row[VP] = 0
+    elif action == RAID:
+        load_units(units, p)
+        romans, nr, shots, err = duel(stream, units, state, p[N_ROMAN], p[N_LATIN], p[ROME_FIRST] == 1, False,
+                                      DP_COCLES_ATTEMPT, HORATII_WEAKEST, params[DP_COCLES_ATTEMPT], None)
+        if err:
+            return err
+        row[WIN] = 1 if nr == 0 else 0
+        row[VP] = 2 if nr == 0 else -1
+    else:
+        return error_code(DP_COCLES_ATTEMPT, action)
+    return 0
+
+
+@njit(parallel=True, cache=True)
+def cocles_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors, fn_attempt=None):
+    for b in prange(n_blocks(count)):
+        stream = rng.new_stream()
+        row = np.zeros(N_METRICS, np.int64)
+        units = np.zeros(2 * MAX_UNITS, np.int64)
+        state = np.zeros(HORATII_STATE_SIZE, np.int64)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            rng.start(stream, seed, first + j)
+            err = cocles_game(stream, row, units, state, p, codes, params, fn_attempt)
+            if err:
+                errors[b] = err
+                break
+            record(row, b, j, out, sums, sumsq)

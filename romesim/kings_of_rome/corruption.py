@@ -1,0 +1,59 @@
+"""Corruption (KoR 5.6): kernel.
+
+The scenario is compiled into an int64 vector ``p`` indexed by the constants below; rule options are integer
+flags in it. The outcome row follows ``Corruption.metrics``.
+"""
+import numpy as np
+from numba import njit, prange
+
+from ..core import rng
+from ..core.engine import BLOCK, n_blocks, record
+from .policies import DP_CORRUPTION_TAKEN, decide_corruption_taken, error_code
+
+# indices into the compiled parameter vector
+GARRISON, UNITS, ADJUST_ALWAYS, REACTION_COUNT, N_PARAMS = range(5)
+
+# outcome columns, in Corruption.metrics order
+WIN, IP, VP, NR_TO_R, REACTIONS, N_METRICS = range(6)
+
+
+@njit(cache=True, inline="always")
+def corruption_game(stream, row, state, p, codes, params, fn_taken):
+    """KoR 5.6: 2 IP, then d6 > the garrison's Virtus takes the city (+1 VP, or +2 IP pillaged when alone)."""
+    row[:] = 0
+    row[IP] = -2  # paid before rolling
+    g = p[GARRISON]
+    if rng.d6(stream) > g:
+        row[WIN] = 1
+        pillaged = False
+        if p[UNITS] == 0:
+            # DP-C02: only a garrison standing alone lets the player pillage instead
+            state[:] = 0
+            state[0] = g
+            action = decide_corruption_taken(codes[DP_CORRUPTION_TAKEN], params[DP_CORRUPTION_TAKEN], state, stream,
+                                             fn_taken)
+            if action != 0 and action != 1:
+                return error_code(DP_CORRUPTION_TAKEN, action)
+            pillaged = action == 1
+        if pillaged:
+            row[IP] += 2
+        else:
+            row[VP] += 1
+    row[NR_TO_R] = 1 if (p[ADJUST_ALWAYS] or row[WIN]) else 0  # KOR-A13 corruption_adjustment
+    row[REACTIONS] = p[REACTION_COUNT]  # KOR-A15: 1 when the orphan reaction line belongs to corruption
+    return 0
+
+
+@njit(parallel=True, cache=True)
+def corruption_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors, fn_taken=None):
+    for b in prange(n_blocks(count)):
+        stream = rng.new_stream()
+        row = np.zeros(N_METRICS, np.int64)
+        state = np.zeros(8, np.int64)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            rng.start(stream, seed, first + j)
+            err = corruption_game(stream, row, state, p, codes, params, fn_taken)
+            if err:
+                errors[b] = err
+                break
+            record(row, b, j, out, sums, sumsq)

@@ -1,0 +1,111 @@
+"""Pillage (KoR 5.4) and the undefended city (5.4.1): kernel.
+
+The scenario is compiled into an int64 vector ``p`` indexed by the constants below and the NR units' Virtus
+``units``; rule options are integer flags in ``p``. The outcome row follows ``Pillage.metrics``.
+"""
+import numpy as np
+from numba import njit, prange
+
+from ..core import rng
+from ..core.engine import BLOCK, n_blocks, record
+from .policies import (
+    DP_PILLAGE_SECOND,
+    DP_PILLAGE_UNDEFENDED,
+    decide_pillage_second,
+    decide_undefended_city,
+    error_code,
+)
+
+# indices into the compiled parameter vector
+GARRISON, KING, N_UNITS, SECOND_PLAYER_CHOICE, ROMANIZE_IF_EMPTIED, SIDE_EFFECTS, N_PARAMS = range(7)
+
+# outcome columns, in Pillage.metrics order
+WIN, ROMANIZED, IP, VP, REACTIONS, R_TO_NR, ELIMINATED, N_METRICS = range(8)
+
+
+@njit(cache=True, inline="always")
+def pillage_reward(p, row, success):
+    """5.4 table: success King +1 VP +1 IP, no King +1 VP; failure King -2 IP, no King nothing."""
+    if success:
+        row[VP] += 1
+        if p[KING]:
+            row[IP] += 1
+    elif p[KING]:
+        row[IP] -= 2
+
+
+@njit(cache=True, inline="always")
+def pillage_game(stream, row, state, p, units, codes, params, fn_second, fn_undefended):
+    """KoR 5.4 pillage of an NR city (5.4.1 when it is undefended). Fills ``row``; returns 0 or an error code."""
+    row[:] = 0
+    g, n = p[GARRISON], p[N_UNITS]
+    row[IP] = -1  # the action's cost, paid whatever happens
+    if g == 0 and n == 0:
+        # 5.4.1: automatic; occupy with an infantry unit (romanized, no reward) or pillage (5.4 success rewards)
+        state[:] = 0
+        state[0], state[1] = p[KING], p[SIDE_EFFECTS]
+        action = decide_undefended_city(codes[DP_PILLAGE_UNDEFENDED], params[DP_PILLAGE_UNDEFENDED], state,
+                                        stream, fn_undefended)
+        if action != 0 and action != 1:
+            return error_code(DP_PILLAGE_UNDEFENDED, action)
+        row[WIN] = 1
+        if action == 0:
+            row[ROMANIZED] = 1
+        else:
+            pillage_reward(p, row, True)
+        if p[SIDE_EFFECTS]:  # KOR-A5 inherit_pillage
+            row[REACTIONS] = 2
+            row[R_TO_NR] = 1
+        return 0
+
+    # the die is compared with the strongest token (garrison first among equals)
+    tokens = n + (1 if g > 0 else 0)
+    strongest, first = g, 0
+    for i in range(n):
+        if units[i] > strongest:
+            strongest, first = units[i], 1 + i
+    eliminated = 0
+    if rng.d6(stream) > strongest:
+        eliminated = 1
+        if p[KING] and tokens > 1:
+            if p[SECOND_PLAYER_CHOICE]:
+                # DP-P02: the roll beat the strongest, so it beats any second token the player names
+                state[:] = 0
+                state[0] = g if first != 0 else 0
+                state[1] = n
+                for i in range(n):
+                    if first != 1 + i:
+                        state[2 + i] = units[i]
+                action = decide_pillage_second(codes[DP_PILLAGE_SECOND], params[DP_PILLAGE_SECOND], state, stream,
+                                               fn_second)
+                legal = (action == 0 and g > 0 and first != 0) or (1 <= action <= n and action != first)
+                if not legal:
+                    return error_code(DP_PILLAGE_SECOND, action)
+            eliminated = 2
+    success = eliminated == tokens
+    row[ELIMINATED] = eliminated
+    if success:
+        row[WIN] = 1
+        # a flipped garrison romanizes the city: alone by the text, with others too under KOR-A4 (iii)
+        if g > 0 and (tokens == 1 or p[ROMANIZE_IF_EMPTIED]):
+            row[ROMANIZED] = 1
+    pillage_reward(p, row, success)
+    row[REACTIONS] = 2
+    row[R_TO_NR] = 1
+    return 0
+
+
+@njit(parallel=True, cache=True)
+def pillage_kernel(seed, first, count, p, units, codes, params, out, sums, sumsq, errors,
+                   fn_second=None, fn_undefended=None):
+    for b in prange(n_blocks(count)):
+        stream = rng.new_stream()
+        row = np.zeros(N_METRICS, np.int64)
+        state = np.zeros(8, np.int64)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            rng.start(stream, seed, first + j)
+            err = pillage_game(stream, row, state, p, units, codes, params, fn_second, fn_undefended)
+            if err:
+                errors[b] = err
+                break
+            record(row, b, j, out, sums, sumsq)
