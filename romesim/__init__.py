@@ -7,7 +7,7 @@
 """
 from importlib.metadata import PackageNotFoundError, version
 
-from . import kings_of_rome
+from . import kings_of_rome, semper_victor
 from .core.engine import exact, reference, simulate
 from .core.errors import ExactNotSupported, PolicyError, RomesimError, ScenarioError
 from .core.result import Result
@@ -20,4 +20,5 @@ except PackageNotFoundError:  # running from a source tree
     __version__ = "0.1.0.dev0"
 
 __all__ = ["simulate", "exact", "reference", "scenario", "list_scenarios", "load_toml", "Result", "Scenario",
-           "RomesimError", "ScenarioError", "PolicyError", "ExactNotSupported", "GENERATOR", "kings_of_rome"]
+           "RomesimError", "ScenarioError", "PolicyError", "ExactNotSupported", "GENERATOR", "kings_of_rome",
+           "semper_victor"]

@@ -20,7 +20,7 @@ _REGISTRY = {}
 
 @dataclass(frozen=True)
 class ParamSpec:
-    kind: str  # "int", "bool", "choice", "ints"
+    kind: str  # "int", "bool", "choice", "ints", "records"
     doc: str = ""
     rule: str = ""  # rule number or ambiguity id the parameter comes from
     lo: int = None
@@ -28,6 +28,7 @@ class ParamSpec:
     choices: tuple = ()
     min_len: int = 0
     max_len: int = None
+    fields: tuple = ()  # records: ((name, ParamSpec, default or REQUIRED), ...)
 
     def allowed(self):
         if self.kind == "bool":
@@ -38,6 +39,9 @@ class ParamSpec:
         if self.kind == "int":
             return "an integer " + bounds
         size = f"{self.min_len} to {self.max_len}" if self.max_len is not None else f"at least {self.min_len}"
+        if self.kind == "records":
+            keys = ", ".join(name + ("" if default is REQUIRED else "?") for name, _, default in self.fields)
+            return f"a list of {size} tables with keys {keys}"
         return f"a list of {size} integers, each {bounds}"
 
     def validate(self, name, value):
@@ -56,14 +60,46 @@ class ParamSpec:
             if not _is_int(value) or not _within(value, self.lo, self.hi):
                 raise bad
             return int(value)
-        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
             raise bad
         items = tuple(value)
         if len(items) < self.min_len or (self.max_len is not None and len(items) > self.max_len):
             raise bad
+        if self.kind == "records":
+            return tuple(self._record(f"{name}[{i}]", item) for i, item in enumerate(items))
         if not all(_is_int(v) and _within(v, self.lo, self.hi) for v in items):
             raise bad
         return tuple(int(v) for v in items)
+
+    def _record(self, name, item):
+        if not isinstance(item, dict):
+            raise ScenarioError(f"{name}: {item!r} is not allowed; expected a table with keys "
+                                + ", ".join(f for f, _, _ in self.fields))
+        known = {f for f, _, _ in self.fields}
+        for key in item:
+            if key not in known:
+                raise ScenarioError(f"{name}: unknown key {key!r}; allowed: {', '.join(sorted(known))}")
+        record = {}
+        for key, spec, default in self.fields:
+            if key not in item and default is REQUIRED:
+                raise ScenarioError(f"{name}: missing key {key!r} ({spec.allowed()})")
+            record[key] = spec.validate(f"{name}.{key}", item.get(key, default))
+        return Record(record)
+
+
+REQUIRED = object()
+
+
+class Record(dict):
+    """One validated entry of a ``records`` parameter: a read-only dict (hashable, so scenarios stay hashable)."""
+
+    def __hash__(self):
+        return hash(tuple(sorted(self.items())))
+
+    def _readonly(self, *args, **kwargs):
+        raise TypeError("scenario parameters are immutable; use Scenario.replace")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _readonly
 
 
 def _is_int(value):
@@ -83,24 +119,33 @@ def _bounds(lo, hi):
     return f"<= {hi}" if hi is not None else ""
 
 
-def param(default, *, kind=None, doc="", rule="", lo=None, hi=None, choices=(), min_len=0, max_len=None):
-    """A scenario field with its domain. ``kind`` is inferred from the default when omitted."""
+def param(default, *, kind=None, doc="", rule="", lo=None, hi=None, choices=(), min_len=0, max_len=None,
+          fields=()):
+    """A scenario field with its domain. ``kind`` is inferred from the default when omitted.
+
+    ``kind="records"`` is a list of tables whose keys are ``fields``: ``(name, ParamSpec, default)`` triples,
+    ``REQUIRED`` as the default of a key that must be given (e.g. the leaders of an empire, each with a zone,
+    a side and a rating).
+    """
     if kind is None:
         kind = ("bool" if isinstance(default, bool) else "choice" if choices else
                 "int" if isinstance(default, int) else "ints")
-    spec = ParamSpec(kind, doc, rule, lo, hi, tuple(choices), min_len, max_len)
-    return field(default=tuple(default) if kind == "ints" else default, metadata={"param": spec})
+    spec = ParamSpec(kind, doc, rule, lo, hi, tuple(choices), min_len, max_len, tuple(fields))
+    if kind in ("ints", "records"):
+        default = spec.validate("default", default)
+    return field(default=default, metadata={"param": spec})
 
 
 def option_table(path):
-    """Read a rule-option table (columns ``ambiguity_id, option, values, default, rules``) into ``field`` makers.
+    """Read a rule-option table (columns ``ambiguity_id, option, values, default, rules``; lines starting with
+    ``#`` are comments) into ``field`` makers.
 
     Returns ``option(name)``, which makes the scenario field of that option with the table's values and default
     (``true|false`` options become booleans; an ``integer`` value admits any integer >= 0).
     """
     rows = {}
     with open(path, newline="", encoding="utf-8") as fh:
-        for row in csv.DictReader(fh):
+        for row in csv.DictReader(line for line in fh if not line.startswith("#")):
             rows[row["option"]] = row
 
     def option(name, doc=""):
@@ -168,7 +213,7 @@ class Scenario:
         return cls(**params)
 
     def to_dict(self):
-        return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v for f in fields(self)}
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
     def replace(self, **changes):
         return self.from_dict({**self.to_dict(), **changes})
@@ -179,6 +224,15 @@ class Scenario:
         return "\n".join(lines) + "\n"
 
 
+def _plain(value):
+    """Tuples and records as the lists and dicts a user would write."""
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
 def _toml_literal(value):
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -186,6 +240,8 @@ def _toml_literal(value):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(value, list):
         return "[" + ", ".join(_toml_literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml_literal(v)}" for k, v in value.items()) + "}"
     return repr(value)
 
 
@@ -249,7 +305,7 @@ def list_scenarios():
     rows = []
     for name in sorted(_REGISTRY):
         cls = _REGISTRY[name]
-        defaults = {f.name: (list(f.default) if isinstance(f.default, tuple) else f.default) for f in fields(cls)}
+        defaults = {f.name: _plain(f.default) for f in fields(cls)}
         rows.append({"scenario": name, "rule": cls.rule, "title": cls.title, "p_win": cls.p_win,
                      "parameters": defaults, "metrics": list(cls.metrics),
                      "decision_points": {dp.name: sorted(dp.builtins, key=lambda b: b != dp.default)
@@ -258,5 +314,5 @@ def list_scenarios():
     return pd.DataFrame(rows)
 
 
-__all__ = ["Scenario", "ParamSpec", "param", "option_table", "register", "get", "scenario", "load_toml",
+__all__ = ["Scenario", "ParamSpec", "REQUIRED", "param", "option_table", "register", "get", "scenario", "load_toml",
            "list_scenarios"]

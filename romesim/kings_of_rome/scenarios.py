@@ -463,29 +463,15 @@ class Horatii(Scenario):
     decision_points = HORATII_POINTS
     kernel = staticmethod(horatii_kernel)
 
-    # Virtus above 6 is refused by check(), which can say when it would make the duel endless
-    roman: tuple = param([3, 3, 3], kind="ints", lo=1, min_len=1, max_len=HORATII_MAX_UNITS,
-                         doc="Virtus (1 to 6) of each Roman unit in the duel", rule="9.3.7.2, DP-H01")
-    latin: tuple = param([2, 2, 2], kind="ints", lo=1, min_len=1, max_len=HORATII_MAX_UNITS,
-                         doc="Virtus (1 to 6) of each Latin unit in the duel", rule="9.3.7.2, DP-H02")
+    # a 6 always reaches a Virtus of 1 to 6 (C1), so no duel in this domain can be endless
+    roman: tuple = param([3, 3, 3], kind="ints", lo=1, hi=6, min_len=1, max_len=HORATII_MAX_UNITS,
+                         doc="Virtus of each Roman unit in the duel", rule="9.3.7.2, DP-H01")
+    latin: tuple = param([2, 2, 2], kind="ints", lo=1, hi=6, min_len=1, max_len=HORATII_MAX_UNITS,
+                         doc="Virtus of each Latin unit in the duel", rule="9.3.7.2, DP-H02")
     first: str = param("alba", choices=("alba", "rome"), doc="the side that rolls first", rule="9.3.7.2")
     duel_alternation: str = option("duel_alternation")
     duel_loser_destination: str = option("duel_loser_destination",
                                          doc="rule option KOR-A45; changes no metric here")
-
-    def check(self):
-        # C1: a unit falls on d6 >= its Virtus, so a Virtus above 6 can never be hit
-        roman_safe = [v for v in self.roman if v > 6]
-        latin_safe = [v for v in self.latin if v > 6]
-        if roman_safe and latin_safe:
-            raise ScenarioError(
-                f"roman/latin: Virtus {roman_safe[0]} and {latin_safe[0]} can never be hit (d6 >= Virtus, "
-                "KoR 9.3.7.2), so neither side could ever be wiped out and the duel would be endless; "
-                "expected Virtus 1 to 6")
-        for side, safe in (("roman", roman_safe), ("latin", latin_safe)):
-            if safe:
-                raise ScenarioError(f"{side}: Virtus {safe[0]} is not allowed (a d6 never reaches it); "
-                                    "expected Virtus 1 to 6")
 
     def kernel_args(self):
         p = np.zeros(HORATII_N_PARAMS, np.int64)

@@ -1,0 +1,5 @@
+"""Exact solvers of the Semper Victor procedures."""
+
+# @procedures
+# @usurpation
+# @battle

@@ -1,0 +1,82 @@
+"""benchmarks/: the asv suite and the runner run end to end, and the Python loops play the kernels' games."""
+import itertools
+import json
+import math
+
+import numba
+import numpy as np
+import pytest
+
+import romesim
+from benchmarks import bench_kernels, dice, runner
+from benchmarks.cases import CASES
+from benchmarks.python_loops import run_loop
+
+LOOP_N = 20_000
+CASE_IDS = [f"{c.scenario.rsplit('.', 1)[-1]}-{c.case}" for c in CASES]
+
+
+@pytest.fixture(autouse=True)
+def keep_threads():
+    threads = numba.get_num_threads()
+    yield
+    numba.set_num_threads(threads)
+
+
+def test_asv_suite_runs(monkeypatch):
+    monkeypatch.setattr(bench_kernels, "N", 2_000)
+    suites = [bench_kernels.Siege, bench_kernels.Treason, bench_kernels.Ignominy, bench_kernels.Dice]
+    for suite in suites:
+        methods = [m for m in dir(suite) if m.startswith("time_")]
+        assert methods, suite
+        for params in itertools.product(*suite.params):
+            bench = suite()
+            bench.setup(*params)
+            for m in methods:
+                getattr(bench, m)(*params)
+
+
+def test_runner_writes_json(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    assert runner.main(["--n", "5000", "--python-n", "500", "--min-time", "0", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())
+    assert [(r["scenario"], r["case"]) for r in rows] == [(c.scenario, c.case) for c in CASES]
+    for r in rows:
+        assert tuple(r) == runner.KEYS
+        assert r["games_per_s_1thread"] > 0 and r["python_games_per_s"] > 0 and r["dice_per_s"] > 0
+        assert r["ratio_vs_python"] == pytest.approx(r["games_per_s_1thread"] / r["python_games_per_s"])
+    printed = capsys.readouterr().out
+    assert "raw d6 rate" in printed and "kings_of_rome.siege" in printed
+
+    assert runner.main(["--n", "5000", "--python-n", "500", "--min-time", "0", "--scenario", "ignominy",
+                        "--compare", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "rates relative to" in printed and "kings_of_rome.siege" not in printed
+
+
+def test_dice_per_game_is_exact():
+    per_game = {(c.scenario, c.case): dice.dice_per_game(c.build()) for c in CASES}
+    assert per_game["kings_of_rome.treason", "default"] == 1
+    assert per_game["kings_of_rome.ignominy", "default"] == 2
+    # without Astutia a siege rolls a second die exactly when roll a fails
+    siege = romesim.exact(romesim.scenario("kings_of_rome.siege"))
+    assert per_game["kings_of_rome.siege", "default"] == 2 - siege.exact_values["p_submit"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_python_loop_plays_the_kernels_game(case):
+    scenario = case.build()
+    exact = romesim.exact(scenario)
+    totals = run_loop(case.play, LOOP_N, seed=1, **case.params)
+    p = float(exact["p_win"])
+    assert abs(totals[0] / LOOP_N - p) <= 5 * math.sqrt(p * (1 - p) / LOOP_N)
+
+    kernel = romesim.simulate(scenario, 200_000, seed=1, progress=False)
+    sigma = math.sqrt(p * (1 - p) * (1 / LOOP_N + 1 / kernel.n))
+    assert abs(totals[0] / LOOP_N - kernel["p_win"]) <= 5 * sigma
+
+    # every metric, not only p_win: the ratio is only fair if the loop does all the kernel's work
+    games = np.array([case.play(**case.params) for _ in range(LOOP_N)], float)
+    for i, metric in enumerate(scenario.metrics):
+        want, mean, se = float(exact[metric]), games[:, i].mean(), games[:, i].std() / math.sqrt(LOOP_N)
+        assert abs(mean - want) <= 5 * se if se else mean == want, metric
