@@ -1,0 +1,167 @@
+"""``python -m benchmarks``: games/s of each scenario case, against plain Python and against the raw dice rate.
+
+Kernels are timed through ``romesim.simulate`` (the path users take), after a warm-up call that loads or
+compiles them. Each measurement grows ``n`` until one run lasts ``--min-time`` seconds, then keeps the best of
+three runs: the fastest run is the one least disturbed by whatever else the machine is doing.
+"""
+import argparse
+import json
+import math
+import sys
+import time
+
+import numba
+
+import romesim
+
+from . import dice
+from .cases import CASES
+from .python_loops import run_loop
+
+KEYS = ("scenario", "case", "games_per_s_1thread", "games_per_s_all", "threads", "python_games_per_s",
+        "ratio_vs_python", "dice_per_game", "dice_per_s", "share_of_dice_rate")
+RATES = ("games_per_s_1thread", "games_per_s_all", "python_games_per_s", "dice_per_s")
+SLOWER = 0.7  # below this fraction of the baseline a rate is flagged; machines are noisy, so it is only a flag
+
+
+def best_rate(run, n, min_time, repeats=3):
+    """``(items per second, n, last value of run(n))``: best of ``repeats`` runs of at least ``min_time`` s."""
+    while True:
+        start = time.perf_counter()
+        value = run(n)
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            break
+        n = math.ceil(n * min(10.0, 1.2 * min_time / max(elapsed, 1e-6)))
+    best = elapsed
+    for _ in range(repeats - 1):
+        start = time.perf_counter()
+        value = run(n)
+        best = min(best, time.perf_counter() - start)
+    return n / best, n, value
+
+
+def kernel_rate(scenario, n, threads, min_time):
+    numba.set_num_threads(threads)
+    rate, n, result = best_rate(lambda k: romesim.simulate(scenario, k, progress=False), n, min_time)
+    return rate, result
+
+
+def raw_dice_rate(n, threads, min_time):
+    numba.set_num_threads(threads)
+    return dice.DICE_PER_GAME * best_rate(dice.roll, n, min_time)[0]
+
+
+def p_win_disagrees(loop_wins, loop_n, result):
+    """True when the loop's p_win is more than 5 sigma from the kernel's: the two do not play the same game."""
+    p_loop, p_kernel = loop_wins / loop_n, result["p_win"]
+    p = (loop_wins + p_kernel * result.n) / (loop_n + result.n)
+    sigma = math.sqrt(p * (1 - p) * (1 / loop_n + 1 / result.n))
+    return abs(p_loop - p_kernel) > 5 * sigma if sigma > 0 else p_loop != p_kernel
+
+
+def measure(cases, n, python_n, min_time):
+    """One row per case (see ``KEYS``) and the raw d6 rate on all threads."""
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    dice.roll(1000)  # compile or load from cache
+    raw_1 = raw_dice_rate(n, 1, min_time)
+    raw_all = raw_dice_rate(n, all_threads, min_time)
+    rows = []
+    for case in cases:
+        scenario = case.build()
+        romesim.simulate(scenario, 1000, progress=False)
+        rate_1, result = kernel_rate(scenario, n, 1, min_time)
+        rate_all, _ = kernel_rate(scenario, n, all_threads, min_time)
+        py_rate, py_n, totals = best_rate(lambda k: run_loop(case.play, k, **case.params), python_n, min_time)
+        if p_win_disagrees(totals[0], py_n, result):
+            print(f"warning: {case.scenario} {case.case}: the Python loop's p_win {totals[0] / py_n:.4f} is more "
+                  f"than 5 sigma from the kernel's {result['p_win']:.4f}", file=sys.stderr)
+        per_game = float(dice.dice_per_game(scenario))
+        rows.append(dict(scenario=case.scenario, case=case.case, games_per_s_1thread=rate_1,
+                         games_per_s_all=rate_all, threads=all_threads, python_games_per_s=py_rate,
+                         ratio_vs_python=rate_1 / py_rate, dice_per_game=per_game, dice_per_s=raw_1,
+                         share_of_dice_rate=rate_1 * per_game / raw_1))
+    return rows, raw_all
+
+
+def format_table(header, lines):
+    """Columns right-aligned, the first two (scenario, case) left-aligned."""
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *lines)]
+    out = []
+    for line in (header, *lines):
+        cells = [str(x).ljust(w) if i < 2 else str(x).rjust(w) for i, (x, w) in enumerate(zip(line, widths))]
+        out.append("  ".join(cells).rstrip())
+    out.insert(1, "  ".join("-" * w for w in widths).rstrip())
+    return "\n".join(out)
+
+
+def report(rows, raw_all):
+    threads, raw_1 = rows[0]["threads"], rows[0]["dice_per_s"]
+    header = ("scenario", "case", "games/s 1 thread", f"games/s {threads} threads", "Python games/s",
+              "kernel/Python", "dice/game", "share of d6 rate")
+    lines = [(r["scenario"], r["case"], f"{r['games_per_s_1thread']:,.0f}", f"{r['games_per_s_all']:,.0f}",
+              f"{r['python_games_per_s']:,.0f}", f"{r['ratio_vs_python']:,.0f}x", f"{r['dice_per_game']:.4g}",
+              f"{r['share_of_dice_rate']:.0%}") for r in rows]
+    return (format_table(header, lines) + f"\n\nraw d6 rate of romesim.core.rng ({romesim.GENERATOR}, "
+            f"{dice.DICE_PER_GAME} d6 per stream start): {raw_1:,.0f} dice/s on 1 thread, "
+            f"{raw_all:,.0f} dice/s on {threads} threads")
+
+
+def compare(rows, baseline):
+    """Each rate over the baseline's, a case flagged when one of them falls below ``SLOWER``."""
+    base = {(b["scenario"], b["case"]): b for b in baseline}
+    header = ("scenario", "case", "1 thread", "all threads", "Python", "raw d6", "")
+    lines = []
+    for r in rows:
+        b = base.get((r["scenario"], r["case"]))
+        if b is None:
+            lines.append((r["scenario"], r["case"], "-", "-", "-", "-", "not in baseline"))
+            continue
+        ratios = [r[k] / b[k] for k in RATES]
+        flag = f"slower than {SLOWER}x baseline" if min(ratios) < SLOWER else ""
+        lines.append((r["scenario"], r["case"], *(f"{x:.2f}x" for x in ratios), flag))
+    return format_table(header, lines)
+
+
+def parse_args(argv):
+    names = sorted({c.scenario for c in CASES})
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=2_000_000, help="games per kernel run, grown to last --min-time")
+    parser.add_argument("--python-n", type=int, default=200_000, help="games per Python loop run, grown likewise")
+    parser.add_argument("--min-time", type=float, default=0.3, help="seconds a timed run must last at least")
+    parser.add_argument("--scenario", nargs="+", metavar="NAME",
+                        help=f"only these scenarios (full or short name): {', '.join(names)}")
+    parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    parser.add_argument("--compare", metavar="FILE", help="rates relative to a baseline JSON (e.g. "
+                                                          "benchmarks/baseline.json)")
+    args = parser.parse_args(argv)
+    if args.n < 1 or args.python_n < 1 or args.min_time < 0:
+        parser.error("--n and --python-n must be >= 1 and --min-time >= 0")
+    if args.scenario:
+        full = {name.rsplit(".", 1)[-1]: name for name in names} | {name: name for name in names}
+        unknown = [s for s in args.scenario if s not in full]
+        if unknown:
+            parser.error(f"unknown scenario {', '.join(unknown)}; choose from {', '.join(names)}")
+        args.scenario = {full[s] for s in args.scenario}
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    cases = [c for c in CASES if not args.scenario or c.scenario in args.scenario]
+    threads = numba.get_num_threads()
+    try:
+        rows, raw_all = measure(cases, args.n, args.python_n, args.min_time)
+    finally:
+        numba.set_num_threads(threads)
+    print(report(rows, raw_all))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump([{k: r[k] for k in KEYS} for r in rows], fh, indent=2)
+            fh.write("\n")
+    if args.compare:
+        with open(args.compare, encoding="utf-8") as fh:
+            baseline = json.load(fh)
+        print("\nrates relative to " + args.compare)
+        print(compare(rows, baseline))
+    return 0
