@@ -1,23 +1,30 @@
 """The scenario cases every benchmark plays, each with its plain-Python twin from ``python_loops``.
 
 ``params`` are both the scenario's parameters and the keyword arguments of ``play``, so the kernel and the loop
-play the same game.
+play the same game. A case without a hand-written ``play`` is measured against the scenario's plain-Python
+reference procedure driven by ``random`` (``python_loops.reference_player``).
 """
 from typing import Callable, NamedTuple
 
 import romesim
 
-from .python_loops import play_ignominy, play_siege, play_treason
+from .python_loops import play_ignominy, play_siege, play_treason, reference_player
 
 
 class Case(NamedTuple):
     scenario: str
     case: str
     params: dict
-    play: Callable
+    play: Callable = None
 
     def build(self):
         return romesim.scenario(self.scenario, **self.params)
+
+    def python_loop(self):
+        """``(play, kwargs)`` for ``run_loop``."""
+        if self.play is not None:
+            return self.play, self.params
+        return reference_player(self.build()), {}
 
 
 CASES = (
@@ -26,6 +33,18 @@ CASES = (
     Case("kings_of_rome.siege", "leader_astutia", {"leader": 2, "nr_units": 2, "astutia": 2}, play_siege),
     Case("kings_of_rome.treason", "default", {}, play_treason),
     Case("kings_of_rome.ignominy", "default", {}, play_ignominy),
+    Case("kings_of_rome.pillage", "king_two_tokens", {"garrison": 3, "units": [2]}),
+    Case("kings_of_rome.intimidation", "default", {}),
+    Case("kings_of_rome.corruption", "default", {}),
+    Case("kings_of_rome.naval", "default", {}),
+    Case("kings_of_rome.naval", "six_vs_six", {"roman": [3, 4, 2, 3, 5, 3], "nr": [3, 3, 4, 2, 3, 4]}),
+    Case("kings_of_rome.spolia", "default", {}),
+    Case("kings_of_rome.horatii", "default", {}),
+    Case("kings_of_rome.horatii", "volley", {"duel_alternation": "volley"}),
+    Case("kings_of_rome.cocles", "raid", {"attempt": "raid"}),
+    Case("kings_of_rome.mucius", "default", {}),
+    Case("kings_of_rome.inauguratio", "default", {}),
+    Case("kings_of_rome.senate", "default", {}),
 )
 
 

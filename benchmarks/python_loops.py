@@ -86,6 +86,31 @@ def play_ignominy(lost="battle"):
     return int(acquitted), 0 if acquitted else -3
 
 
+class RandomDice:
+    """Dice from ``random.randint``, for the procedures that have no hand-written loop here: the scenario's own
+    plain-Python reference (written from the rules, readable, not tuned) driven by Python's ``random``."""
+
+    def dn(self, n):
+        return random.randint(1, n)
+
+    def d6(self):
+        return random.randint(1, 6)
+
+    def d10(self):
+        return random.randint(0, 9)
+
+    def two_d6(self):
+        return random.randint(1, 6) + random.randint(1, 6)
+
+
+def reference_player(scenario):
+    """``play()`` for ``run_loop``: one game of ``scenario``'s reference procedure on ``RandomDice``."""
+    from romesim.core.policy import resolve
+
+    policies, dice = resolve(scenario.decision_points), RandomDice()
+    return lambda: scenario.reference(dice, policies)
+
+
 def run_loop(play, n, seed=0, **params):
     """Totals of every outcome of ``n`` games of ``play(**params)``."""
     random.seed(seed)

@@ -72,7 +72,8 @@ def measure(cases, n, python_n, min_time):
         romesim.simulate(scenario, 1000, progress=False)
         rate_1, result = kernel_rate(scenario, n, 1, min_time)
         rate_all, _ = kernel_rate(scenario, n, all_threads, min_time)
-        py_rate, py_n, totals = best_rate(lambda k: run_loop(case.play, k, **case.params), python_n, min_time)
+        play, kwargs = case.python_loop()
+        py_rate, py_n, totals = best_rate(lambda k: run_loop(play, k, **kwargs), python_n, min_time)
         if p_win_disagrees(totals[0], py_n, result):
             print(f"warning: {case.scenario} {case.case}: the Python loop's p_win {totals[0] / py_n:.4f} is more "
                   f"than 5 sigma from the kernel's {result['p_win']:.4f}", file=sys.stderr)

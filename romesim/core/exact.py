@@ -11,6 +11,7 @@ from fractions import Fraction
 from .errors import ExactNotSupported
 
 MAX_LEAVES = 2_000_000
+MAX_DEPTH = 200  # dice in one sequence: beyond it the procedure is taken not to be finite
 
 
 class _NeedDie(Exception):
@@ -41,8 +42,12 @@ class _Replay:
         return self.dn(6) + self.dn(6)
 
 
-def enumerate_dice(play, max_leaves=MAX_LEAVES):
-    """``{outcome: probability}`` of ``play(dice)`` over all dice sequences (outcomes must be hashable)."""
+def enumerate_dice(play, max_leaves=MAX_LEAVES, max_depth=MAX_DEPTH):
+    """``{outcome: probability}`` of ``play(dice)`` over all dice sequences (outcomes must be hashable).
+
+    Raises ExactNotSupported past ``max_leaves`` sequences or ``max_depth`` dice in one sequence (a procedure that
+    can go on forever, such as a duel repeated until a hit, needs a Markov chain instead).
+    """
     dist = defaultdict(Fraction)
     stack = [((), Fraction(1))]
     leaves = 0
@@ -51,6 +56,9 @@ def enumerate_dice(play, max_leaves=MAX_LEAVES):
         try:
             outcome = play(_Replay(faces))
         except _NeedDie as need:
+            if len(faces) >= max_depth:
+                raise ExactNotSupported(f"exact enumeration stopped at a sequence of {max_depth} dice; this "
+                                        "procedure is not finite enough to enumerate") from None
             p = prob / need.sides
             stack.extend((faces + ((f, need.sides),), p) for f in range(need.sides, 0, -1))
             continue

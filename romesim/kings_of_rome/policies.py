@@ -79,7 +79,7 @@ def error_code(point, action):
     return ((point + 1) << 32) | (np.int64(action) & 0xFFFFFFFF)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_first_target(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -90,7 +90,7 @@ def decide_first_target(code, params, state, stream, fn):
     return 1 if state[1] < state[0] else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_second_criterion(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -110,7 +110,7 @@ def decide_second_criterion(code, params, state, stream, fn):
     return 1 if leader_faces > garrison_faces else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_reroll(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -121,7 +121,7 @@ def decide_reroll(code, params, state, stream, fn):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_losses(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -139,7 +139,7 @@ def decide_losses(code, params, state, stream, fn):
     return 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_ip_spent(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -180,7 +180,7 @@ PILLAGE_POINTS = (PILLAGE_SECOND, UNDEFENDED_CITY)
 DP_PILLAGE_SECOND, DP_PILLAGE_UNDEFENDED = range(2)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_pillage_second(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -197,7 +197,7 @@ def decide_pillage_second(code, params, state, stream, fn):
     return pick
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_undefended_city(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -230,14 +230,14 @@ INTIMIDATION_POINTS = (FIDES_RELEASE, INTIMIDATION_TARGET)
 DP_INTIM_RELEASED, DP_INTIM_TARGET = range(2)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_fides_release(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
     return 1 if code == 1 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_intimidation_target(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -266,7 +266,7 @@ CORRUPTION_POINTS = (CORRUPTION_TAKEN,)
 DP_CORRUPTION_TAKEN = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_corruption_taken(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -303,7 +303,7 @@ NAVAL_TARGET = DecisionPoint(
 NAVAL_POINTS = (NAVAL_TARGET,)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_naval_target(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -366,7 +366,7 @@ DP_HORATII_TARGET = 0
 HORATII_WEAKEST = 0  # the built-in code the Cocles raid uses for Rome's dice
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_horatii_target(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -406,7 +406,7 @@ COCLES_POINTS = (COCLES_ATTEMPT,)
 DP_COCLES_ATTEMPT = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_cocles_attempt(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -450,7 +450,7 @@ def fallback_in_order(state, etruscans_first):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_fallback_order(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
