@@ -13,7 +13,7 @@ from romesim.core import rng
 from romesim.core.engine import BLOCK, n_blocks
 from romesim.core.errors import ExactNotSupported
 from romesim.core.exact import enumerate_dice
-from romesim.core.rng import PyStream
+from romesim.core.rng import Dice, PyStream
 from romesim.core.policy import resolve
 
 # the cases benchmarked roll 1 to 2.4 dice a game on average; 4 per stream start keeps re-keying in the picture
@@ -40,7 +40,7 @@ def roll(count, per_game=DICE_PER_GAME, seed=0):
     return totals
 
 
-class _Counted:
+class _Counted(Dice):
     """A dice source that counts the dice rolled (``dn`` calls; the rare rejected words of a stream are not dice)."""
 
     def __init__(self, dice):
@@ -49,15 +49,6 @@ class _Counted:
     def dn(self, n):
         self.rolled += 1
         return self.dice.dn(n)
-
-    def d6(self):
-        return self.dn(6)
-
-    def d10(self):
-        return self.dn(10) - 1
-
-    def two_d6(self):
-        return self.dn(6) + self.dn(6)
 
 
 def dice_per_game(scenario, games=20_000):

@@ -7,6 +7,8 @@ the denominator of the "kernel vs Python" ratio, so they are written from the ru
 """
 import random
 
+from romesim.core.rng import Dice
+
 
 def d6():
     return random.randint(1, 6)
@@ -86,21 +88,12 @@ def play_ignominy(lost="battle"):
     return int(acquitted), 0 if acquitted else -3
 
 
-class RandomDice:
+class RandomDice(Dice):
     """Dice from ``random.randint``, for the procedures that have no hand-written loop here: the scenario's own
     plain-Python reference (written from the rules, readable, not tuned) driven by Python's ``random``."""
 
     def dn(self, n):
         return random.randint(1, n)
-
-    def d6(self):
-        return random.randint(1, 6)
-
-    def d10(self):
-        return random.randint(0, 9)
-
-    def two_d6(self):
-        return random.randint(1, 6) + random.randint(1, 6)
 
 
 def reference_player(scenario):

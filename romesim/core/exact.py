@@ -9,6 +9,7 @@ from collections import defaultdict
 from fractions import Fraction
 
 from .errors import ExactNotSupported
+from .rng import Dice
 
 MAX_LEAVES = 2_000_000
 MAX_DEPTH = 200  # dice in one sequence: beyond it the procedure is taken not to be finite
@@ -19,7 +20,7 @@ class _NeedDie(Exception):
         self.sides = sides
 
 
-class _Replay:
+class _Replay(Dice):
     __slots__ = ("faces", "pos")
 
     def __init__(self, faces):
@@ -31,15 +32,6 @@ class _Replay:
         face = self.faces[self.pos][0]
         self.pos += 1
         return face
-
-    def d6(self):
-        return self.dn(6)
-
-    def d10(self):
-        return self.dn(10) - 1
-
-    def two_d6(self):
-        return self.dn(6) + self.dn(6)
 
 
 def enumerate_dice(play, max_leaves=MAX_LEAVES, max_depth=MAX_DEPTH):

@@ -108,7 +108,26 @@ def _pymix64(z):
     return z ^ (z >> 31)
 
 
-class PyStream:
+class Dice:
+    """The dice interface of plain-Python procedures: a subclass supplies ``dn(n)`` (uniform 1..n)."""
+
+    __slots__ = ()
+
+    def dn(self, n):
+        raise NotImplementedError
+
+    def d6(self):
+        return self.dn(6)
+
+    def d10(self):
+        """The ten-sided die of the rules, faces 0..9."""
+        return self.dn(10) - 1
+
+    def two_d6(self):
+        return self.dn(6) + self.dn(6)
+
+
+class PyStream(Dice):
     """The stream of game ``game`` of run ``seed``, in plain Python (same words as the kernels)."""
 
     __slots__ = ("key", "counter")
@@ -130,12 +149,3 @@ class PyStream:
                 m = self.next_u32() * n
                 low = m & 0xFFFFFFFF
         return (m >> 32) + 1
-
-    def d6(self):
-        return self.dn(6)
-
-    def d10(self):
-        return self.dn(10) - 1
-
-    def two_d6(self):
-        return self.dn(6) + self.dn(6)
