@@ -1,0 +1,64 @@
+"""Assassinat stratagem (SV 2.12, seed 6.3) against one enemy Roman leader, with or without the Protectores
+Domestici (SV 2.10, SV-A2, SV-A3): kernel.
+
+The scenario compiles to an int64 vector ``p`` (constants below): the number of counters the player may play,
+whether the bodyguard's modifier applies to the target, and that modifier. The outcome row follows
+``Assassination.metrics``.
+"""
+import numpy as np
+from numba import njit, prange
+
+from ..core import rng
+from ..core.engine import BLOCK, n_blocks, record
+from .policies import decide_assassinate, proc_error_code
+
+ATTEMPTS, PROTECTED, GUARD_MOD, N_PARAMS = range(4)
+WIN, PLAYS, N_METRICS = range(3)
+
+
+@njit(cache=True, inline="always")
+def kill_faces(modifier):
+    """Faces of the d10 (0-9) that kill: the modified result must be 8 or 9 (seed 6.3)."""
+    n = 0
+    for face in range(10):
+        if 8 <= face + modifier <= 9:
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def assassination_game(stream, row, state, p, codes, params, fn_play):
+    """SV 2.12: each Assassinat played rolls a d10 and kills on 8 or 9; the bodyguard's holder adds the SV-A2
+    modifier (-1: only a 9 kills). Before each attempt the player decides to play the next counter or keep the
+    rest (D13). Fills ``row``; returns 0 or a policy error code."""
+    row[:] = 0
+    modifier = p[GUARD_MOD] if p[PROTECTED] else 0
+    faces = kill_faces(modifier)
+    for attempt in range(1, p[ATTEMPTS] + 1):
+        state[0], state[1], state[2], state[3] = attempt, p[ATTEMPTS] - attempt + 1, p[PROTECTED], faces
+        action = decide_assassinate(codes[0], params[0], state, stream, fn_play)
+        if action == 0:
+            break
+        if action != 1:
+            return proc_error_code(0, action)
+        row[PLAYS] += 1
+        result = rng.d10(stream) + modifier
+        if result == 8 or result == 9:
+            row[WIN] = 1
+            break
+    return 0
+
+
+@njit(parallel=True, cache=True)
+def assassination_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors, fn_play=None):
+    for b in prange(n_blocks(count)):
+        stream = rng.new_stream()
+        row = np.zeros(N_METRICS, np.int64)
+        state = np.zeros(8, np.int64)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            rng.start(stream, seed, first + j)
+            err = assassination_game(stream, row, state, p, codes, params, fn_play)
+            if err:
+                errors[b] = err
+                break
+            record(row, b, j, out, sums, sumsq)

@@ -1,0 +1,530 @@
+"""Usurpation and civil war (SV 3.6, seed 3.6 and 6.1-6.2): kernel.
+
+One game: the usurping player names his target(s) (D5), rolls each validation, runs steps A, B and C of the civil
+war for each validated Usurper (D6 picks the Diocese of step C), marches each Usurper along the scenario's route
+with the rallies of step D, then plays the Assassinat stratagems of both sides until the usurpation succeeds
+(SV 3.6.4) or every Usurper is dead. The scenario is compiled into the int64 vector ``p`` (constants below),
+the empire's arrays (``empire.compile_empire``), the static candidate table ``legal`` and the route ``march``;
+rule options are flags in ``p``. The outcome row follows ``Usurpation.metrics``.
+"""
+import numpy as np
+from numba import njit, prange
+
+from ..core import rng
+from ..core.engine import BLOCK, n_blocks, record
+from .empire import (
+    AUGUSTUS,
+    CAESAR,
+    L_CC,
+    L_PC,
+    L_SIDE,
+    L_SR,
+    L_TB,
+    L_TITLE,
+    L_ZONE,
+    MAX_LEADERS,
+    MAX_ZONES,
+    N_DIOCESES,
+    NONE,
+    PRIMUS_AUGUSTUS,
+    SECONDUS_AUGUSTUS,
+)
+from .empire import L_DEFEATED as E_DEFEATED
+from .empire import L_GUARD as E_GUARD
+from .policies import (
+    DIO_BONUS,
+    DIO_FROM,
+    DIO_GAIN,
+    DIO_LEADERS,
+    DIO_LIST,
+    DIO_LITERAL,
+    DIO_M,
+    DIO_N,
+    DIO_PC,
+    DIO_UNITS,
+    DIO_USURPER,
+    SV_STATE_SIZE,
+    TGT_ATTEMPT,
+    TGT_BONUS,
+    TGT_LEADER,
+    TGT_N,
+    TGT_PC,
+    TGT_PIECES,
+    TGT_STRATAGEM,
+    TIE_A,
+    TIE_B,
+    TIE_CC,
+    TIE_CONTEXT,
+    TIE_PC,
+    TIE_SR,
+    TIE_TB,
+    USURP_DP_DIOCESE,
+    USURP_DP_TARGET,
+    USURP_DP_TIE,
+    decide_emperor_tie,
+    decide_usurpation_diocese,
+    decide_usurpation_target,
+    usurp_error_code,
+)
+
+MAX_MARCH = 16
+STRAT_AUGUSTUS, STRAT_CAESAR, STRAT_LEADER, STRAT_SUCCESSION = range(4)
+
+# indices into the compiled parameter vector
+(NZ, NL, PLAYER, N_ATTEMPTS, STRAT_0, TARGET_0, STRAT_1, TARGET_1, N_MARCH, ASSASSINATIONS, COUNTER, LITERAL,
+ STRIP_TITLE, STEP_A_STAY, STEP_B_TEST_OTHERS, STEP_C_VICTIM_ONLY, PRIMUS_DEATH_IS_SUCCESSION, MIXED_DOWN,
+ GUARD_MOD, GUARD_ZONE, N_PARAMS) = range(21)
+
+# outcome columns, in Usurpation.metrics order
+(WIN, VALIDATED, DOUBLE, EXTENDED, LEADERS, UNITS, DIOCESES, RALLIED, MARCH_STOPPED, AUGUSTI_KILLED,
+ USURPER_KILLED, SUCCESSOR, N_METRICS) = range(13)
+
+# rows of the per-block leader scratch array
+LS_SIDE, LS_TITLE, LS_ALIVE, LS_GUARD, LS_DOWN, N_LS = range(6)
+DOWN_DEFEATED, DOWN_ASSASSINATED = 1, 2
+# rows of the per-block zone scratch array: loyal units of each player, then the usurpation's units
+ZS_USURPATION = 2
+# the per-block auxiliary vector: targets, validations, chosen Dioceses, Dioceses touched
+AUX_TARGET, AUX_VALID, AUX_D2, AUX_TOUCHED = 0, 2, 4, 6
+AUX_SIZE = AUX_TOUCHED + N_DIOCESES
+
+
+@njit(cache=True, inline="always")
+def bonus_of(stratagem):
+    """b of SV 3.6.3: 2 for the Augustus stratagems, 1 for the Caesar ones, 0 otherwise (6.1, 6.2)."""
+    if stratagem == STRAT_AUGUSTUS:
+        return 2
+    if stratagem == STRAT_CAESAR:
+        return 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def titled(title):
+    return title == CAESAR or title == AUGUSTUS or title == PRIMUS_AUGUSTUS or title == SECONDUS_AUGUSTUS
+
+
+@njit(cache=True, inline="always")
+def augustus(title):
+    return title == AUGUSTUS or title == PRIMUS_AUGUSTUS or title == SECONDUS_AUGUSTUS
+
+
+@njit(cache=True)
+def zone_test(z, victim, nl, lead, ls):
+    """Who a loyalty test of SV 3.6.3 B looks at in zone ``z``: ``(best, has_titled)``, the victim-side
+    leader without an Augustus or Caesar title with the highest PC (the first among equals: Note 1's random pick
+    among equal PCs changes nothing, since only the PC is read and the whole zone follows), and whether an
+    Augustus or Caesar of the victim side is there."""
+    best, has_titled = -1, False
+    for ldr in range(nl):
+        if ls[LS_ALIVE, ldr] and ls[LS_SIDE, ldr] == victim and lead[L_ZONE, ldr] == z:
+            if titled(ls[LS_TITLE, ldr]):
+                has_titled = True
+            elif best < 0 or lead[L_PC, ldr] > lead[L_PC, best]:
+                best = ldr
+    return best, has_titled
+
+
+@njit(cache=True)
+def loyalty_zone(stream, row, z, b, player, p, lead, ls, zs, aux, zone_diocese):
+    """SV 3.6.3 B in one zone: a zone holding an Augustus or Caesar of the victim side stays loyal (SV-A18
+    loyal; with test_others its other leaders are tested and would leave without the units); otherwise one d6
+    for the best PC, and on d6 + b >= PC every victim leader and unit of the zone joins the Usurper (b helps in
+    both SV-A1 modes)."""
+    victim = 1 - player
+    best, has_titled = zone_test(z, victim, p[NL], lead, ls)
+    if best < 0 or (has_titled and not p[STEP_B_TEST_OTHERS]):
+        return
+    if rng.d6(stream) + b >= lead[L_PC, best]:
+        for ldr in range(p[NL]):
+            if (ls[LS_ALIVE, ldr] and ls[LS_SIDE, ldr] == victim and lead[L_ZONE, ldr] == z
+                    and not titled(ls[LS_TITLE, ldr])):
+                ls[LS_SIDE, ldr] = player
+                row[LEADERS] += 1
+        if not has_titled:
+            row[UNITS] += zs[victim, z]
+            zs[ZS_USURPATION, z] += zs[victim, z]
+            zs[victim, z] = 0
+        aux[AUX_TOUCHED + zone_diocese[z]] = 1
+
+
+@njit(cache=True)
+def diocese_modifier(d, usurper, player, p, lead, ls, zone_diocese):
+    """m of SV 3.6.3 C: +2 with an Augustus in Diocese ``d``, else +1 with a Caesar, not cumulative; any side's
+    titled leader counts (SV-A19 any) or only the victim's (victim_only); never the Usurper himself."""
+    m = 0
+    for ldr in range(p[NL]):
+        if ldr == usurper or not ls[LS_ALIVE, ldr] or zone_diocese[lead[L_ZONE, ldr]] != d:
+            continue
+        if p[STEP_C_VICTIM_ONLY] and ls[LS_SIDE, ldr] == player:
+            continue
+        if augustus(ls[LS_TITLE, ldr]):
+            m = 2
+        elif ls[LS_TITLE, ldr] == CAESAR and m == 0:
+            m = 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def c_faces(pc, m, b, literal):
+    """d10 faces (0-9) with d10 + m - b < PC (SV-A1 favour) or d10 + m + b < PC (literal_add)."""
+    limit = pc - m - b if literal else pc - m + b
+    return min(10, max(0, limit))
+
+
+@njit(cache=True)
+def expected_gain(d, b, faces, player, p, lead, ls, zs, zone_diocese):
+    """60 x the leaders and units expected to join if step C is tried on Diocese ``d`` (the D6 state)."""
+    victim = 1 - player
+    gain = 0
+    for z in range(p[NZ]):
+        if zone_diocese[z] != d:
+            continue
+        best, has_titled = zone_test(z, victim, p[NL], lead, ls)
+        if best < 0 or (has_titled and not p[STEP_B_TEST_OTHERS]):
+            continue
+        pieces = 0 if has_titled else zs[victim, z]
+        for ldr in range(p[NL]):
+            if (ls[LS_ALIVE, ldr] and ls[LS_SIDE, ldr] == victim and lead[L_ZONE, ldr] == z
+                    and not titled(ls[LS_TITLE, ldr])):
+                pieces += 1
+        gain += faces * min(6, max(0, 7 - lead[L_PC, best] + b)) * pieces
+    return gain
+
+
+@njit(cache=True)
+def step_c(stream, row, state, a, usurper, b, p, lead, ls, zs, aux, zone_diocese, dadj, codes, params,
+           fn_diocese):
+    """SV 3.6.3 C: the Usurper picks a Diocese D2 adjacent to his (D6), rolls a d10, and on success applies
+    step B to every zone of D2 (SV-A20: one roll per zone). Returns 0 or a policy error code."""
+    player = p[PLAYER]
+    victim = 1 - player
+    home = zone_diocese[lead[L_ZONE, usurper]]
+    taken = aux[AUX_D2 + 1 - a]
+    pc = lead[L_PC, usurper]
+    n = 0
+    for d in range(N_DIOCESES):
+        if d == home or d == taken or not dadj[home, d]:
+            continue
+        m = diocese_modifier(d, usurper, player, p, lead, ls, zone_diocese)
+        state[DIO_LIST + n] = d
+        state[DIO_M + n] = m
+        state[DIO_GAIN + n] = expected_gain(d, b, c_faces(pc, m, b, p[LITERAL]), player, p, lead, ls, zs,
+                                            zone_diocese)
+        leaders, units = 0, 0
+        for ldr in range(p[NL]):
+            if ls[LS_ALIVE, ldr] and ls[LS_SIDE, ldr] == victim and zone_diocese[lead[L_ZONE, ldr]] == d:
+                leaders += 1
+        for z in range(p[NZ]):
+            if zone_diocese[z] == d:
+                units += zs[victim, z]
+        state[DIO_LEADERS + n] = leaders
+        state[DIO_UNITS + n] = units
+        n += 1
+    if n == 0:
+        return 0
+    state[DIO_N], state[DIO_USURPER], state[DIO_PC], state[DIO_BONUS] = n, usurper, pc, b
+    state[DIO_FROM], state[DIO_LITERAL] = home, p[LITERAL]
+    choice = decide_usurpation_diocese(codes[USURP_DP_DIOCESE], params[USURP_DP_DIOCESE], state, stream,
+                                       fn_diocese)
+    m = -1
+    for i in range(n):
+        if state[DIO_LIST + i] == choice:
+            m = state[DIO_M + i]
+    if m < 0:
+        return usurp_error_code(USURP_DP_DIOCESE, choice)
+    aux[AUX_D2 + a] = choice
+    die = rng.d10(stream)
+    if (die + m + b < pc) if p[LITERAL] else (die + m - b < pc):
+        row[EXTENDED] = 1
+        for z in range(p[NZ]):
+            if zone_diocese[z] == choice:
+                loyalty_zone(stream, row, z, b, player, p, lead, ls, zs, aux, zone_diocese)
+    return 0
+
+
+@njit(cache=True)
+def protected(ldr, p, lead, ls):
+    """SV 3.5.3, SV-A3: the Protectores Domestici cover their holder, or with guard_scope = zone anyone of his
+    side stacked with him."""
+    if ls[LS_GUARD, ldr]:
+        return True
+    if p[GUARD_ZONE]:
+        for k in range(p[NL]):
+            if (ls[LS_GUARD, k] and ls[LS_ALIVE, k] and ls[LS_SIDE, k] == ls[LS_SIDE, ldr]
+                    and lead[L_ZONE, k] == lead[L_ZONE, ldr]):
+                return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def kill_faces_of(modifier):
+    """d10 faces (0-9) that kill: the modified result is 8 or 9 (seed 6.3)."""
+    n = 0
+    for face in range(10):
+        if 8 <= face + modifier <= 9:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def usurpation_won(p, ls):
+    """SV 3.6.4: every Augustus of the victim side is down (defeated or assassinated; with SV-A22
+    two_augusti_mixed = false all by the same means). A victim side without an Augustus cannot be beaten."""
+    victim = 1 - p[PLAYER]
+    n, defeated, killed = 0, 0, 0
+    for ldr in range(p[NL]):
+        if ls[LS_SIDE, ldr] == victim and augustus(ls[LS_TITLE, ldr]):
+            n += 1
+            if ls[LS_DOWN, ldr] == DOWN_DEFEATED:
+                defeated += 1
+            elif ls[LS_DOWN, ldr] == DOWN_ASSASSINATED:
+                killed += 1
+    if n == 0 or defeated + killed < n:
+        return False
+    return p[MIXED_DOWN] or defeated == n or killed == n
+
+
+@njit(cache=True)
+def assassination_target(p, lead, ls):
+    """The victim Augustus the Usurper's player aims his next Assassinat at, or -1: one whose death counts for
+    SV 3.6.4 B (not the Primus Augustus under SV-A15 succession; none once an Augustus is defeated under SV-A22
+    two_augusti_mixed = false), the most kill faces first, then the senior Augustus, then the first listed."""
+    victim = 1 - p[PLAYER]
+    if not p[MIXED_DOWN]:
+        for ldr in range(p[NL]):
+            if ls[LS_SIDE, ldr] == victim and augustus(ls[LS_TITLE, ldr]) and ls[LS_DOWN, ldr] == DOWN_DEFEATED:
+                return -1
+    best, best_faces, best_senior = -1, -1, 0
+    for ldr in range(p[NL]):
+        t = ls[LS_TITLE, ldr]
+        if ls[LS_SIDE, ldr] != victim or not augustus(t) or ls[LS_DOWN, ldr] != 0:
+            continue
+        if t == PRIMUS_AUGUSTUS and p[PRIMUS_DEATH_IS_SUCCESSION]:
+            continue
+        faces = kill_faces_of(p[GUARD_MOD] if protected(ldr, p, lead, ls) else 0)
+        senior = 1 if t != AUGUSTUS else 0
+        if faces > best_faces or (faces == best_faces and senior > best_senior):
+            best, best_faces, best_senior = ldr, faces, senior
+    return best
+
+
+@njit(cache=True, inline="always")
+def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead, units, legal, march, codes,
+                    params, fn_target, fn_diocese, fn_tie):
+    """SV 3.6: one usurpation attempt (two with a double usurpation) and its civil war. Fills ``row``; returns 0
+    or a policy error code."""
+    row[:] = 0
+    row[SUCCESSOR] = -1
+    player = p[PLAYER]
+    victim = 1 - player
+    nl, nz = p[NL], p[NZ]
+    for ldr in range(nl):
+        ls[LS_SIDE, ldr] = lead[L_SIDE, ldr]
+        ls[LS_TITLE, ldr] = lead[L_TITLE, ldr]
+        ls[LS_ALIVE, ldr] = 1
+        ls[LS_GUARD, ldr] = lead[E_GUARD, ldr]
+        ls[LS_DOWN, ldr] = DOWN_DEFEATED if lead[E_DEFEATED, ldr] else 0
+    for z in range(nz):
+        zs[0, z] = units[z, 0]
+        zs[1, z] = units[z, 1]
+        zs[ZS_USURPATION, z] = 0
+    for i in range(AUX_SIZE):
+        aux[i] = 0
+    aux[AUX_D2] = -1
+    aux[AUX_D2 + 1] = -1
+
+    # D5: the targets, all named before any validation roll (SV 3.6, double usurpation)
+    for a in range(p[N_ATTEMPTS]):
+        t = p[TARGET_0 + 2 * a]
+        if t < 0:
+            n = 0
+            for ldr in range(nl):
+                if not legal[a, ldr]:
+                    continue
+                if a == 1:
+                    first = aux[AUX_TARGET]
+                    d0, d1 = zone_diocese[lead[L_ZONE, first]], zone_diocese[lead[L_ZONE, ldr]]
+                    if ldr == first or d0 == d1 or dadj[d0, d1]:
+                        continue
+                pieces = units[lead[L_ZONE, ldr], 0] + units[lead[L_ZONE, ldr], 1]
+                for k in range(nl):
+                    if k != ldr and lead[L_ZONE, k] == lead[L_ZONE, ldr]:
+                        pieces += 1
+                state[TGT_LEADER + n] = ldr
+                state[TGT_PC + n] = lead[L_PC, ldr]
+                state[TGT_PIECES + n] = pieces
+                n += 1
+            state[TGT_N], state[TGT_ATTEMPT] = n, a
+            state[TGT_STRATAGEM], state[TGT_BONUS] = p[STRAT_0 + 2 * a], bonus_of(p[STRAT_0 + 2 * a])
+            t = decide_usurpation_target(codes[USURP_DP_TARGET], params[USURP_DP_TARGET], state, stream,
+                                         fn_target)
+            ok = False
+            for i in range(n):
+                if state[TGT_LEADER + i] == t:
+                    ok = True
+            if not ok:
+                return usurp_error_code(USURP_DP_TARGET, t)
+        aux[AUX_TARGET + a] = t
+
+    # validation: d6 <= PC for every stratagem, automatic after a succession (SV 3.6, 6.1, 6.2)
+    for a in range(p[N_ATTEMPTS]):
+        t = aux[AUX_TARGET + a]
+        if p[STRAT_0 + 2 * a] == STRAT_SUCCESSION:
+            ok = True
+        else:
+            ok = rng.d6(stream) <= lead[L_PC, t]
+        aux[AUX_VALID + a] = 1 if ok else 0
+        if not ok and p[STRIP_TITLE] and (ls[LS_TITLE, t] == CAESAR or ls[LS_TITLE, t] == AUGUSTUS):
+            ls[LS_TITLE, t] = NONE  # SV-A16: back to the ranks without his marker
+            ls[LS_GUARD, t] = 0
+    valid = aux[AUX_VALID] + aux[AUX_VALID + 1]
+    if valid == 0:
+        return 0
+    row[VALIDATED] = 1
+    row[DOUBLE] = 1 if valid == 2 else 0
+
+    for a in range(p[N_ATTEMPTS]):
+        if not aux[AUX_VALID + a]:
+            continue
+        x = aux[AUX_TARGET + a]
+        b = bonus_of(p[STRAT_0 + 2 * a])
+        ls[LS_SIDE, x] = player  # SV 3.6: he changes side and loses his Augustus or Caesar marker
+        ls[LS_TITLE, x] = NONE
+        ls[LS_GUARD, x] = 0
+        home = lead[L_ZONE, x]
+        aux[AUX_TOUCHED + zone_diocese[home]] = 1
+        # A: everyone in his zone follows him at once (SV-A17)
+        for ldr in range(nl):
+            if ldr == x or not ls[LS_ALIVE, ldr] or lead[L_ZONE, ldr] != home:
+                continue
+            if titled(ls[LS_TITLE, ldr]):
+                if p[STEP_A_STAY]:
+                    continue
+                ls[LS_TITLE, ldr] = NONE
+                ls[LS_GUARD, ldr] = 0
+            ls[LS_SIDE, ldr] = player
+            row[LEADERS] += 1
+        moved = zs[0, home] + zs[1, home]
+        zs[0, home] = 0
+        zs[1, home] = 0
+        zs[ZS_USURPATION, home] += moved
+        row[UNITS] += moved
+        # B: the other zones of his Diocese, one roll each (Note 1)
+        for z in range(nz):
+            if z != home and zone_diocese[z] == zone_diocese[home]:
+                loyalty_zone(stream, row, z, b, player, p, lead, ls, zs, aux, zone_diocese)
+        # C: one adjacent Diocese
+        err = step_c(stream, row, state, a, x, b, p, lead, ls, zs, aux, zone_diocese, dadj, codes, params,
+                     fn_diocese)
+        if err:
+            return err
+
+    # D: the marches, each Usurper with his stack along the scenario's route (E.1)
+    for a in range(p[N_ATTEMPTS]):
+        if not aux[AUX_VALID + a]:
+            continue
+        x = aux[AUX_TARGET + a]
+        b = bonus_of(p[STRAT_0 + 2 * a])
+        for k in range(p[N_MARCH]):
+            if march[k, 0] != a:
+                continue
+            z = march[k, 1]
+            blocked = False
+            for ldr in range(nl):
+                if ls[LS_ALIVE, ldr] and ls[LS_SIDE, ldr] == victim and lead[L_ZONE, ldr] == z:
+                    blocked = True
+            if blocked:
+                row[MARCH_STOPPED] = 1  # enemy leaders: he stops and must fight there in E.2
+                break
+            if zs[victim, z] > 0:
+                die = rng.d6(stream)
+                if (die + b <= lead[L_PC, x]) if p[LITERAL] else (die - b <= lead[L_PC, x]):
+                    row[UNITS] += zs[victim, z]
+                    row[RALLIED] += zs[victim, z]
+                    zs[ZS_USURPATION, z] += zs[victim, z]
+                    zs[victim, z] = 0
+                    aux[AUX_TOUCHED + zone_diocese[z]] = 1
+                else:
+                    row[MARCH_STOPPED] = 1  # the stack stays loyal: he stops and must fight it in E.2
+                    break
+    for d in range(N_DIOCESES):
+        row[DIOCESES] += aux[AUX_TOUCHED + d]
+
+    # success or failure (SV 3.6.4): the two players' Assassinat stratagems, alternately, the Usurper's first
+    left_p, left_v = p[ASSASSINATIONS], p[COUNTER]
+    won = usurpation_won(p, ls)
+    lost = False
+    turn = player
+    while not won and not lost:
+        target = assassination_target(p, lead, ls) if left_p > 0 else -1
+        if target < 0 and left_v == 0:
+            break
+        if turn == player and target >= 0:
+            left_p -= 1
+            modifier = p[GUARD_MOD] if protected(target, p, lead, ls) else 0
+            result = rng.d10(stream) + modifier
+            if 8 <= result <= 9:
+                ls[LS_DOWN, target] = DOWN_ASSASSINATED
+                ls[LS_ALIVE, target] = 0
+                row[AUGUSTI_KILLED] += 1
+                won = usurpation_won(p, ls)
+        elif turn == victim and left_v > 0:
+            left_v -= 1
+            aim = -1
+            for a in range(p[N_ATTEMPTS]):
+                x = aux[AUX_TARGET + a]
+                if aux[AUX_VALID + a] and ls[LS_ALIVE, x] and (aim < 0 or lead[L_PC, x] > lead[L_PC, aim]):
+                    aim = x
+            result = rng.d10(stream)
+            if 8 <= result <= 9:
+                ls[LS_ALIVE, aim] = 0
+                lost = True
+                for a in range(p[N_ATTEMPTS]):
+                    if aux[AUX_VALID + a] and ls[LS_ALIVE, aux[AUX_TARGET + a]]:
+                        lost = False
+        turn = 1 - turn
+    if lost:
+        row[USURPER_KILLED] = 1
+    if won:
+        row[WIN] = 1
+        winner = -1
+        for a in range(p[N_ATTEMPTS]):
+            x = aux[AUX_TARGET + a]
+            if not aux[AUX_VALID + a] or not ls[LS_ALIVE, x]:
+                continue
+            if winner < 0 or lead[L_PC, x] > lead[L_PC, winner]:
+                winner = x
+            elif lead[L_PC, x] == lead[L_PC, winner]:
+                # SV 3.6 double usurpation: equal PC, the player chooses (D8)
+                state[TIE_CONTEXT], state[TIE_A], state[TIE_B] = 1, winner, x
+                state[TIE_PC], state[TIE_PC + 1] = lead[L_PC, winner], lead[L_PC, x]
+                state[TIE_CC], state[TIE_CC + 1] = lead[L_CC, winner], lead[L_CC, x]
+                state[TIE_SR], state[TIE_SR + 1] = lead[L_SR, winner], lead[L_SR, x]
+                state[TIE_TB], state[TIE_TB + 1] = lead[L_TB, winner], lead[L_TB, x]
+                pick = decide_emperor_tie(codes[USURP_DP_TIE], params[USURP_DP_TIE], state, stream, fn_tie)
+                if pick != winner and pick != x:
+                    return usurp_error_code(USURP_DP_TIE, pick)
+                winner = pick
+        row[SUCCESSOR] = winner
+    return 0
+
+
+@njit(parallel=True, cache=True)
+def usurpation_kernel(seed, first, count, p, zone_diocese, dadj, lead, units, legal, march, codes, params, out,
+                      sums, sumsq, errors, fn_target=None, fn_diocese=None, fn_tie=None):
+    for b in prange(n_blocks(count)):
+        stream = rng.new_stream()
+        row = np.zeros(N_METRICS, np.int64)
+        state = np.zeros(SV_STATE_SIZE, np.int64)
+        ls = np.zeros((N_LS, MAX_LEADERS), np.int64)
+        zs = np.zeros((3, MAX_ZONES), np.int64)
+        aux = np.zeros(AUX_SIZE, np.int64)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            rng.start(stream, seed, first + j)
+            err = usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead, units, legal,
+                                  march, codes, params, fn_target, fn_diocese, fn_tie)
+            if err:
+                errors[b] = err
+                break
+            record(row, b, j, out, sums, sumsq)
