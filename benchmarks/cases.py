@@ -45,6 +45,15 @@ CASES = (
     Case("kings_of_rome.mucius", "default", {}),
     Case("kings_of_rome.inauguratio", "default", {}),
     Case("kings_of_rome.senate", "default", {}),
+    Case("semper_victor.initiative", "default", {}),
+    Case("semper_victor.sequences", "default", {}),
+    Case("semper_victor.war_draw", "ten_turns", {"turns": 10}),
+    Case("semper_victor.assassination", "guarded_twice", {"bodyguard": "holder", "attempts": 2}),
+    Case("semper_victor.plague", "default", {}),
+    Case("semper_victor.constantinople", "default", {}),
+    Case("semper_victor.succession", "default", {}),
+    Case("semper_victor.usurpation", "default", {}),
+    Case("semper_victor.battle", "p8_default", {}),
 )
 
 

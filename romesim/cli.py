@@ -70,7 +70,8 @@ def build(args):
         scenario, settings = romesim.load_toml(path, **sets)
     else:
         scenario = romesim.scenario(args.scenario, **sets)
-    policies = {**settings.get("policies", {}), **{k: parse_policy(k, v) for k, v in parse_pairs(args.policy, "--policy").items()}}
+    chosen = {k: parse_policy(k, v) for k, v in parse_pairs(args.policy, "--policy").items()}
+    policies = {**settings.get("policies", {}), **chosen}
     return scenario, settings, policies
 
 

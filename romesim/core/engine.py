@@ -96,8 +96,9 @@ def run_chunk(scenario, seed, first, count, resolved, keep):
     sumsq = np.zeros((blocks, k), np.int64)
     errors = np.zeros(blocks, np.int64)
     out = np.zeros((k, count if keep else 0), np.int32)
-    kernel_for(scenario, resolved)(np.uint64(seed), first, count, *scenario.kernel_args(), resolved.codes, resolved.params,
-                    out, sums, sumsq, errors, *resolved.functions)
+    kernel = kernel_for(scenario, resolved)
+    kernel(np.uint64(seed), first, count, *scenario.kernel_args(), resolved.codes, resolved.params,
+           out, sums, sumsq, errors, *resolved.functions)
     bad = np.flatnonzero(errors)
     if bad.size:
         raise _policy.decode_error(errors[bad[0]], scenario.decision_points)

@@ -141,7 +141,8 @@ def option_table(path):
     ``#`` are comments) into ``field`` makers.
 
     Returns ``option(name)``, which makes the scenario field of that option with the table's values and default
-    (``true|false`` options become booleans; an ``integer`` value admits any integer >= 0).
+    (``true|false`` options become booleans, all-integer values integer choices; an ``integer`` value admits any
+    integer >= 0).
     """
     rows = {}
     with open(path, newline="", encoding="utf-8") as fh:
@@ -157,7 +158,7 @@ def option_table(path):
             return param(row["default"] == "true", doc=text, rule=rule)
         if "integer" in values:
             return param(int(row["default"]), kind="int", lo=0, doc=text, rule=rule)
-        if all(v.isdigit() for v in values):
+        if all(v.lstrip("-").isdigit() for v in values):
             return param(int(row["default"]), kind="choice", choices=[int(v) for v in values], doc=text, rule=rule)
         return param(row["default"], choices=values, doc=text, rule=rule)
 

@@ -51,14 +51,6 @@ option = option_table(Path(__file__).with_name("data") / "sv_options.csv")
 # Assassinat, Foyer de peste, Constantinopolis
 
 
-def _signed_option(name):
-    """A rule option whose values are signed integers (SV-A2's -1|0|1), as an integer choice."""
-    made = option(name)
-    spec = made.metadata["param"]
-    return param(int(made.default), kind="choice", choices=[int(v) for v in spec.choices], doc=spec.doc,
-                 rule=spec.rule)
-
-
 def _procedure_policy(policies):
     """The single decision point's built-in, as the reference procedures read it."""
     return {"name": policies.names[0], "params": policies.params[0]}
@@ -238,7 +230,7 @@ class Assassination(Scenario):
                            rule="SV 2.10, SV-A3")
     attempts: int = param(1, lo=1, hi=6, doc="Assassinat stratagems the player holds for this target this turn",
                           rule="SV 2.2, 2.12")
-    assassin_guard_mod: int = _signed_option("assassin_guard_mod")
+    assassin_guard_mod: int = option("assassin_guard_mod")
     guard_scope: str = option("guard_scope")
     assassinate_nonroman: bool = option("assassinate_nonroman")
 
@@ -417,14 +409,6 @@ class Constantinople(Scenario):
 # ------------------------------------------------------------------ succession and usurpation (SV 3.5.2, 3.6)
 
 
-def _usurp_signed_option(name):
-    """A rule option whose values are signed integers (SV-A2's -1|0|1), as an integer choice."""
-    made = option(name)
-    spec = made.metadata["param"]
-    return param(int(made.default), kind="choice", choices=[int(v) for v in spec.choices], doc=spec.doc,
-                 rule=spec.rule)
-
-
 def _usurp_names(scenario, policies):
     return dict(zip((dp.name for dp in scenario.decision_points), policies.names))
 
@@ -574,7 +558,7 @@ class Usurpation(Scenario):
                                                         "rally stops the march like a failed one)")
     assassination_in_civil_war: str = option("assassination_in_civil_war")
     two_augusti_mixed: bool = option("two_augusti_mixed")
-    assassin_guard_mod: int = _usurp_signed_option("assassin_guard_mod")
+    assassin_guard_mod: int = option("assassin_guard_mod")
     guard_scope: str = option("guard_scope")
 
     def check(self):
