@@ -38,9 +38,11 @@ def test_asv_suite_runs(monkeypatch):
 
 def test_runner_writes_json(tmp_path, capsys):
     out = tmp_path / "bench.json"
-    assert runner.main(["--n", "5000", "--python-n", "500", "--min-time", "0", "--json", str(out)]) == 0
+    chosen = ("kings_of_rome.siege", "kings_of_rome.treason", "semper_victor.initiative")
+    assert runner.main(["--n", "5000", "--python-n", "500", "--min-time", "0", "--json", str(out),
+                        "--scenario", *chosen]) == 0
     rows = json.loads(out.read_text())
-    assert [(r["scenario"], r["case"]) for r in rows] == [(c.scenario, c.case) for c in CASES]
+    assert [(r["scenario"], r["case"]) for r in rows] == [(c.scenario, c.case) for c in CASES if c.scenario in chosen]
     for r in rows:
         assert tuple(r) == runner.KEYS
         assert r["games_per_s_1thread"] > 0 and r["python_games_per_s"] > 0 and r["dice_per_s"] > 0
@@ -55,7 +57,8 @@ def test_runner_writes_json(tmp_path, capsys):
 
 
 def test_dice_per_game_is_exact():
-    per_game = {(c.scenario, c.case): dice.dice_per_game(c.build()) for c in CASES}
+    per_game = {(c.scenario, c.case): dice.dice_per_game(c.build()) for c in CASES
+                if c.scenario in ("kings_of_rome.siege", "kings_of_rome.treason", "kings_of_rome.ignominy")}
     assert per_game["kings_of_rome.treason", "default"] == 1
     assert per_game["kings_of_rome.ignominy", "default"] == 2
     # without Astutia a siege rolls a second die exactly when roll a fails
