@@ -96,6 +96,10 @@ class Record(dict):
     def __hash__(self):
         return hash(tuple(sorted(self.items())))
 
+    def __reduce__(self):
+        # rebuilt from a plain dict: the default pickling of a dict subclass would call the blocked __setitem__
+        return Record, (dict(self),)
+
     def _readonly(self, *args, **kwargs):
         raise TypeError("scenario parameters are immutable; use Scenario.replace")
 
