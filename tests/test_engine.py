@@ -313,3 +313,11 @@ def test_progress_false_is_silent(capsys, progress):
     romesim.simulate(SIEGE, 20_000, seed=1, progress=progress, chunk=5000)
     captured = capsys.readouterr()
     assert captured.err == "" and captured.out == ""
+
+
+@pytest.mark.parametrize("name", sorted(romesim.list_scenarios()["scenario"]))
+def test_every_scenario_gives_the_same_bits_in_worker_processes(name):
+    scenario = romesim.scenario(name)
+    local = romesim.simulate(scenario, 3000, seed=8, chunk=1000)
+    pooled = romesim.simulate(scenario, 3000, seed=8, chunk=1000, workers=2)
+    assert (local.sums == pooled.sums).all() and (local.sumsq == pooled.sumsq).all()
