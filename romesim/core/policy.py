@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 from numba.core.registry import CPUDispatcher
 
 from .errors import PolicyError
@@ -112,6 +113,12 @@ def resolve(decision_points, policies=None):
         row = np.asarray(row, dtype=np.float64)
         params[i, :row.size] = row
     return ResolvedPolicies(tuple(names), codes, params, tuple(functions))
+
+
+@njit(cache=True)
+def error_code(point, action):
+    """What a kernel reports when a policy returns an illegal ``action`` at decision point index ``point``."""
+    return ((point + 1) << 32) | (np.int64(action) & 0xFFFFFFFF)
 
 
 def decode_error(code, decision_points):

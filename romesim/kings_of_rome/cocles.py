@@ -9,9 +9,10 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
+from ..core.policy import error_code
 from .horatii import MAX_UNITS, N_LATIN, N_ROMAN, ROME_FIRST, duel, load_units
 from .horatii import N_PARAMS as HORATII_N_PARAMS
-from .policies import DP_COCLES_ATTEMPT, HORATII_STATE_SIZE, HORATII_WEAKEST, decide_cocles_attempt, error_code
+from .policies import DP_COCLES_ATTEMPT, HORATII_STATE_SIZE, HORATII_WEAKEST, decide_cocles_attempt
 
 ATTEMPT = HORATII_N_PARAMS  # the scenario's `attempt` (0 direct, 1 raid), after the Horatii layout
 N_PARAMS = ATTEMPT + 1

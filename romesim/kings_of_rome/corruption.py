@@ -8,7 +8,8 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from .policies import DP_CORRUPTION_TAKEN, decide_corruption_taken, error_code
+from ..core.policy import error_code
+from .policies import DP_CORRUPTION_TAKEN, decide_corruption_taken
 
 # indices into the compiled parameter vector
 GARRISON, UNITS, ADJUST_ALWAYS, REACTION_COUNT, N_PARAMS = range(5)

@@ -9,7 +9,8 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from .policies import DP_HORATII_TARGET, HORATII_STATE_SIZE, decide_horatii_target, error_code
+from ..core.policy import error_code
+from .policies import DP_HORATII_TARGET, HORATII_STATE_SIZE, decide_horatii_target
 
 MAX_UNITS = 6
 

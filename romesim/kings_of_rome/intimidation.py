@@ -8,7 +8,8 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from .policies import DP_INTIM_RELEASED, DP_INTIM_TARGET, decide_fides_release, decide_intimidation_target, error_code
+from ..core.policy import error_code
+from .policies import DP_INTIM_RELEASED, DP_INTIM_TARGET, decide_fides_release, decide_intimidation_target
 
 # indices into the compiled parameter vector
 N_UNITS, N_PARAMS = range(2)

@@ -9,7 +9,8 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from .policies import NAVAL_STATE_NR, NAVAL_STATE_ROMAN, NAVAL_STATE_SIZE, decide_naval_target, error_code
+from ..core.policy import error_code
+from .policies import NAVAL_STATE_NR, NAVAL_STATE_ROMAN, NAVAL_STATE_SIZE, decide_naval_target
 
 MAX_SHIPS = 6
 MAX_ROUNDS = 3  # 5.8: the dice may be rolled three times

@@ -8,13 +8,8 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from .policies import (
-    DP_PILLAGE_SECOND,
-    DP_PILLAGE_UNDEFENDED,
-    decide_pillage_second,
-    decide_undefended_city,
-    error_code,
-)
+from ..core.policy import error_code
+from .policies import DP_PILLAGE_SECOND, DP_PILLAGE_UNDEFENDED, decide_pillage_second, decide_undefended_city
 
 # indices into the compiled parameter vector
 GARRISON, KING, N_UNITS, SECOND_PLAYER_CHOICE, ROMANIZE_IF_EMPTIED, SIDE_EFFECTS, N_PARAMS = range(7)

@@ -4,7 +4,6 @@ Each ``decide_*`` function is what a kernel calls at a decision point: the user'
 given (``fn`` is not None; numba prunes the other branch), otherwise the built-in selected by ``code``.
 The state vector a user function receives is documented on each ``DecisionPoint``.
 """
-import numpy as np
 from numba import njit
 
 from ..core import rng  # noqa: E402  (the `random` target draws from the game's stream)
@@ -71,12 +70,6 @@ IP_SPENT = DecisionPoint(
     default="fixed")
 
 TREASON_POINTS = (IP_SPENT,)
-
-
-@njit(cache=True)
-def error_code(point, action):
-    """The kernel error for an illegal ``action`` at decision point index ``point`` (see core.policy)."""
-    return ((point + 1) << 32) | (np.int64(action) & 0xFFFFFFFF)
 
 
 @njit(cache=True, inline="always")

@@ -4,7 +4,8 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from .policies import DP_FALLBACK_ORDER, PEOPLE_ETRUSCAN, decide_fallback_order, error_code, fallback_in_order
+from ..core.policy import error_code
+from .policies import DP_FALLBACK_ORDER, PEOPLE_ETRUSCAN, decide_fallback_order, fallback_in_order
 
 PEOPLE, FALLBACK, FIXED_ORDER, N_PARAMS = range(4)  # compiled parameter vector
 WIN, ANY_APPROVAL, REQUESTS, N_METRICS = range(4)  # outcome columns, Senate.metrics order

@@ -8,6 +8,7 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
+from ..core.policy import error_code
 from .policies import (
     DP_FIRST_TARGET,
     DP_LOSSES,
@@ -17,7 +18,6 @@ from .policies import (
     decide_losses,
     decide_reroll,
     decide_second_criterion,
-    error_code,
 )
 
 # indices into the compiled parameter vector

@@ -4,7 +4,8 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from .policies import decide_ip_spent, error_code
+from ..core.policy import error_code
+from .policies import decide_ip_spent
 
 GARRISON, IP_AVAILABLE, IP_SPENT = range(3)  # compiled parameter vector
 WIN, IP, VP, N_METRICS = range(4)  # outcome columns, Treason.metrics order

@@ -10,7 +10,8 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from .policies import decide_assassinate, proc_error_code
+from ..core.policy import error_code
+from .policies import decide_assassinate
 
 ATTEMPTS, PROTECTED, GUARD_MOD, N_PARAMS = range(4)
 WIN, PLAYS, N_METRICS = range(3)
@@ -40,7 +41,7 @@ def assassination_game(stream, row, state, p, codes, params, fn_play):
         if action == 0:
             break
         if action != 1:
-            return proc_error_code(0, action)
+            return error_code(0, action)
         row[PLAYS] += 1
         result = rng.d10(stream) + modifier
         if result == 8 or result == 9:

@@ -34,7 +34,7 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from ..core.policy import MAX_PARAMS
+from ..core.policy import MAX_PARAMS, error_code
 from .policies import (
     BATTLE_DP_COMMANDER,
     BATTLE_DP_HOOK,
@@ -50,7 +50,6 @@ from .policies import (
     ROLE_AUGUSTUS,
     ROLE_CIVIL_WAR,
     ROLE_USURPER,
-    battle_error,
     decide_battle_commander,
     decide_battle_losses,
     decide_battle_retreat,
@@ -134,7 +133,7 @@ def allocate(units, side, hits, pursuit, attacker, context, state, stream, param
             side, 1 if side == attacker else 0, hits - h, hits, pursuit, n)
         a = decide_battle_losses(context[C_LOSSES_CODE], params[BATTLE_DP_LOSSES], state, stream, fn_losses)
         if a < 0 or a >= n or state[LOSS_UNIT0 + 8 * a + 7] == 0:
-            return battle_error(BATTLE_DP_LOSSES, a)
+            return error_code(BATTLE_DP_LOSSES, a)
         k = -1
         for i in range(units.shape[0]):
             if units[i, U_SIDE] == side:
@@ -175,7 +174,7 @@ def commander(leaders, side, attacker, context, state, stream, params, fn_comman
     a = decide_battle_commander(context[C_COMMANDER_CODE], params[BATTLE_DP_COMMANDER], state, stream,
                                 fn_commander)
     if a < 0 or a >= n:
-        return -1, battle_error(BATTLE_DP_COMMANDER, a)
+        return -1, error_code(BATTLE_DP_COMMANDER, a)
     k = -1
     for r in range(leaders.shape[0]):
         if leaders[r, L_SIDE] == side:
@@ -213,7 +212,7 @@ def retreat(units, leaders, side, attacker, context, state, stream, params, fn_r
         state[3], state[4] = n_units, n_leaders
         z = decide_battle_retreat(context[C_RETREAT_CODE], params[BATTLE_DP_RETREAT], state, stream, fn_retreat)
         if z < 0 or z >= zones:
-            return battle_error(BATTLE_DP_RETREAT, z)
+            return error_code(BATTLE_DP_RETREAT, z)
         barred = np.int64(1) << z
     for i in range(units.shape[0]):
         if units[i, U_SIDE] == side and units[i, U_ALIVE]:
@@ -343,7 +342,7 @@ def check_hook(units, units0, leaders, leaders0, out):
             else:
                 bad = v != units0[i, c]
             if bad:
-                return battle_error(BATTLE_DP_HOOK, 100 * i + c)
+                return error_code(BATTLE_DP_HOOK, 100 * i + c)
     for r in range(leaders.shape[0]):
         for c in range(L_COLS):
             v = leaders[r, c]
@@ -352,14 +351,14 @@ def check_hook(units, units0, leaders, leaders0, out):
             else:
                 bad = v != leaders0[r, c]
             if bad:
-                return battle_error(BATTLE_DP_HOOK, 10000 + 100 * r + c)
+                return error_code(BATTLE_DP_HOOK, 10000 + 100 * r + c)
     if out[O_WINNER] < 0 or out[O_WINNER] > 1:
-        return battle_error(BATTLE_DP_HOOK, 20000 + O_WINNER)
+        return error_code(BATTLE_DP_HOOK, 20000 + O_WINNER)
     for s in range(2):
         if out[O_HITS + s] < 0:
-            return battle_error(BATTLE_DP_HOOK, 20000 + O_HITS + s)
+            return error_code(BATTLE_DP_HOOK, 20000 + O_HITS + s)
     if out[O_ERROR] != 0:
-        return battle_error(BATTLE_DP_HOOK, 20000 + O_ERROR)
+        return error_code(BATTLE_DP_HOOK, 20000 + O_ERROR)
     return 0
 
 

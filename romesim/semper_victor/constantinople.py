@@ -20,7 +20,8 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from .policies import decide_start_constantinople, proc_error_code
+from ..core.policy import error_code
+from .policies import decide_start_constantinople
 
 # indices into the compiled parameter vector
 (TURNS, DURATION, CONTINUOUS, ANY_USURPER, OCC_AUGUSTUS, OCC_USURPER, OCC_PRIMUS_USURPER, CONSTANTIN_LOSS,
@@ -59,7 +60,7 @@ def constantinople_game(stream, row, state, p, codes, params, fn_start):
                 due = t + p[DURATION] - 1
                 row[ATTEMPTS] += 1
             elif action != 0:
-                return proc_error_code(0, action)
+                return error_code(0, action)
         # Phase D: death of leaders (GAP G5 stand-in)
         if constantin and p[CONSTANTIN_LOSS] > 0 and percent(stream, p[CONSTANTIN_LOSS]):
             constantin = False

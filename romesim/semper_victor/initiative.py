@@ -9,7 +9,8 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from .policies import decide_play_initiative, proc_error_code
+from ..core.policy import error_code
+from .policies import decide_play_initiative
 
 # indices into the compiled parameter vector
 PC, AT_MOST, COUNTERPLAY, PRIMUS_HELD, SECONDUS_HELD, N_PARAMS = range(6)
@@ -47,7 +48,7 @@ def initiative_phase(stream, state, pc, at_most, counterplay, held_primus, held_
         if action == 0:
             break
         if action != 1:
-            return False, won, played_p, played_s, proc_error_code(0, action)
+            return False, won, played_p, played_s, error_code(0, action)
         if asking == PRIMUS:
             held_p -= 1
             played_p += 1

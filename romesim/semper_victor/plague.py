@@ -9,7 +9,8 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
-from .policies import PLAGUE_STATE_ZONE, decide_plague_zone, proc_error_code
+from ..core.policy import error_code
+from .policies import PLAGUE_STATE_ZONE, decide_plague_zone
 
 MAX_ZONES = 4
 N_ZONES, DUX_ROLL, NON_ROMAN_ROLL, N_PARAMS = range(4)
@@ -53,7 +54,7 @@ def plague_game(stream, row, state, p, zones, codes, params, fn_zone):
         state[at + 3] = zones[z, OWN_FULL] + zones[z, OWN_WEAKENED]
     action = decide_plague_zone(codes[0], params[0], state, stream, fn_zone)
     if action < 1 or action > p[N_ZONES]:
-        return proc_error_code(0, action)
+        return error_code(0, action)
     z = action - 1
     row[ENEMY_WEAKENED_NOW] = zones[z, ENEMY_FULL]
     row[ENEMY_ELIMINATED] = zones[z, ENEMY_WEAKENED]

@@ -83,12 +83,6 @@ PLAGUE_POINTS = (PLAGUE_ZONE,)
 
 
 @njit(cache=True)
-def proc_error_code(point, action):
-    """The kernel error for an illegal ``action`` at decision point index ``point`` (see core.policy)."""
-    return ((point + 1) << 32) | (np.int64(action) & 0xFFFFFFFF)
-
-
-@njit(cache=True)
 def decide_play_initiative(code, params, state, stream, fn):
     if fn is not None:
         return fn(state, params, stream)
@@ -241,12 +235,6 @@ SUCC_DP_GENERAL, SUCC_DP_TIE = range(2)
 USURPATION_POINTS = (USURPATION_TARGET, USURPATION_DIOCESE, EMPEROR_TIE)
 USURP_DP_TARGET, USURP_DP_DIOCESE, USURP_DP_TIE = range(3)
 SV_RANDOM = 1  # the built-in code of `random` at D5-D8
-
-
-@njit(cache=True)
-def usurp_error_code(point, action):
-    """The kernel error for an illegal ``action`` at decision point index ``point`` (see core.policy)."""
-    return ((point + 1) << 32) | (np.int64(action) & 0xFFFFFFFF)
 
 
 @njit(cache=True)
@@ -410,12 +398,6 @@ BATTLE_DP_HOOK, BATTLE_DP_LOSSES, BATTLE_DP_RETREAT, BATTLE_DP_COMMANDER = range
 LOSSES_RANDOM = 3
 RETREAT_RANDOM = 2
 COMMANDER_RANDOM = 1
-
-
-@njit(cache=True)
-def battle_error(point, action):
-    """The kernel error for an illegal ``action`` at decision point index ``point`` (see core.policy)."""
-    return ((point + 1) << 32) | (np.int64(action) & 0xFFFFFFFF)
 
 
 @njit(cache=True)

@@ -9,6 +9,7 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
+from ..core.policy import error_code
 from .empire import (
     AUGUSTUS,
     CAESAR,
@@ -51,7 +52,6 @@ from .policies import (
     TIE_TB,
     decide_emperor_tie,
     decide_succession_general,
-    usurp_error_code,
 )
 
 # indices into the compiled parameter vector
@@ -84,7 +84,7 @@ def pick_general(stream, state, role, case, dead, side, p, lead, codes, params, 
     for i in range(n):
         if state[GEN_LEADER + i] == pick:
             return pick, 0
-    return -1, usurp_error_code(SUCC_DP_GENERAL, pick)
+    return -1, error_code(SUCC_DP_GENERAL, pick)
 
 
 @njit(cache=True, inline="always")
@@ -139,7 +139,7 @@ def succession_game(stream, row, state, side, zflag, p, lead, free, codes, param
                 state[TIE_TB], state[TIE_TB + 1] = lead[L_TB, c1], lead[L_TB, c2]
                 pick = decide_emperor_tie(codes[SUCC_DP_TIE], params[SUCC_DP_TIE], state, stream, fn_tie)
                 if pick != c1 and pick != c2:
-                    return usurp_error_code(SUCC_DP_TIE, pick)
+                    return error_code(SUCC_DP_TIE, pick)
             else:
                 pick = c1 if rng.dn(stream, 2) == 1 else c2
         row[SUCCESSOR] = pick

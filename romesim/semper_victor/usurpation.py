@@ -12,6 +12,7 @@ from numba import njit, prange
 
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
+from ..core.policy import error_code
 from .empire import (
     AUGUSTUS,
     CAESAR,
@@ -64,7 +65,6 @@ from .policies import (
     decide_emperor_tie,
     decide_usurpation_diocese,
     decide_usurpation_target,
-    usurp_error_code,
 )
 
 MAX_MARCH = 16
@@ -232,7 +232,7 @@ def step_c(stream, row, state, a, usurper, b, p, lead, ls, zs, aux, zone_diocese
         if state[DIO_LIST + i] == choice:
             m = state[DIO_M + i]
     if m < 0:
-        return usurp_error_code(USURP_DP_DIOCESE, choice)
+        return error_code(USURP_DP_DIOCESE, choice)
     aux[AUX_D2 + a] = choice
     die = rng.d10(stream)
     if (die + m + b < pc) if p[LITERAL] else (die + m - b < pc):
@@ -364,7 +364,7 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
                 if state[TGT_LEADER + i] == t:
                     ok = True
             if not ok:
-                return usurp_error_code(USURP_DP_TARGET, t)
+                return error_code(USURP_DP_TARGET, t)
         aux[AUX_TARGET + a] = t
 
     # validation: d6 <= PC for every stratagem, automatic after a succession (SV 3.6, 6.1, 6.2)
@@ -504,7 +504,7 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
                 state[TIE_TB], state[TIE_TB + 1] = lead[L_TB, winner], lead[L_TB, x]
                 pick = decide_emperor_tie(codes[USURP_DP_TIE], params[USURP_DP_TIE], state, stream, fn_tie)
                 if pick != winner and pick != x:
-                    return usurp_error_code(USURP_DP_TIE, pick)
+                    return error_code(USURP_DP_TIE, pick)
                 winner = pick
         row[SUCCESSOR] = winner
     return 0
