@@ -13,8 +13,8 @@ from romesim.core import rng
 from romesim.core.engine import BLOCK, n_blocks
 from romesim.core.errors import ExactNotSupported
 from romesim.core.exact import enumerate_dice
-from romesim.core.rng import Dice, PyStream
 from romesim.core.policy import resolve
+from romesim.core.rng import Dice, PyStream
 
 # the cases benchmarked roll 1 to 2.4 dice a game on average; 4 per stream start keeps re-keying in the picture
 # without letting it dominate

@@ -16,10 +16,11 @@ import romesim
 
 from . import dice
 from .cases import CASES
+from .nojit import nojit_rate
 from .python_loops import run_loop
 
 KEYS = ("scenario", "case", "games_per_s_1thread", "games_per_s_all", "threads", "python_games_per_s",
-        "ratio_vs_python", "dice_per_game", "dice_per_s", "share_of_dice_rate")
+        "python_baseline", "ratio_vs_python", "dice_per_game", "dice_per_s", "share_of_dice_rate")
 RATES = ("games_per_s_1thread", "games_per_s_all", "python_games_per_s", "dice_per_s")
 SLOWER = 0.7  # below this fraction of the baseline a rate is flagged; machines are noisy, so it is only a flag
 
@@ -72,16 +73,24 @@ def measure(cases, n, python_n, min_time):
         romesim.simulate(scenario, 1000, progress=False)
         rate_1, result = kernel_rate(scenario, n, 1, min_time)
         rate_all, _ = kernel_rate(scenario, n, all_threads, min_time)
-        play, kwargs = case.python_loop()
-        py_rate, py_n, totals = best_rate(lambda k: run_loop(play, k, **kwargs), python_n, min_time)
-        if p_win_disagrees(totals[0], py_n, result):
-            print(f"warning: {case.scenario} {case.case}: the Python loop's p_win {totals[0] / py_n:.4f} is more "
-                  f"than 5 sigma from the kernel's {result['p_win']:.4f}", file=sys.stderr)
-        per_game = float(dice.dice_per_game(scenario))
+        if case.nojit:
+            py_rate, py_n, p_nojit = nojit_rate(case, python_n, min_time)
+            if romesim.simulate(scenario, py_n, progress=False)["p_win"] != p_nojit:
+                print(f"warning: {case.scenario} {case.case}: the kernel interpreted (NUMBA_DISABLE_JIT=1) does not "
+                      "give the compiled kernel's results", file=sys.stderr)
+            per_game = None  # a whole game's dice are not counted: it has no plain-Python reference
+        else:
+            play, kwargs = case.python_loop()
+            py_rate, py_n, totals = best_rate(lambda k: run_loop(play, k, **kwargs), python_n, min_time)
+            if p_win_disagrees(totals[0], py_n, result):
+                print(f"warning: {case.scenario} {case.case}: the Python loop's p_win {totals[0] / py_n:.4f} is more "
+                      f"than 5 sigma from the kernel's {result['p_win']:.4f}", file=sys.stderr)
+            per_game = float(dice.dice_per_game(scenario))
         rows.append(dict(scenario=case.scenario, case=case.case, games_per_s_1thread=rate_1,
                          games_per_s_all=rate_all, threads=all_threads, python_games_per_s=py_rate,
+                         python_baseline="nojit" if case.nojit else "loop",
                          ratio_vs_python=rate_1 / py_rate, dice_per_game=per_game, dice_per_s=raw_1,
-                         share_of_dice_rate=rate_1 * per_game / raw_1))
+                         share_of_dice_rate=None if per_game is None else rate_1 * per_game / raw_1))
     return rows, raw_all
 
 
@@ -101,9 +110,11 @@ def report(rows, raw_all):
     header = ("scenario", "case", "games/s 1 thread", f"games/s {threads} threads", "Python games/s",
               "kernel/Python", "dice/game", "share of d6 rate")
     lines = [(r["scenario"], r["case"], f"{r['games_per_s_1thread']:,.0f}", f"{r['games_per_s_all']:,.0f}",
-              f"{r['python_games_per_s']:,.0f}", f"{r['ratio_vs_python']:,.0f}x", f"{r['dice_per_game']:.4g}",
-              f"{r['share_of_dice_rate']:.0%}") for r in rows]
-    return (format_table(header, lines) + f"\n\nraw d6 rate of romesim.core.rng ({romesim.GENERATOR}, "
+              f"{r['python_games_per_s']:,.0f}" + ("*" if r["python_baseline"] == "nojit" else ""),
+              f"{r['ratio_vs_python']:,.0f}x", "-" if r["dice_per_game"] is None else f"{r['dice_per_game']:.4g}",
+              "-" if r["share_of_dice_rate"] is None else f"{r['share_of_dice_rate']:.0%}") for r in rows]
+    return (format_table(header, lines) + "\n\n* the same kernel run with NUMBA_DISABLE_JIT=1 (whole games have no "
+            "plain-Python twin)" + f"\nraw d6 rate of romesim.core.rng ({romesim.GENERATOR}, "
             f"{dice.DICE_PER_GAME} d6 per stream start): {raw_1:,.0f} dice/s on 1 thread, "
             f"{raw_all:,.0f} dice/s on {threads} threads")
 
@@ -127,8 +138,10 @@ def compare(rows, baseline):
 def parse_args(argv):
     names = sorted({c.scenario for c in CASES})
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=2_000_000, help="games per kernel run, grown to last --min-time")
-    parser.add_argument("--python-n", type=int, default=200_000, help="games per Python loop run, grown likewise")
+    parser.add_argument("--n", type=int, default=10_000,
+                        help="games of the first kernel run, grown until a run lasts --min-time")
+    parser.add_argument("--python-n", type=int, default=1_000,
+                        help="games of the first Python loop run, grown likewise")
     parser.add_argument("--min-time", type=float, default=0.3, help="seconds a timed run must last at least")
     parser.add_argument("--scenario", nargs="+", metavar="NAME",
                         help=f"only these scenarios (full or short name): {', '.join(names)}")
@@ -139,10 +152,11 @@ def parse_args(argv):
     if args.n < 1 or args.python_n < 1 or args.min_time < 0:
         parser.error("--n and --python-n must be >= 1 and --min-time >= 0")
     if args.scenario:
-        full = {name.rsplit(".", 1)[-1]: name for name in names} | {name: name for name in names}
+        short = [name.rsplit(".", 1)[-1] for name in names]
+        full = {s: name for s, name in zip(short, names) if short.count(s) == 1} | {name: name for name in names}
         unknown = [s for s in args.scenario if s not in full]
         if unknown:
-            parser.error(f"unknown scenario {', '.join(unknown)}; choose from {', '.join(names)}")
+            parser.error(f"unknown or ambiguous scenario {', '.join(unknown)}; choose from {', '.join(names)}")
         args.scenario = {full[s] for s in args.scenario}
     return args
 

@@ -58,7 +58,11 @@ def test_random_parameters_give_an_answer_or_a_clear_error(name, data):
     result = romesim.simulate(scenario, 64, seed=data.draw(st.integers(0, 2**64 - 1)))
     assert result.n == 64
     if get(name).exact_solution is not romesim.Scenario.exact_solution:
-        exact = romesim.exact(scenario)
+        try:
+            exact = romesim.exact(scenario)
+        except romesim.ExactNotSupported as exc:  # e.g. battles beyond the exact solver's size: said in one line
+            assert str(exc) and "\n" not in str(exc)
+            return
         for metric in result.metrics:
             if metric.startswith("p_"):
                 assert 0 <= exact[metric] <= 1
