@@ -216,3 +216,87 @@ def test_kernel_equals_reference_under_each_builtin_policy(policies):
     assert_reference_equal(scenario, policies=policies)
     assert_matches_exact(romesim.simulate(scenario, 200_000, seed=5, policies=policies),
                          romesim.exact(scenario, policies=policies))
+
+
+# ------------------------------------------------------------------ 5.5.1 sortie and S0 relief battle (KOR-A12)
+CLASS_I = {"kind": "infantry", "virtus": 6, "roman_class": 1}  # hits Virtus 1 always (d6 + 2 > 1), never hit
+WEAK_NR = {"kind": "infantry", "virtus": 1}  # never hits Virtus 6 (d6 > 6)
+STRONG_NR = {"kind": "infantry", "virtus": 6}  # never hit by class III Virtus 1 (d6 > 6)
+STALLED_ROMAN = {"kind": "infantry", "virtus": 6, "roman_class": 3}  # neither hits STRONG_NR nor is hit by it
+
+
+def test_5_5_1_sortie_defeated_then_siege_rolls():
+    # Leader V3 with 3 units against 3 besiegers: they sortie (the NR attacks). The battle's default bots fight it:
+    # Rome's strength 24 >= 3, so ATTACK; no Spolia (3 Roman hitting faces against 4). The NR marker is a coin:
+    # - ATTACK (1/2): phase 3; Rome's class I units (d6 + 2 > 1) kill the 3 front units in round 1 and lose nothing
+    #   (d6 > 6): Rome wins (the King: +2 IP +1 VP, 2 tokens NR -> R). The siege goes on against garrison 2 and
+    #   leader 3 without units (KOR-A12 continue_rolls): roll a needs d6 > 6 (never), roll b succeeds on the
+    #   garrison (6) or the leader (4-6): 1/2; success: the King's +3 IP, 1 token NR -> R, garrison and leader
+    #   lost, city taken; failure: -2 IP, 2 tokens R -> NR.
+    # - DEFENCE (1/2): the NR has no cavalry, so a retreat round: Rome (+1 for class I) kills all 3, but with
+    #   casualties only there is no winner: the sortie force is not defeated (nr_not_defeated): -2 VP, siege over.
+    s = romesim.scenario(SIEGE, garrison=2, leader=3, nr_units=3, besiegers=3, roman_units=[CLASS_I] * 3,
+                         sortie_units=[WEAK_NR] * 3)
+    r = romesim.simulate(s, 200_000, seed=3)
+    for metric, want in [("p_win", 1 / 4), ("p_city_taken", 1 / 4), ("p_leader_captured", 1 / 4)]:
+        assert abs(r[metric] - want) <= 5 * (want * (1 - want) / r.n) ** 0.5, metric
+    for metric, want, spread in [("ip", 1.25, 2.5), ("vp", -0.5, 1.5), ("hostile_reactions", 1, 1),
+                                 ("tokens_nr_to_r", 1.25, 1.5)]:
+        assert abs(r[metric] - want) <= 5 * spread / r.n ** 0.5, metric
+    assert r["nr_units_lost"] == 3 and r["p_submit"] == 0
+    # KOR-A12 city_falls: a defeated sortie gives the city at once (the ATTACK half)
+    r = romesim.simulate(s.replace(siege_after_sortie_defeat="city_falls"), 200_000, seed=3)
+    assert abs(r["p_win"] - 0.5) <= 5 * (0.25 / r.n) ** 0.5 and r["hostile_reactions"] == 0
+    # with any_unit_survives the retreat round that killed every unit defeats the sortie too: the city falls always
+    r = romesim.simulate(s.replace(siege_after_sortie_defeat="city_falls", sortie_nr_survival="any_unit_survives"),
+                         2000, seed=3)
+    assert r["p_win"] == 1 and r["p_city_taken"] == 1 and r["p_leader_captured"] == 1
+
+
+def test_5_5_1_sortie_survives():
+    # No die can hit on either side, in phase 3 (ATTACK/ATTACK: it ends at once with equal tracks, both led, 1
+    # "cavalry" each) or in the retreat round (ATTACK/DEFENCE), so there is no winner. The sortie force is not
+    # defeated (KOR-A12 nr_not_defeated): -2 VP and the siege is over, with no roll, no abandonment and no reaction.
+    s = romesim.scenario(SIEGE, garrison=2, leader=3, nr_units=3, besiegers=3, roman_units=[STALLED_ROMAN] * 3,
+                         sortie_units=[STRONG_NR] * 3)
+    r = romesim.simulate(s, 2000, seed=3)
+    assert r["vp"] == -2 and r["p_win"] == 0 and r["p_abandon"] == 0 and r["hostile_reactions"] == 0
+    assert r["ip"] == 0 and r["tokens_r_to_nr"] == 0
+
+
+def test_s0_relief_battle():
+    # The leaderless relief army (3 Falisci infantry V1) attacks 3 class I besiegers. Rome's bots ATTACK; on the
+    # NR's ATTACK (1/2) Rome wins phase 3 (+2 IP +1 VP for the King), then the siege of WE-1 (garrison 2): 4/9.
+    # On DEFENCE the retreat round kills the Falisci but nobody wins, so the siege does not take place (KOR-A12
+    # only_if_rome_wins): P(win) = (1/2)(4/9) = 2/9.
+    s = romesim.scenario(SIEGE, garrison=2, relief=True, besiegers=3, roman_units=[CLASS_I] * 3,
+                         relief_units=[WEAK_NR] * 3)
+    r = romesim.simulate(s, 200_000, seed=4)
+    assert abs(r["p_win"] - 2 / 9) <= 5 * (2 / 9 * 7 / 9 / r.n) ** 0.5
+    assert abs(r["vp"] - 0.5) <= 5 * 0.5 / r.n ** 0.5
+    # a led relief army Rome cannot beat (equal tracks, no die can hit): the siege never takes place ...
+    s = romesim.scenario(SIEGE, garrison=2, relief=True, besiegers=3, roman_units=[STALLED_ROMAN] * 3,
+                         relief_units=[STRONG_NR] * 3, relief_leaders=[{"virtus": 3, "astutia": 0}])
+    r = romesim.simulate(s, 2000, seed=4)
+    assert r["p_win"] == 0 and r["p_abandon"] == 0 and r["hostile_reactions"] == 0
+    # ... unless siege_after_relief_battle = always (4/9 again, no battle points: no winner)
+    r = romesim.simulate(s.replace(siege_after_relief_battle="always"), 200_000, seed=4)
+    assert abs(r["p_win"] - 4 / 9) <= 5 * (4 / 9 * 5 / 9 / r.n) ** 0.5
+
+
+@pytest.mark.parametrize("params, words", [
+    (dict(leader=3, nr_units=4, besiegers=4, roman_units=[CLASS_I] * 4), "sortie_units"),
+    (dict(besiegers=2, roman_units=[CLASS_I]), "roman_units: 1 record"),
+    (dict(relief=True, relief_units=[WEAK_NR]), "roman_units: 0 record"),
+    (dict(roman_units=[{"kind": "infantry", "virtus": 3}] * 4), r"roman_units\[0\].roman_class"),
+])
+def test_sortie_and_relief_records_are_checked(params, words):
+    with pytest.raises(romesim.ScenarioError, match=words):
+        romesim.scenario(SIEGE, **params)
+
+
+def test_sortie_has_no_exact_answer():
+    s = romesim.scenario(SIEGE, leader=3, nr_units=3, besiegers=3, roman_units=[CLASS_I] * 3,
+                         sortie_units=[WEAK_NR] * 3)
+    with pytest.raises(romesim.RomesimError, match="sortie or relief"):
+        romesim.exact(s)

@@ -457,3 +457,207 @@ def decide_fallback_order(code, params, state, stream, fn):
                     return people
         return -1
     return fallback_in_order(state, code == 1)
+
+
+# ------------------------------------------------------------------ battle (5.7), DP-B01 .. DP-B15
+# Every battle decision point gets the same state header: entries 0..7 are the legal mask of actions 0..7, then
+# the phase, the round and the track (BS_*), then the point's own entries from BS_OWN (see the contract).
+BATTLE_STATE_SIZE = 32
+BS_PHASE, BS_ROUND, BS_ROMAN_PEN, BS_NR_PEN, BS_ASTUTIA, BS_ROMAN_ALIVE, BS_NR_ALIVE, BS_OWN = range(8, 16)
+PHASE_SETUP, PHASE_TACTICS, PHASE_CLASH, PHASE_RETREAT, PHASE_3 = range(5)
+BATTLE_CODE_DEFAULT, BATTLE_CODE_RANDOM, BATTLE_CODE_PARAMETRIC, BATTLE_CODE_ATTACK, BATTLE_CODE_DEFENCE = range(5)
+NR_TACTIC_RULES, NR_TACTIC_ATTACK, NR_TACTIC_DEFENCE = range(3)
+
+_HEADER = ("legal_0", "legal_1", "legal_2", "legal_3", "legal_4", "legal_5", "legal_6", "legal_7", "phase", "round",
+           "roman_penalty", "nr_penalty", "astutia_left", "roman_alive", "nr_alive")
+_SLOTS = tuple(f"roman_virtus_{i}" for i in range(8))
+
+
+def _roman_point(name, rule, doc, own, actions, default_doc, parametric_doc, params, defaults, extra=None):
+    builtins = {"default": Builtin(BATTLE_CODE_DEFAULT, default_doc, (), defaults),
+                "random": Builtin(BATTLE_CODE_RANDOM, "uniformly at random among the legal actions (one die)"),
+                "parametric": Builtin(BATTLE_CODE_PARAMETRIC, parametric_doc, params, defaults)}
+    builtins.update(extra or {})
+    return DecisionPoint(name, rule, doc, state=_HEADER + own, actions=actions, builtins=builtins, default="default")
+
+
+BATTLE_POINTS = (
+    _roman_point("commander", "DP-B01", "Which Roman leader commands the battle (5.7.6); the others withdraw.",
+                 ("rank_0", "virtus_0", "astutia_0", "rank_1", "virtus_1", "astutia_1", "rank_2", "virtus_2",
+                  "astutia_2"),
+                 "the slot of a leader in roman_leaders whose capacity (table 5.1) can field the units the battle "
+                 "needs", "highest rank of table 5.1, then Virtus, then Astutia",
+                 "argmax of w_virtus*Virtus + w_astutia*Astutia - w_rank*rank",
+                 ("w_virtus", "w_astutia", "w_rank"), (0.0, 0.0, 1.0)),
+    _roman_point("participants", "DP-B02", "Whether a Roman unit that fits the commander's capacity takes part "
+                 "(asked strongest first; a unit needed to reach 3 units in a Roman-initiated battle is not asked).",
+                 ("kind", "virtus", "roman_class", "infantry_room", "cavalry_room", "chosen"),
+                 "0 = stays out, 1 = takes part", "takes part", "takes part iff virtus >= min_virtus",
+                 ("min_virtus",), (1.0,)),
+    _roman_point("spolia", "DP-B03", "Challenge the NR commander to the Spolia Opima duel (5.7.2.1).",
+                 ("roman_virtus", "roman_astutia", "nr_virtus", "nr_astutia", "omen"),
+                 "0 = no, 1 = challenge",
+                 "challenge iff the Roman has at least one more hitting face than the NR leader",
+                 "challenge iff Roman hitting faces - NR hitting faces >= threshold", ("threshold",), (1.0,)),
+    _roman_point("tactic", "DP-B04", "The Roman tactic marker (5.7.3).",
+                 ("roman_strength", "nr_strength", "roman_cavalry", "nr_cavalry"),
+                 "0 = DEFENCE, 1 = ATTACK",
+                 "ATTACK iff Rome's strength (sum of Virtus + class DRM of its participants) >= the NR's",
+                 "ATTACK with probability p_attack (one die)", ("p_attack",), (0.5,),
+                 {"attack": Builtin(BATTLE_CODE_ATTACK, "always ATTACK"),
+                  "defence": Builtin(BATTLE_CODE_DEFENCE, "always DEFENCE")}),
+    DecisionPoint("nr_tactic", "KOR-A19", "The NR tactic marker, drawn after the Roman's (5.7.3).",
+                  state=_HEADER + ("roman_tactic",), actions="0 = DEFENCE, 1 = ATTACK",
+                  builtins={"nr_rules": Builtin(NR_TACTIC_RULES, "the rules' draw per nr_tactic_draw (KOR-A19)"),
+                            "attack": Builtin(NR_TACTIC_ATTACK, "always ATTACK"),
+                            "defence": Builtin(NR_TACTIC_DEFENCE, "always DEFENCE")},
+                  default="nr_rules"),
+    _roman_point("vanguard_pairing", "DP-B05", "Which Roman cavalry faces an NR cavalry in the vanguard clash, "
+                 "asked for each NR cavalry of the clash, strongest first (5.7.4).",
+                 ("nr_virtus",) + _SLOTS, "the slot of a Roman cavalry of the clash not paired yet",
+                 "the strongest", "argmax of sign*Virtus", ("sign",), (1.0,)),
+    _roman_point("continue_after_clash", "DP-B06", "After winning an attack-vs-defence vanguard clash: go on to "
+                 "phase 3 or stop (5.7.4).", (), "0 = stop, 1 = phase 3",
+                 "phase 3 iff Roman units alive - NR units alive >= 0",
+                 "phase 3 iff Roman units alive - NR units alive >= threshold", ("threshold",), (0.0,)),
+    _roman_point("fight_phase3", "DP-B07", "Fight phase 3 or decline it (5.7.5, KOR-A24).", (),
+                 "0 = decline, 1 = fight", "fight iff Roman units alive - NR units alive >= 0",
+                 "fight iff Roman units alive - NR units alive >= threshold", ("threshold",), (0.0,)),
+    _roman_point("retreat_pairing", "DP-B08", "Which Roman infantry faces an NR infantry in the retreat round, "
+                 "asked for each NR infantry taking part, strongest first (5.7.4).",
+                 ("nr_virtus",) + _SLOTS, "the slot of a Roman infantry not paired yet", "the strongest",
+                 "argmax of sign*Virtus", ("sign",), (1.0,)),
+    _roman_point("deployment", "DP-B09", "Which Roman unit goes into a front box, asked for RIGHT, CENTRE, LEFT "
+                 "(5.7.6: infantry while any is unplaced).", ("box",) + _SLOTS,
+                 "the slot of a legal unit (roman_virtus_i > 0)", "the strongest", "argmax of sign*Virtus",
+                 ("sign",), (1.0,)),
+    _roman_point("leader_position", "DP-B10", "Where the Roman commander stands in phase 3 (5.7.6).",
+                 ("astutia", "box_virtus_0", "box_virtus_1", "box_virtus_2"),
+                 "0..2 = the front box of a Roman unit, 3 = the battle reserve",
+                 "front (box of the strongest unit) iff Astutia >= 1, else reserve",
+                 "front iff Astutia >= min_astutia", ("min_astutia",), (1.0,)),
+    _roman_point("reroll", "DP-B11", "Spend an Astutia point to reroll a failed Roman roll (5.7.9, C3).",
+                 ("die", "unit_virtus", "target_virtus", "drm"), "0 = keep, 1 = reroll",
+                 "reroll (greedy)", "reroll iff points left > keep", ("keep",), (0.0,)),
+    _roman_point("reserve_infantry", "DP-B12", "Move a Roman reserve infantry into a vacated box (5.7.9 a).",
+                 ("unit_virtus", "nr_leader_at_front"), "0 = keep in reserve, 1 = move", "move",
+                 "move iff virtus >= min_virtus", ("min_virtus",), (1.0,)),
+    _roman_point("reserve_cavalry", "DP-B13", "What a Roman reserve cavalry does in the reserve step (5.7.10).",
+                 ("unit_virtus", "nr_leader_at_front"),
+                 "0 = fill a vacated box, 1 = attack the NR leader in a front box, 2 = nothing",
+                 "fill a box if one is vacated, else attack the leader if he is at the front",
+                 "as default, but attack the leader first iff prefer_leader >= 0.5", ("prefer_leader",), (0.0,)),
+    _roman_point("fill_box", "DP-B14", "Which vacated box a moving Roman reserve unit fills (5.7.9).",
+                 ("unit_virtus", "facing_0", "facing_1", "facing_2"), "box 0..2 among the legal ones",
+                 "the box facing the weakest NR unit (an empty box counts as 0)",
+                 "argmin of sign*facing Virtus", ("sign",), (1.0,)),
+    _roman_point("triumph", "DP-B15", "Claim the Triumph after a victory (5.7.11).", (),
+                 "0 = decline, 1 = claim", "claim", "claim iff claim >= 0.5", ("claim",), (1.0,)),
+)
+(DP_B_COMMANDER, DP_B_PARTICIPANTS, DP_B_SPOLIA, DP_B_TACTIC, DP_B_NR_TACTIC, DP_B_VANGUARD, DP_B_CONTINUE,
+ DP_B_FIGHT, DP_B_RETREAT, DP_B_DEPLOY, DP_B_LEADER, DP_B_REROLL, DP_B_RESERVE_INF, DP_B_RESERVE_CAV, DP_B_FILL,
+ DP_B_TRIUMPH) = range(16)
+
+
+@njit(cache=True)
+def random_legal(state, stream):
+    """Uniform among the actions the legal mask allows (one die); -1 if none is legal."""
+    count = 0
+    for a in range(8):
+        count += state[a] != 0
+    if count == 0:
+        return -1
+    k = rng.dn(stream, count)
+    for a in range(8):
+        if state[a]:
+            k -= 1
+            if k == 0:
+                return a
+    return -1
+
+
+@njit(cache=True)
+def _argbest(state, first, weight, lowest):
+    """The legal action a (0..7) with the best weight*state[first + a] (first among equals)."""
+    pick, best = -1, 0.0
+    for a in range(8):
+        if not state[a]:
+            continue
+        value = weight * state[first + a]
+        if pick < 0 or (value < best if lowest else value > best):
+            pick, best = a, value
+    return pick
+
+
+@njit(cache=True)
+def battle_builtin(point, code, par, state, stream):
+    """The built-in policies of the Roman battle decision points (DP-B01..B15)."""
+    if code == BATTLE_CODE_RANDOM:
+        return random_legal(state, stream)
+    own = BS_OWN
+    if point == DP_B_COMMANDER:
+        pick, best = -1, 0.0
+        for a in range(3):
+            if not state[a]:
+                continue
+            rank, virtus, astutia = state[own + 3 * a], state[own + 3 * a + 1], state[own + 3 * a + 2]
+            if code == BATTLE_CODE_DEFAULT:
+                value = -100.0 * rank + 10.0 * virtus + astutia
+            else:
+                value = par[0] * virtus + par[1] * astutia - par[2] * rank
+            if pick < 0 or value > best:
+                pick, best = a, value
+        return pick
+    if point == DP_B_PARTICIPANTS or point == DP_B_RESERVE_INF:
+        return 1 if state[own + (1 if point == DP_B_PARTICIPANTS else 0)] >= par[0] else 0
+    if point == DP_B_SPOLIA:
+        roman_faces, nr_faces = 0, 0
+        for die in range(1, 7):
+            roman_faces += die + state[own + 1] + state[own + 4] > state[own + 2]
+            nr_faces += die + state[own + 3] > state[own]
+        return 1 if roman_faces - nr_faces >= par[0] else 0
+    if point == DP_B_TACTIC:
+        if code == BATTLE_CODE_ATTACK:
+            return 1
+        if code == BATTLE_CODE_DEFENCE:
+            return 0
+        if code == BATTLE_CODE_PARAMETRIC:
+            return 1 if rng.dn(stream, 1_000_000) <= par[0] * 1_000_000 else 0
+        return 1 if state[own] >= state[own + 1] else 0
+    if point == DP_B_VANGUARD or point == DP_B_RETREAT or point == DP_B_DEPLOY:
+        return _argbest(state, own + 1, par[0], False)
+    if point == DP_B_CONTINUE or point == DP_B_FIGHT:
+        return 1 if state[BS_ROMAN_ALIVE] - state[BS_NR_ALIVE] >= par[0] else 0
+    if point == DP_B_LEADER:
+        if state[own] >= par[0]:
+            pick = -1
+            for box in range(3):
+                if state[box] and (pick < 0 or state[own + 1 + box] > state[own + 1 + pick]):
+                    pick = box
+            if pick >= 0:
+                return pick
+        return 3
+    if point == DP_B_REROLL:
+        return 1 if state[BS_ASTUTIA] > par[0] else 0
+    if point == DP_B_RESERVE_CAV:
+        if par[0] >= 0.5 and state[1]:
+            return 1
+        if state[0]:
+            return 0
+        return 1 if state[1] else 2
+    if point == DP_B_FILL:
+        return _argbest(state, own + 1, par[0], True)
+    if point == DP_B_TRIUMPH:
+        return 1 if par[0] >= 0.5 else 0
+    return -1
+
+
+@njit(cache=True, inline="always")
+def decide_battle(offset, point, codes, params, state, stream, fn):
+    """A Roman battle decision: the user's function when given, else the built-in selected by its code.
+
+    ``offset`` is the index of the battle's first decision point among the scenario's (a siege puts its own first).
+    """
+    if fn is not None:
+        return fn(state, params[offset + point], stream)
+    return battle_builtin(point, codes[offset + point], params[offset + point], state, stream)

@@ -3,13 +3,17 @@
 Names, parameters, options and metrics follow the contract in ``docs/contracts/kings_of_rome_procedures.md``;
 rule options take their values and defaults from ``data/kor_options.csv``.
 """
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
 
-from ..core.errors import ScenarioError
+from ..core.errors import ExactNotSupported, ScenarioError
 from ..core.exact import enumerate_dice, expectations
+from ..core.policy import resolve as _resolve_policies
 from ..core.scenario import Scenario, option_table, param, register
+from . import armies as _armies
+from . import battle as _battle
 from . import exact as _exact
 from . import reference as _reference
 from .cocles import ATTEMPT as COCLES_ATTEMPT_INDEX
@@ -32,6 +36,7 @@ from .naval import ROMAN_V as NAVAL_ROMAN_V
 from .naval import naval_kernel
 from .pillage import pillage_kernel
 from .policies import (
+    BATTLE_POINTS,
     COCLES_POINTS,
     CORRUPTION_POINTS,
     HORATII_POINTS,
@@ -79,6 +84,28 @@ class Siege(Scenario):
     good_omen: bool = param(False, doc="Good Omen on the map: +1 to every Roman siege roll", rule="9.5.7.1")
     relief: bool = param(False, doc="an Etruscan-star city with Falisci/Capenati in play (relief battle S0)",
                          rule="9.2.7.3, 9.2.7.4")
+    commander_virtus: int = param(3, lo=1, hi=6, doc="Virtus of the commander in a sortie or relief battle",
+                                  rule="5.5.1, 5.7")
+    roman_units: tuple = param([], kind="records", fields=_armies.ROMAN_UNIT_FIELDS, max_len=_armies.MAX_UNITS,
+                               doc="the besieging units as battle records (`besiegers` of them), needed when a "
+                                   "sortie or relief battle is fought", rule="5.5.1, S0")
+    sortie_units: tuple = param([], kind="records", fields=_armies.NR_UNIT_FIELDS, max_len=_armies.MAX_UNITS,
+                                doc="the NR units in the city as battle records (`nr_units` of them), needed when "
+                                    "they may sortie", rule="5.5.1")
+    sortie_leader_astutia: int = param(1, lo=0, hi=3, doc="Astutia of the besieged leader in a sortie battle",
+                                       rule="5.5.1")
+    relief_units: tuple = param([], kind="records", fields=_armies.NR_UNIT_FIELDS, max_len=_armies.MAX_UNITS,
+                                doc="the Falisci/Capenati relief army (needed with relief = true)",
+                                rule="9.2.7.3, 9.2.7.4")
+    relief_leaders: tuple = param([], kind="records", fields=_armies.NR_LEADER_FIELDS, max_len=_armies.MAX_LEADERS,
+                                  doc="the relief army's leaders", rule="9.2.7.3, 9.2.7.4")
+    nr_people: str = param("latins", choices=_armies.PEOPLES, doc="the people of the besieged city (sortie battle)",
+                           rule="5.7.8")
+    sortie_timing: str = option("sortie_timing")
+    sortie_nr_survival: str = option("sortie_nr_survival")
+    siege_after_sortie_defeat: str = option("siege_after_sortie_defeat")
+    sortie_extra_battle_results: str = option("sortie_extra_battle_results")
+    siege_after_relief_battle: str = option("siege_after_relief_battle")
     siege_first_roll_test: str = option("siege_first_roll_test")
     siege_first_roll_target: str = option("siege_first_roll_target")
     siege_second_roll_test: str = option("siege_second_roll_test")
@@ -100,13 +127,50 @@ class Siege(Scenario):
         if self.garrison == 0 and self.leader == 0:
             raise ScenarioError("garrison/leader: a siege needs an enemy garrison or leader in the city (5.5); "
                                 "got garrison=0 and leader=0")
-        if self.leader > 0 and self.nr_units >= self.besiegers:
+        _armies.check_roman_units("roman_units", self.roman_units)
+        if self.relief and not self.relief_units:
+            raise ScenarioError("relief_units: [] is not allowed with relief = true; describe the Falisci/Capenati "
+                                "army that attacks the besiegers (S0, 9.2.7.3)")
+        if (self.battles() or self.roman_units) and len(self.roman_units) != self.besiegers:
             raise ScenarioError(
-                f"nr_units: {self.nr_units} NR units with a leader against {self.besiegers} besiegers would sortie "
-                "(5.5.1), which needs the battle procedure; not supported yet: use nr_units < besiegers or leader=0")
-        if self.relief:
-            raise ScenarioError("relief: true would start with the Falisci/Capenati relief battle (S0, 9.2.7.3), "
-                                "which needs the battle procedure; not supported yet")
+                f"roman_units: {len(self.roman_units)} record(s) is not allowed; a sortie or relief battle "
+                f"(5.5.1, S0) needs one record per besieging unit ({self.besiegers})")
+        if (self.sortie_possible() or self.sortie_units) and len(self.sortie_units) != self.nr_units:
+            raise ScenarioError(
+                f"sortie_units: {len(self.sortie_units)} record(s) is not allowed; a leader with {self.nr_units} "
+                f"NR unit(s) may sortie (5.5.1): give one record per unit ({self.nr_units})")
+
+    def sortie_possible(self):
+        """5.5.1: a besieged leader with at least as many units as the besiegers (after a relief battle, as the
+        besiegers that survived it)."""
+        return self.leader > 0 and self.nr_units > 0 and (self.nr_units >= self.besiegers or self.relief)
+
+    def battles(self):
+        return self.relief or self.sortie_possible()
+
+    def battle_arrays(self):
+        """The relief and sortie battles compiled as battle scenarios (layout in ``battle.py``), and the built-in
+        battle bots that fight them (their ``default`` policies, the NR's ``nr_rules``)."""
+        bots = _resolve_policies(BATTLE_POINTS)
+        bp = np.zeros((2, _battle.N_PARAMS), np.int64)
+        bunits = np.zeros((2, 2, _battle.MAX_UNITS, _battle.U_COLS), np.int64)
+        bleaders = np.zeros((2, 2, _battle.MAX_LEADERS, _battle.L_COLS), np.int64)
+        if not self.battles():
+            return bp, bunits, bleaders, bots.codes, bots.params
+        rank = {"king": "king", "interrex": "interrex", "magister": "magister_populi", "tribune": "tribunus_populi",
+                "general": "general"}[self.commander]
+        common = dict(roman_units=self.roman_units, attacker="nr", roman_action=False, good_omen=self.good_omen,
+                      roman_leaders=[{"rank": rank, "virtus": self.commander_virtus, "astutia": self.astutia}],
+                      **{k: getattr(self, k) for k in ("king_equivalents", "ignominy_trial", "ignominy_equal_8",
+                                                       "ignominy_ip_loss", "tribune_defeat_stack",
+                                                       "ignominy_eligible")})
+        armies = {0: dict(nr_units=self.relief_units, nr_leaders=self.relief_leaders, nr_people="falisci"),
+                  1: dict(nr_units=self.sortie_units, nr_people=self.nr_people,
+                          nr_leaders=[{"virtus": self.leader, "astutia": self.sortie_leader_astutia}])}
+        for k, army in armies.items():
+            if army["nr_units"]:
+                bp[k], bunits[k], bleaders[k] = _unchecked_battle(**common, **army).battle_arrays()
+        return bp, bunits, bleaders, bots.codes, bots.params
 
     def kernel_args(self):
         p = np.zeros(SIEGE_N_PARAMS, np.int64)
@@ -128,15 +192,24 @@ class Siege(Scenario):
                 self.ignominy_trial == "mandatory",
                 self.ignominy_equal_8 == "acquitted",
                 self.ignominy_ip_loss == "always",
-                self.tribune_defeat_stack == "stack")
-        return p, success_table(p)
+                self.tribune_defeat_stack == "stack",
+                self.relief, self.siege_after_relief_battle == "always", self.sortie_possible(),
+                self.sortie_nr_survival == "any_unit_survives", self.siege_after_sortie_defeat == "city_falls",
+                self.sortie_extra_battle_results == "vp_only")
+        return (p, success_table(p), *self.battle_arrays())
 
     def reference(self, dice, policies):
+        if self.battles():
+            raise ExactNotSupported(f"{self.name}: the plain-Python siege does not fight the sortie or relief battle "
+                                    "(5.5.1, S0); only the kernel does")
         policy = dict(zip((dp.name for dp in self.decision_points), policies.names))
         policy["reroll_keep"] = policies.params[2, 0]
         return _reference.siege(self, dice, policy)
 
     def exact_solution(self, policies):
+        if self.battles():
+            raise ExactNotSupported(f"{self.name}: no exact answer for a siege with a sortie or relief battle "
+                                    "(5.5.1, S0)")
         return expectations(enumerate_dice(lambda dice: self.reference(dice, policies)), self.metrics)
 
 
@@ -621,3 +694,321 @@ class Senate(Scenario):
     def exact_solution(self, policies):
         fixed = self.senate_fallback_order == "fixed_volsci_latin_sabine"
         return _exact.senate(self.people, self.fallback, "volsci_latin_sabine" if fixed else policies.names[0])
+
+
+def _records(default, record_fields, max_len, doc, rule, min_len=0):
+    return param(default, kind="records", fields=record_fields, min_len=min_len, max_len=max_len, doc=doc, rule=rule)
+
+
+def _unchecked_battle(**params):
+    """A battle built field by field without ``check``: a siege's sortie may be fought by fewer than the 3 units
+    5.7 asks of an army that starts a battle (5.5.1 sets its own condition)."""
+    battle = object.__new__(Battle)
+    for f in fields(Battle):
+        object.__setattr__(battle, f.name, f.metadata["param"].validate(f.name, params.get(f.name, f.default)))
+    return battle
+
+
+def _garrison_penalty(values, rule):
+    """KOR-A27: -1 for an adjacent enemy garrison, -2 for a value 3, not summed (max_not_sum) or per city."""
+    if rule == "sum_per_city":
+        return sum(2 if v == 3 else 1 for v in values)
+    return 2 if 3 in values else (1 if values else 0)
+
+
+_ROMULUS = _armies.army("romulus")
+_LATINS = _armies.army("latin_army")
+BATTLE_TIE_RULES = ("no_winner", "defender_wins", "attacker_wins")
+KING_LOSS_RULES = ("minus2_vp", "minus4_ip", "both")
+
+
+@dataclass(frozen=True)
+class _Armies(Scenario):
+    """The armies, the context and the options a battle of 5.7 shares with the ambush battle (6.4 c)."""
+
+    roman_units: tuple = _records(_ROMULUS["units"], _armies.ROMAN_UNIT_FIELDS, _armies.MAX_UNITS,
+                                  "the Roman military units", "5.7, 5.7.8", min_len=1)
+    nr_units: tuple = _records(_LATINS["units"], _armies.NR_UNIT_FIELDS, _armies.MAX_UNITS,
+                               "the NR military units", "5.7, 5.7.8", min_len=1)
+    roman_leaders: tuple = _records(_ROMULUS["leaders"], _armies.ROMAN_LEADER_FIELDS, _armies.MAX_LEADERS,
+                                    "the Roman leaders with the army", "5.7.6, table 5.1")
+    nr_leaders: tuple = _records(_LATINS["leaders"], _armies.NR_LEADER_FIELDS, _armies.MAX_LEADERS,
+                                 "the NR leaders with the army", "5.7.6, table 5.1")
+    nr_people: str = param("latins", choices=_armies.PEOPLES, doc="the people of the NR army", rule="5.7.8")
+    invader_war: bool = param(False, doc="the NR army is an invasion army of a war: war results (KOR-A35)",
+                              rule="9.4.7.3, 9.5.7.3, 9.5.7.4, 9.6.7.2, 9.7.7.3")
+    roman_adjacent_garrisons: tuple = param([], kind="ints", lo=1, hi=3, max_len=6,
+                                            doc="values of NR garrisons in cities adjacent to the battle hex",
+                                            rule="5.7.8, KOR-A27")
+    nr_adjacent_garrisons: tuple = param([], kind="ints", lo=1, hi=3, max_len=6,
+                                         doc="values of Roman garrisons in cities adjacent to the battle hex",
+                                         rule="5.7.8, KOR-A27")
+    hex_garrison: int = param(0, lo=0, hi=3, doc="a garrison in the battle hex itself (0 = none)", rule="KOR-A27")
+    hex_garrison_side: str = param("nr", choices=("nr", "roman"), doc="whose garrison is in the battle hex",
+                                   rule="KOR-A27")
+    good_omen: bool = param(False, doc="Good Omen on the map: +1 to every Roman die", rule="9.5.7.1, KOR-A58")
+    porsenna: str = param("absent", choices=("absent", "commands", "on_map"),
+                          doc="Porsenna (9.7.7.4): a King who loses is killed (scope KOR-A38)", rule="9.7.7.4")
+    battle_min_units_scope: str = option("battle_min_units_scope")
+    spolia_round_mode: str = option("spolia_round_mode")
+    spolia_champion: str = option("spolia_champion")
+    spolia_stack_5711: bool = option("spolia_stack_5711")
+    spolia_loser_fate: str = option("spolia_loser_fate", doc="rule option KOR-A18; where the loser goes, not scored")
+    nr_tactic_draw: str = option("nr_tactic_draw")
+    tactic_pool_attack: int = param(1, lo=1, hi=20, doc="ATTACK markers in the pool (nr_tactic_draw = "
+                                    "pool_without_replacement)", rule="KOR-A19")
+    tactic_pool_defence: int = param(1, lo=1, hi=20, doc="DEFENCE markers in the pool (nr_tactic_draw = "
+                                     "pool_without_replacement)", rule="KOR-A19")
+    vanguard_matching: str = option("vanguard_matching")
+    vanguard_model: str = option("vanguard_model")
+    roman_cavalry_class_drm: str = option("roman_cavalry_class_drm")
+    astutia_scope_battle: str = option("astutia_scope_battle")
+    retreat_round_class_drm: str = option("retreat_round_class_drm")
+    retreat_round_scoring: str = option("retreat_round_scoring")
+    roman_may_decline_phase3: bool = option("roman_may_decline_phase3")
+    phase3_cost_scope: str = option("phase3_cost_scope")
+    cavalry_count_basis: str = option("cavalry_count_basis")
+    adjacent_garrison_penalty: str = option("adjacent_garrison_penalty")
+    adjacent_includes_battle_hex: bool = option("adjacent_includes_battle_hex")
+    back_side_penalty: str = option("back_side_penalty")
+    etruscan_gallic_penalty_side: str = option("etruscan_gallic_penalty_side")
+    battle_tie_rule: str = option("battle_tie_rule")
+    reserve_infantry_fill: str = option("reserve_infantry_fill")
+    leader_attack_test: str = option("leader_attack_test")
+    leader_attack_frequency: str = option("leader_attack_frequency")
+    nr_reserve_cav_fallback: str = option("nr_reserve_cav_fallback")
+    leader_alone_box_counts_empty: bool = option("leader_alone_box_counts_empty")
+    triumph_bonus_ip: int = option("triumph_bonus_ip")
+    triumph_infantry_scope: str = option("triumph_infantry_scope")
+    battle_king_loss: str = option("battle_king_loss")
+    king_equivalents: bool = option("king_equivalents")
+    invader_battle_scoring: str = option("invader_battle_scoring")
+    capture_reward: str = option("capture_reward")
+    captured_vp_counting: str = option("captured_vp_counting")
+    ignominy_trial: str = option("ignominy_trial")
+    ignominy_equal_8: str = option("ignominy_equal_8")
+    ignominy_ip_loss: str = option("ignominy_ip_loss")
+    tribune_defeat_stack: str = option("tribune_defeat_stack")
+    ignominy_eligible: str = option("ignominy_eligible")
+    king_lost_in_battle: str = option("king_lost_in_battle")
+    porsenna_kill_scope: str = option("porsenna_kill_scope")
+    nr_leaderless_capacity: str = option("nr_leaderless_capacity")
+    good_omen_scope: str = option("good_omen_scope")
+
+    # what the concrete scenario fixes
+    MODE = _battle.MODE_BATTLE
+
+    def roman_attacks(self):
+        return False
+
+    def roman_initiates(self):
+        return False
+
+    def check(self):
+        _armies.check_roman_units("roman_units", self.roman_units)
+        kings = [i for i, leader in enumerate(self.roman_leaders) if leader["rank"] == "king"]
+        if len(kings) > 1:
+            raise ScenarioError(f"roman_leaders: leaders {kings} are all of rank 'king'; an army has one King")
+        if self.invader_war and self.nr_people not in _armies.INVADER_PEOPLES:
+            raise ScenarioError(f"invader_war: true is not allowed with nr_people={self.nr_people!r}; the war "
+                                f"results (KOR-A35) belong to {', '.join(_armies.INVADER_PEOPLES)}")
+        if self.porsenna != "absent" and self.nr_people != "etruscans":
+            raise ScenarioError(f"porsenna: {self.porsenna!r} is not allowed with nr_people={self.nr_people!r}; "
+                                "Porsenna leads Etruscans (9.7.7.4)")
+        if self.porsenna == "commands" and not self.nr_leaders:
+            raise ScenarioError("porsenna: 'commands' needs an NR leader in nr_leaders (Porsenna himself)")
+        initiator_units = len(self.roman_units) if self.roman_initiates() else len(self.nr_units)
+        who = "roman_units" if self.roman_initiates() else "nr_units"
+        if initiator_units < 3:
+            raise ScenarioError(f"{who}: {initiator_units} unit(s) is not allowed; the army that starts a battle "
+                                "needs at least 3 military units (5.7, KOR-A14)")
+        if self.battle_min_units_scope == "both" and min(len(self.roman_units), len(self.nr_units)) < 3:
+            raise ScenarioError(f"roman_units/nr_units: {len(self.roman_units)} and {len(self.nr_units)} units; "
+                                "with battle_min_units_scope='both' each army needs at least 3 (KOR-A14)")
+        if self.roman_initiates():
+            infantry = sum(u["kind"] == "infantry" for u in self.roman_units)
+            cavalry = len(self.roman_units) - infantry
+            caps = [_armies.RANKS[leader["rank"]][1:] for leader in self.roman_leaders] or [_armies.NR_CAPACITY]
+            if not any(min(infantry, a) + min(cavalry, b) >= 3 for a, b in caps):
+                raise ScenarioError(f"roman_leaders: no commander can field 3 of the army's {infantry} infantry "
+                                    f"and {cavalry} cavalry (table 5.1 capacities); a Roman battle needs 3 units")
+
+    def battle_arrays(self):
+        """``(p, units, leaders)``: the compiled scenario (layout in ``battle.py``)."""
+        b = _battle
+        units = np.zeros((2, b.MAX_UNITS, b.U_COLS), np.int64)
+        leaders = np.zeros((2, b.MAX_LEADERS, b.L_COLS), np.int64)
+        for i, u in enumerate(self.roman_units):
+            cavalry = u["kind"] == "cavalry"
+            units[0, i] = (cavalry, u["virtus"], 1 if cavalry else u["roman_class"], u["back"] == "captivi",
+                           u["back"] == self.nr_people, 0)[:b.U_COLS]
+        for i, u in enumerate(self.nr_units):
+            units[1, i] = (u["kind"] == "cavalry", u["virtus"], 0, u["back"] == "captivi",
+                           u["back"] in ("roman_I", "roman_II", "roman_III"), 0)[:b.U_COLS]
+        for i, leader in enumerate(self.roman_leaders):
+            rank, max_inf, max_cav = _armies.RANKS[leader["rank"]]
+            kinglike = leader["rank"] == "king" or (leader["rank"] in ("interrex", "rex_vicarius")
+                                                    and self.king_equivalents)
+            tribune = leader["rank"].startswith("tribunus")
+            tried = tribune or (leader["rank"] == "general" and self.ignominy_eligible == "tribuni_and_generals")
+            leaders[0, i] = (rank, leader["virtus"], leader["astutia"], max_inf, max_cav, leader["rank"] == "king",
+                             kinglike, tribune, tried)
+        for i, leader in enumerate(self.nr_leaders):
+            leaders[1, i] = (0, leader["virtus"], leader["astutia"], *_armies.NR_CAPACITY, 0, 0, 0, 0)
+        roman_adjacent, nr_adjacent = list(self.roman_adjacent_garrisons), list(self.nr_adjacent_garrisons)
+        if self.adjacent_includes_battle_hex and self.hex_garrison:
+            (roman_adjacent if self.hex_garrison_side == "nr" else nr_adjacent).append(self.hex_garrison)
+        leaderless = (8, 8) if self.nr_leaderless_capacity == "unlimited" else _armies.NR_CAPACITY
+        porsenna_kills = self.porsenna == "commands" or (
+            self.porsenna == "on_map" and self.porsenna_kill_scope == "any_battle_while_porsenna_on_map")
+        values = {
+            b.P_UNITS: len(self.roman_units), b.P_UNITS_NR: len(self.nr_units),
+            b.P_LEADERS: len(self.roman_leaders), b.P_LEADERS_NR: len(self.nr_leaders),
+            b.P_ROMAN_ATTACKER: self.roman_attacks(), b.P_ROMAN_INITIATES: self.roman_initiates(),
+            b.P_MODE: self.MODE,
+            b.P_ADJ_PEN: _garrison_penalty(roman_adjacent, self.adjacent_garrison_penalty),
+            b.P_ADJ_PEN_NR: _garrison_penalty(nr_adjacent, self.adjacent_garrison_penalty),
+            b.P_ETR_GALLIC_PEN: 2 if self.nr_people in ("etruscans", "gauls") else 0,
+            b.P_INVADER: (0 if not self.invader_war else 1 if self.invader_battle_scoring == "replace" else 2),
+            b.P_OMEN: self.good_omen, b.P_PORSENNA_KILLS: porsenna_kills,
+            b.P_SPOLIA_MODE: SPOLIA_ROUND_MODES.index(self.spolia_round_mode),
+            b.P_SPOLIA_ANY_LEADER: self.spolia_champion == "any_leader_in_army",
+            b.P_SPOLIA_STACK: self.spolia_stack_5711,
+            b.P_TACTIC_POOL: self.nr_tactic_draw == "pool_without_replacement",
+            b.P_POOL_ATTACK: self.tactic_pool_attack, b.P_POOL_DEFENCE: self.tactic_pool_defence,
+            b.P_VC_EVEN_TOTAL: self.vanguard_matching == "even_total",
+            b.P_VC_MELEE: self.vanguard_model == "melee_until_side_wiped",
+            b.P_CAV_DRM: 2 if self.roman_cavalry_class_drm == "plus2" else 0,
+            b.P_ASTUTIA_ALL: self.astutia_scope_battle == "all_battle_rolls",
+            b.P_RR_DRM_ATTACKER_ONLY: self.retreat_round_class_drm == "attacking_side_only",
+            b.P_RR_TRACK: self.retreat_round_scoring == "track_result_without_triumph",
+            b.P_MAY_DECLINE: self.roman_may_decline_phase3,
+            b.P_PHASE3_COST: self.roman_initiates() or self.phase3_cost_scope == "always",
+            b.P_CAV_BASIS_WHOLE: self.cavalry_count_basis == "whole_army_all_leaders",
+            b.P_BACK_PER_UNIT: self.back_side_penalty == "per_unit",
+            b.P_TIE_RULE: BATTLE_TIE_RULES.index(self.battle_tie_rule),
+            b.P_RESERVE_ANY_BOX: self.reserve_infantry_fill == "any_vacated_box",
+            b.P_LEADER_GE: self.leader_attack_test == "ge",
+            b.P_NR_CAV_ATTACKS_LEADER: self.nr_reserve_cav_fallback == "attack_leader",
+            b.P_LEADER_BOX_EMPTY: self.leader_alone_box_counts_empty,
+            b.P_TRIUMPH_IP: self.triumph_bonus_ip, b.P_TRIUMPH_WHOLE: self.triumph_infantry_scope == "whole_army",
+            b.P_KING_LOSS: KING_LOSS_RULES.index(self.battle_king_loss),
+            b.P_CAPTURE_IP: self.capture_reward in ("ip_and_vp", "ip_only"),
+            b.P_CAPTURE_VP: self.capture_reward in ("ip_and_vp", "vp_only"),
+            b.P_TRIAL_HELD: self.ignominy_trial == "mandatory",
+            b.P_EQUAL_8_ACQUITTED: self.ignominy_equal_8 == "acquitted",
+            b.P_IP_LOSS_ALWAYS: self.ignominy_ip_loss == "always",
+            b.P_TRIBUNE_STACK: self.tribune_defeat_stack == "stack",
+            b.P_NR_LEADERLESS_INF: leaderless[0], b.P_NR_LEADERLESS_CAV: leaderless[1],
+            b.P_ROMAN_LEADERLESS_INF: _armies.NR_CAPACITY[0], b.P_ROMAN_LEADERLESS_CAV: _armies.NR_CAPACITY[1],
+        }
+        values.update(self.mode_values())
+        p = np.zeros(b.N_PARAMS, np.int64)
+        for index, value in values.items():
+            p[index] = int(value)
+        return p, units, leaders
+
+    def mode_values(self):
+        return {}
+
+    def kernel_args(self):
+        return self.battle_arrays()
+
+    def exact_solution(self, policies):
+        try:
+            from . import battle_exact
+        except ImportError:
+            raise ExactNotSupported(f"{self.name}: the exact battle solver is not available") from None
+        return battle_exact.solve(self, policies)
+
+
+BATTLE_METRICS = (
+    "p_win", "p_loss", "p_no_winner", "ip", "vp", "hostile_reactions", "tokens_r_to_nr", "tokens_nr_to_r",
+    "roman_score", "nr_score", "p_roman_score_0", "p_roman_score_1_4", "p_roman_score_5_9", "p_roman_score_10_19",
+    "p_nr_score_0", "p_nr_score_1_4", "p_nr_score_5_9", "p_nr_score_10_19", "roman_units_lost",
+    "roman_units_captured", "nr_units_lost", "nr_units_captured", "p_triumph", "p_roman_leader_lost",
+    "p_nr_leader_lost", "p_interrex", "p_end_withdrawal", "p_end_spolia", "p_end_defence_defence",
+    "p_end_retreat_round", "p_end_stopped", "p_end_phase3", "phase3_rounds", "roman_pre_penalty", "nr_pre_penalty",
+    "roman_penalty", "nr_penalty")
+
+
+@register
+class Battle(_Armies):
+    """KoR 5.7: a pitched battle between a Roman army and an NR army, every step of the master algorithm (spec
+    2.1.0). Names, parameters and metrics: ``docs/contracts/kings_of_rome_battle.md``.
+
+    Options that change no metric here: ``spolia_loser_fate`` (where the loser goes), ``captured_vp_counting``
+    and ``king_lost_in_battle`` (single values), ``leader_attack_frequency`` (single value),
+    ``etruscan_gallic_penalty_side`` (single value), ``good_omen_scope`` (single value).
+    """
+
+    name = "kings_of_rome.battle"
+    rule = "KoR 5.7"
+    title = "Pitched battle of a Roman army against an NR army"
+    p_win = "Rome wins the battle (its track score is closer to 0, or it won the Spolia Opima duel)"
+    metrics = BATTLE_METRICS
+    decision_points = BATTLE_POINTS
+    kernel = staticmethod(_battle.battle_kernel)
+
+    attacker: str = param("rome", choices=("rome", "nr"), doc="the side that entered the hex (track top row, "
+                          "first in the vanguard clash)", rule="5.7.2")
+    roman_action: bool = param(True, doc="the battle is a Roman action (needs 3 Roman units, phase 3 costs 1 IP, "
+                               "2 hostile reactions); false: an NR reaction or invasion", rule="5.7, KOR-A14, A25")
+    nr_city_in_hex: bool = param(False, doc="the hex holds a city of the NR army's people: preventive withdrawal",
+                                 rule="5.7.1")
+    orphan_reaction_line_owner: str = option("orphan_reaction_line_owner")
+    withdrawal_converts_to_siege: str = option("withdrawal_converts_to_siege",
+                                               doc="rule option KOR-A16; the siege is kings_of_rome.siege")
+
+    def roman_attacks(self):
+        return self.attacker == "rome"
+
+    def roman_initiates(self):
+        return self.roman_action
+
+    def mode_values(self):
+        b = _battle
+        return {b.P_WITHDRAWAL: self.roman_action and self.nr_city_in_hex,
+                b.P_WITHDRAWAL_REACTIONS: self.orphan_reaction_line_owner in ("preventive_withdrawal", "both"),
+                b.P_REACTIONS: 2 if self.roman_action else 0}
+
+    @classmethod
+    def example(cls, roman="romulus", nr="latin_army", **params):
+        """A battle between two example armies of ``data/kor_armies.csv``."""
+        r, n = _armies.army(roman), _armies.army(nr)
+        return cls.from_dict({"roman_units": r["units"], "roman_leaders": r["leaders"], "nr_units": n["units"],
+                              "nr_leaders": n["leaders"], **params})
+
+
+
+@register
+class Ambush(_Armies):
+    """KoR 6.4 (the battle case, 6.4 c): an NR army with a leader ambushes Roman troops in a city of its own people.
+    No tactic markers (KOR-A44 phase3_only: straight to phase 3); the Roman army deploys first and the NR faces its
+    weakest units with its strongest; the Roman units do not roll in the first round; Rome's victory is worth +2 VP
+    (KOR-A44 ambush_scoring). The random unit that reinforces the NR army (6.4 step 2) belongs in ``nr_units``.
+    An ambush starts no hostile reaction and, not being a Roman action, costs no IP for phase 3 (KOR-A25).
+    """
+
+    name = "kings_of_rome.ambush"
+    rule = "KoR 6.4"
+    title = "Ambush: an NR army attacks Roman troops in a city (the battle case)"
+    p_win = "Rome wins the ambush battle"
+    metrics = BATTLE_METRICS
+    decision_points = BATTLE_POINTS
+    kernel = staticmethod(_battle.battle_kernel)
+    MODE = _battle.MODE_AMBUSH
+
+    ambush_battle_phases: str = option("ambush_battle_phases")
+    ambush_scoring: str = option("ambush_scoring")
+
+    def check(self):
+        super().check()
+        if not self.nr_leaders:
+            raise ScenarioError("nr_leaders: [] is not allowed; an ambush is executed by an NR army with a leader "
+                                "(6.4, table 6.0)")
+
+    def mode_values(self):
+        b = _battle
+        return {b.P_AMBUSH_PHASE3_ONLY: self.ambush_battle_phases == "phase3_only",
+                b.P_AMBUSH_STACK: self.ambush_scoring == "stack", b.P_REACTIONS: 0}

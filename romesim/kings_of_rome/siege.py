@@ -9,7 +9,9 @@ from numba import njit, prange
 from ..core import rng
 from ..core.engine import BLOCK, n_blocks, record
 from ..core.policy import error_code
+from . import battle as _battle
 from .policies import (
+    BATTLE_STATE_SIZE,
     DP_FIRST_TARGET,
     DP_LOSSES,
     DP_REROLL,
@@ -23,7 +25,11 @@ from .policies import (
 # indices into the compiled parameter vector
 (GARRISON, LEADER, UNITS, KING_LED, TRIBUNE, ACCUSED, ASTUTIA, OMEN, FIRST_GE, FIRST_TARGET, SECOND_EQ,
  SECOND_DECLARE, SECOND_CITY_FALLS, FIRST_PLUS_C, KING_REWARD_VP, FIRST_LEADER_CAPTURED, REACTIONS_ALL_DICE,
- TRIAL_HELD, EQUAL_8_ACQUITTED, IP_LOSS_ALWAYS, TRIBUNE_STACK, N_PARAMS) = range(22)
+ TRIAL_HELD, EQUAL_8_ACQUITTED, IP_LOSS_ALWAYS, TRIBUNE_STACK, RELIEF, RELIEF_ALWAYS, SORTIE_POSSIBLE,
+ SORTIE_ANY_UNIT, SORTIE_CITY_FALLS, SORTIE_VP_ONLY, N_PARAMS) = range(28)
+
+# the two battles a siege may bring (S0, S1): index into the compiled battle arrays
+RELIEF_BATTLE, SORTIE_BATTLE = 0, 1
 
 # first-roll target modes (KOR-A7), in kor_options.csv order
 TARGET_LEADER_IF_PRESENT, TARGET_PLAYER_CHOICE, TARGET_MAX, TARGET_GARRISON_ONLY = range(4)
@@ -92,10 +98,11 @@ def victory_reward(p, row):
 
 
 @njit(cache=True, inline="always")
-def siege_game(stream, row, state, p, table, codes, params, fn_target, fn_criterion, fn_reroll, fn_losses):
-    """KoR 5.5: one siege by a Roman army. Fills ``row``; returns 0 or a policy error code."""
-    row[:] = 0
-    g, lead, units = p[GARRISON], p[LEADER], p[UNITS]
+def siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_target, fn_criterion, fn_reroll,
+                fn_losses):
+    """KoR 5.5 a-c: the siege rolls against the garrison and the leader and units still in the city. Adds to
+    ``row``; returns 0 or a policy error code."""
+    g = p[GARRISON]
     points = p[ASTUTIA]
     rolls = 0
     rerolls_made = 0
@@ -123,14 +130,15 @@ def siege_game(stream, row, state, p, table, codes, params, fn_target, fn_criter
         row[WIN] = 1
         row[SUBMIT] = 1
         row[CITY_TAKEN] = 1
-        row[UNITS_LOST] = units
-        row[LEADER_CAPTURED] = 1 if lead > 0 and p[FIRST_LEADER_CAPTURED] else 0
+        row[UNITS_LOST] += units
+        if lead > 0 and p[FIRST_LEADER_CAPTURED]:
+            row[LEADER_CAPTURED] = 1
         row[IP] += 2
         if p[FIRST_PLUS_C]:
             victory_reward(p, row)
     else:
         # roll b: the garrison gets a virtual +1; criterion per KOR-A8
-        kind = ROLL_B_EITHER
+        kind = ROLL_B_EITHER if lead > 0 else ROLL_B_GARRISON
         if p[SECOND_DECLARE] and g > 0 and lead > 0:
             state[0], state[1], state[2], state[3] = g + 1, lead, p[SECOND_EQ], p[OMEN]
             action = decide_second_criterion(codes[DP_SECOND_CRITERION], params[DP_SECOND_CRITERION], state,
@@ -175,15 +183,16 @@ def siege_game(stream, row, state, p, table, codes, params, fn_target, fn_criter
                 row[CITY_TAKEN] = 1
             else:
                 row[CITY_TAKEN] = 1 if (not has_g and units == 0) else 0
-            row[LEADER_CAPTURED] = 1 if leader_taken else 0
+            if leader_taken:
+                row[LEADER_CAPTURED] = 1
             victory_reward(p, row)
 
     if row[WIN]:
-        row[NR_TO_R] = 1
+        row[NR_TO_R] += 1
     else:
         # S4: siege abandoned
         row[ABANDON] = 1
-        row[R_TO_NR] = 2
+        row[R_TO_NR] += 2
         if p[KING_LED]:
             row[IP] -= 2
         else:
@@ -200,16 +209,95 @@ def siege_game(stream, row, state, p, table, codes, params, fn_target, fn_criter
     return 0
 
 
+@njit(cache=True, inline="always")
+def add_battle(row, brow, vp_only):
+    """A siege battle's points and adjustments count for the siege action (its reactions do not, KOR-A11)."""
+    if not vp_only:
+        row[IP] += brow[_battle.IP]
+        row[VP] += brow[_battle.VP]
+    row[R_TO_NR] += brow[_battle.R_TO_NR]
+    row[NR_TO_R] += brow[_battle.NR_TO_R]
+
+
+@njit(cache=True)
+def siege_game(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p, sortie_units,
+               sortie_leaders, status, bg, bstate, brow, codes, params, fn_target, fn_criterion, fn_reroll, fn_losses):
+    """KoR 5.5 with S0 and S1: the Falisci/Capenati relief battle (9.2.7.3-9.2.7.4), the sortie of a besieged
+    leader with at least as many units as the besiegers (5.5.1, KOR-A12), then the siege rolls. The battles are
+    fought by the built-in battle bots in ``bcodes``/``bparams``. Fills ``row``; returns 0 or a policy error
+    code."""
+    row[:] = 0
+    lead, units = p[LEADER], p[UNITS]
+    offset = _battle.battle_offset(bcodes)
+    roman_alive = _battle.MAX_UNITS  # every besieger, unless the relief battle killed some
+    sortie_p[:] = bp[SORTIE_BATTLE]
+    sortie_units[:] = bunits[SORTIE_BATTLE]
+    sortie_leaders[:] = bleaders[SORTIE_BATTLE]
+    if p[RELIEF]:
+        err = _battle.battle_game(stream, brow, bp[RELIEF_BATTLE], bunits[RELIEF_BATTLE], bleaders[RELIEF_BATTLE],
+                                  status, bg, bstate, bcodes, bparams, offset, None, None, None, None, None, None,
+                                  None, None, None, None, None, None, None, None, None, None)
+        if err:
+            return err
+        add_battle(row, brow, False)
+        if not brow[_battle.WIN] and not p[RELIEF_ALWAYS]:
+            return 0  # S0: the relief army still stands between Rome and the walls (KOR-A12)
+        # the sortie meets the besiegers that survived the relief battle
+        kept = 0
+        for i in range(bp[RELIEF_BATTLE, _battle.P_UNITS]):
+            if status[_battle.ROME, i, _battle.S_ALIVE]:
+                sortie_units[_battle.ROME, kept] = bunits[RELIEF_BATTLE, _battle.ROME, i]
+                kept += 1
+        roman_alive = kept
+        sortie_p[_battle.P_UNITS] = kept
+        if bg[_battle.G_LEADER_LOST]:
+            sortie_p[_battle.P_LEADERS] = 0
+    if p[SORTIE_POSSIBLE] and lead > 0 and units >= min(roman_alive, sortie_p[_battle.P_UNITS]):
+        err = _battle.battle_game(stream, brow, sortie_p, sortie_units, sortie_leaders, status, bg, bstate, bcodes,
+                                  bparams, offset, None, None, None, None, None, None, None, None, None, None, None,
+                                  None, None, None, None, None)
+        if err:
+            return err
+        add_battle(row, brow, p[SORTIE_VP_ONLY])
+        row[UNITS_LOST] += brow[_battle.NR_LOST]
+        if brow[_battle.NR_LEADER_LOST]:
+            lead = 0
+            row[LEADER_CAPTURED] = 1
+        survivors = units - brow[_battle.NR_LOST]
+        if (survivors > 0) if p[SORTIE_ANY_UNIT] else (not brow[_battle.WIN]):
+            row[VP] -= 2  # 5.5.1: the sortie force survives; the siege is over
+            return 0
+        # the sortie force is defeated: its uncaptured units go to the R container, the siege goes on
+        row[UNITS_LOST] += survivors
+        units = 0
+        if p[SORTIE_CITY_FALLS] or (p[GARRISON] == 0 and lead == 0):
+            row[WIN] = 1
+            row[CITY_TAKEN] = 1
+            if lead > 0:
+                row[LEADER_CAPTURED] = 1
+            return 0
+    return siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_target, fn_criterion, fn_reroll,
+                       fn_losses)
+
+
 @njit(parallel=True, cache=True)
-def siege_kernel(seed, first, count, p, table, codes, params, out, sums, sumsq, errors,
-                 fn_target=None, fn_criterion=None, fn_reroll=None, fn_losses=None):
+def siege_kernel(seed, first, count, p, table, bp, bunits, bleaders, bcodes, bparams, codes, params, out, sums,
+                 sumsq, errors, fn_target=None, fn_criterion=None, fn_reroll=None, fn_losses=None):
     for b in prange(n_blocks(count)):
         stream = rng.new_stream()
         row = np.zeros(N_METRICS, np.int64)
         state = np.zeros(8, np.int64)
+        status = np.zeros((2, _battle.MAX_UNITS, _battle.S_COLS), np.int64)
+        bg = np.zeros(_battle.G_SIZE, np.int64)
+        bstate = np.zeros(BATTLE_STATE_SIZE, np.int64)
+        brow = np.zeros(_battle.N_METRICS, np.int64)
+        sortie_p = np.zeros(bp.shape[1], np.int64)
+        sortie_units = np.zeros(bunits.shape[1:], np.int64)
+        sortie_leaders = np.zeros(bleaders.shape[1:], np.int64)
         for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             rng.start(stream, seed, first + j)
-            err = siege_game(stream, row, state, p, table, codes, params,
+            err = siege_game(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p,
+                             sortie_units, sortie_leaders, status, bg, bstate, brow, codes, params,
                              fn_target, fn_criterion, fn_reroll, fn_losses)
             if err:
                 errors[b] = err

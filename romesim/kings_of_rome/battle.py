@@ -1,0 +1,1176 @@
+"""Battle (KoR 5.7), with the ambush battle of 6.4 c: kernel.
+
+The scenario is compiled into an int64 vector ``p`` (context and rule options, indices ``P_*``), a unit table
+``units[side, slot, U_*]`` and a leader table ``leaders[side, slot, L_*]`` (side 0 = Rome, 1 = the NR army). A game
+keeps its state in three small arrays reused for every game of a block: ``status[side, slot, S_*]`` for the units,
+``g`` for the scalars (``G_*``: track penalties, commanders, Astutia left, front boxes, losses) and ``state`` for
+the decision points. Each step of the master algorithm (spec 2.1.0) is one function named after it. The outcome
+row follows ``Battle.metrics``.
+"""
+import numpy as np
+from numba import njit, prange
+
+from ..core import rng
+from ..core.engine import BLOCK, n_blocks, record
+from ..core.policy import error_code
+from .policies import (
+    BATTLE_POINTS,
+    BATTLE_STATE_SIZE,
+    BS_ASTUTIA,
+    BS_NR_ALIVE,
+    BS_NR_PEN,
+    BS_OWN,
+    BS_PHASE,
+    BS_ROMAN_ALIVE,
+    BS_ROMAN_PEN,
+    BS_ROUND,
+    DP_B_COMMANDER,
+    DP_B_CONTINUE,
+    DP_B_DEPLOY,
+    DP_B_FIGHT,
+    DP_B_FILL,
+    DP_B_LEADER,
+    DP_B_NR_TACTIC,
+    DP_B_PARTICIPANTS,
+    DP_B_REROLL,
+    DP_B_RESERVE_CAV,
+    DP_B_RESERVE_INF,
+    DP_B_RETREAT,
+    DP_B_SPOLIA,
+    DP_B_TACTIC,
+    DP_B_TRIUMPH,
+    DP_B_VANGUARD,
+    NR_TACTIC_ATTACK,
+    NR_TACTIC_DEFENCE,
+    PHASE_3,
+    PHASE_CLASH,
+    PHASE_RETREAT,
+    PHASE_SETUP,
+    PHASE_TACTICS,
+    decide_battle,
+)
+
+N_BATTLE_POINTS = len(BATTLE_POINTS)
+
+ROME, NR = 0, 1
+MAX_UNITS, MAX_LEADERS = 8, 3
+INFANTRY, CAVALRY = 0, 1
+DEFENCE, ATTACK = 0, 1
+MODE_BATTLE, MODE_AMBUSH = 0, 1
+
+# the compiled parameter vector
+(P_UNITS, P_UNITS_NR, P_LEADERS, P_LEADERS_NR, P_ROMAN_ATTACKER, P_ROMAN_INITIATES, P_MODE, P_AMBUSH_PHASE3_ONLY,
+ P_AMBUSH_STACK, P_WITHDRAWAL, P_WITHDRAWAL_REACTIONS, P_ADJ_PEN, P_ADJ_PEN_NR, P_ETR_GALLIC_PEN, P_INVADER,
+ P_OMEN, P_PORSENNA_KILLS, P_SPOLIA_MODE, P_SPOLIA_ANY_LEADER, P_SPOLIA_STACK, P_TACTIC_POOL, P_POOL_ATTACK,
+ P_POOL_DEFENCE, P_VC_EVEN_TOTAL, P_VC_MELEE, P_CAV_DRM, P_ASTUTIA_ALL, P_RR_DRM_ATTACKER_ONLY, P_RR_TRACK,
+ P_MAY_DECLINE, P_PHASE3_COST, P_CAV_BASIS_WHOLE, P_BACK_PER_UNIT, P_TIE_RULE, P_RESERVE_ANY_BOX, P_LEADER_GE,
+ P_NR_CAV_ATTACKS_LEADER, P_LEADER_BOX_EMPTY, P_TRIUMPH_IP, P_TRIUMPH_WHOLE, P_KING_LOSS, P_CAPTURE_IP,
+ P_CAPTURE_VP, P_TRIAL_HELD, P_EQUAL_8_ACQUITTED, P_IP_LOSS_ALWAYS, P_TRIBUNE_STACK, P_REACTIONS,
+ P_NR_LEADERLESS_INF, P_NR_LEADERLESS_CAV, P_ROMAN_LEADERLESS_INF, P_ROMAN_LEADERLESS_CAV, N_PARAMS) = range(53)
+
+# spolia round modes (KOR-A17), tie rules (KOR-A29), King-loss scoring (KOR-A34), invader scoring (KOR-A35)
+SPOLIA_REPEAT, SPOLIA_SINGLE, SPOLIA_ROMAN_FIRST = range(3)
+TIE_NO_WINNER, TIE_DEFENDER, TIE_ATTACKER = range(3)
+KING_LOSS_VP, KING_LOSS_IP, KING_LOSS_BOTH = range(3)
+INVADER_NONE, INVADER_REPLACE, INVADER_STACK = range(3)
+
+# units[side, slot]
+U_KIND, U_VIRTUS, U_CLASS, U_CAPTIVI, U_BACK, U_COLS = range(6)
+# leaders[side, slot]: capacity and how a commander is scored
+(L_RANK, L_VIRTUS, L_ASTUTIA, L_MAX_INF, L_MAX_CAV, L_KING, L_KINGLIKE, L_TRIBUNE, L_TRIED, L_COLS) = range(10)
+# status[side, slot]
+S_PART, S_ALIVE, S_BOX, S_MARK, S_HIT, S_COLS = range(6)
+# game scalars
+G_PEN, G_PRE, G_CMD, G_LEAD_ALIVE, G_LBOX, G_AST, G_LOST, G_CAPT, G_LEADER_LOST = 0, 2, 4, 6, 8, 10, 12, 14, 16
+G_FRONT, G_BOX_KIND = 18, 24  # 3 boxes per side
+G_ROUNDS, G_INTERREX, G_ORDER, G_PAIRS, G_FACING, G_SPOLIA_BOTH, G_SIZE = 30, 31, 32, 40, 48, 54, 64
+
+# outcome columns, in Battle.metrics order (four score bands per side from ROMAN_BAND and NR_BAND)
+WIN, LOSS, NO_WINNER, IP, VP, REACTIONS, R_TO_NR, NR_TO_R, ROMAN_SCORE, NR_SCORE = range(10)
+ROMAN_BAND, NR_BAND = 10, 14
+(ROMAN_LOST, ROMAN_CAPTURED, NR_LOST, NR_CAPTURED, TRIUMPH, ROMAN_LEADER_LOST, NR_LEADER_LOST, INTERREX,
+ END_WITHDRAWAL, END_SPOLIA, END_DEFENCE_DEFENCE, END_RETREAT, END_STOPPED, END_PHASE3, ROUNDS, ROMAN_PRE, NR_PRE,
+ ROMAN_PEN, NR_PEN, N_METRICS) = range(18, 38)
+
+# the six orders of three NR front units over the boxes RIGHT, CENTRE, LEFT
+BOX_ORDERS = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]], np.int64)
+
+TRACK_FLOOR = 19  # 5.7.7: the marker stops at "10+9"
+
+
+@njit(cache=True)
+def score(g, side):
+    """5.7.7: the comparable track score, -min(penalty points, 19)."""
+    return -min(g[G_PEN + side], TRACK_FLOOR)
+
+
+@njit(cache=True)
+def alive_units(p, status, side):
+    """Participating units of ``side`` still alive."""
+    n = 0
+    for i in range(p[P_UNITS + side]):
+        if status[side, i, S_PART] and status[side, i, S_ALIVE]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def alive_of_kind(p, units, status, side, kind):
+    n = 0
+    for i in range(p[P_UNITS + side]):
+        if status[side, i, S_PART] and status[side, i, S_ALIVE] and units[side, i, U_KIND] == kind:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def header(p, status, g, state, phase):
+    """Clear the decision state and write the header every battle decision point receives."""
+    for k in range(BATTLE_STATE_SIZE):
+        state[k] = 0
+    state[BS_PHASE] = phase
+    state[BS_ROUND] = g[G_ROUNDS]
+    state[BS_ROMAN_PEN] = g[G_PEN]
+    state[BS_NR_PEN] = g[G_PEN + 1]
+    state[BS_ASTUTIA] = g[G_AST]
+    state[BS_ROMAN_ALIVE] = alive_units(p, status, ROME)
+    state[BS_NR_ALIVE] = alive_units(p, status, NR)
+
+
+@njit(cache=True)
+def legal_action(state, action):
+    return 0 <= action < 8 and state[action] != 0
+
+
+@njit(cache=True)
+def strongest_first(p, units, status, side, kind, out, start):
+    """Write the participating live slots of ``side`` (``kind`` -1 = any) in ``out[start:]``, highest Virtus
+    first, the earlier slot first among equals; returns how many."""
+    n = 0
+    for i in range(p[P_UNITS + side]):
+        if not (status[side, i, S_PART] and status[side, i, S_ALIVE]):
+            continue
+        if kind >= 0 and units[side, i, U_KIND] != kind:
+            continue
+        k = n
+        while k > 0 and units[side, out[start + k - 1], U_VIRTUS] < units[side, i, U_VIRTUS]:
+            out[start + k] = out[start + k - 1]
+            k -= 1
+        out[start + k] = i
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def lose_unit(units, status, g, side, i):
+    """A unit eliminated in combat (C4, 5.7.8): the track penalty of its kind and class; Captivi = captured."""
+    status[side, i, S_ALIVE] = 0
+    if units[side, i, U_KIND] == CAVALRY:
+        g[G_PEN + side] += 3
+    elif side == ROME and units[side, i, U_CLASS] <= 2:
+        g[G_PEN + side] += 2
+    else:
+        g[G_PEN + side] += 1
+    g[G_LOST + side] += 1
+    if units[side, i, U_CAPTIVI]:
+        g[G_CAPT + side] += 1
+
+
+@njit(cache=True)
+def lose_leader(leaders, g, side):
+    """The commanding leader eliminated (C4): no more rerolls; a King killed or captured leaves an Interrex."""
+    g[G_LEAD_ALIVE + side] = 0
+    g[G_AST + side] = 0
+    g[G_LBOX + side] = -1
+    g[G_LEADER_LOST + side] = 1
+    if side == ROME and leaders[ROME, g[G_CMD], L_KING]:
+        g[G_INTERREX] = 1
+
+
+@njit(cache=True)
+def roll(stream, p, status, g, state, codes, params, offset, fn_reroll, side, drm, target, grant, phase, unit_v):
+    """One combat die: hit iff d6 + drm > target. A commander who may grant rerolls (``grant``) spends Astutia on a
+    failed die (C3): the NR always (rules bot), Rome per DP-B11. Returns ``(hit, error)``."""
+    die = rng.d6(stream)
+    while die + drm <= target and grant and g[G_AST + side] > 0 and 6 + drm > target:
+        if side == NR:
+            action = 1
+        else:
+            header(p, status, g, state, phase)
+            state[0], state[1] = 1, 1
+            state[BS_OWN], state[BS_OWN + 1], state[BS_OWN + 2], state[BS_OWN + 3] = die, unit_v, target, drm
+            action = decide_battle(offset, DP_B_REROLL, codes, params, state, stream, fn_reroll)
+            if not legal_action(state, action):
+                return False, error_code(offset + DP_B_REROLL, action)
+        if action == 0:
+            break
+        g[G_AST + side] -= 1
+        die = rng.d6(stream)
+    return die + drm > target, 0
+
+
+@njit(cache=True)
+def lose_champion(leaders, g, champion):
+    """The Roman Spolia champion killed: the commander himself, or another leader of the army (KOR-A17)."""
+    if champion == g[G_CMD]:
+        lose_leader(leaders, g, ROME)
+    else:
+        g[G_LEADER_LOST] = 1
+        if leaders[ROME, champion, L_KING]:
+            g[G_INTERREX] = 1
+
+
+@njit(cache=True)
+def preventive_withdrawal(p, row):
+    """KoR 5.7.1: an NR army in a hex holding a city of its own people withdraws inside the walls; the battle
+    becomes a siege (KOR-A16) and the orphan reaction line goes with it (KOR-A15). Returns True if it happened."""
+    if p[P_MODE] != MODE_BATTLE or not p[P_WITHDRAWAL]:
+        return False
+    row[END_WITHDRAWAL] = 1
+    row[NO_WINNER] = 1
+    row[REACTIONS] = p[P_WITHDRAWAL_REACTIONS]
+    return True
+
+
+@njit(cache=True)
+def command_and_participants(stream, p, units, leaders, status, g, state, codes, params, offset,
+                             fn_commander, fn_participants):
+    """KoR 5.7.6 and table 5.1 (DP-B01, DP-B02): one commander per side caps the participating units. Rome's
+    commander and units are chosen by its policies (at least 3 units when Rome initiates, KOR-A14); the NR takes
+    its highest-Astutia leader (then Virtus) and its strongest units (KOR-A40 without a leader)."""
+    need = 3 if p[P_ROMAN_INITIATES] else 0
+    n_units = p[P_UNITS]
+    # DP-B01: legal leaders are those whose capacity can field the units the battle needs
+    g[G_CMD] = -1
+    if p[P_LEADERS] > 0:
+        header(p, status, g, state, PHASE_SETUP)
+        for a in range(p[P_LEADERS]):
+            room = 0
+            for i in range(n_units):
+                room += 1 if units[ROME, i, U_KIND] == INFANTRY else 0
+            room = min(room, leaders[ROME, a, L_MAX_INF])
+            cav = 0
+            for i in range(n_units):
+                cav += 1 if units[ROME, i, U_KIND] == CAVALRY else 0
+            room += min(cav, leaders[ROME, a, L_MAX_CAV])
+            state[a] = 1 if room >= need else 0
+            state[BS_OWN + 3 * a] = leaders[ROME, a, L_RANK]
+            state[BS_OWN + 3 * a + 1] = leaders[ROME, a, L_VIRTUS]
+            state[BS_OWN + 3 * a + 2] = leaders[ROME, a, L_ASTUTIA]
+        if p[P_LEADERS] == 1:
+            action = 0
+        else:
+            action = decide_battle(offset, DP_B_COMMANDER, codes, params, state, stream, fn_commander)
+        if not legal_action(state, action):
+            return error_code(offset + DP_B_COMMANDER, action)
+        g[G_CMD] = action
+    if g[G_CMD] >= 0:
+        max_inf, max_cav = leaders[ROME, g[G_CMD], L_MAX_INF], leaders[ROME, g[G_CMD], L_MAX_CAV]
+    else:
+        max_inf, max_cav = p[P_ROMAN_LEADERLESS_INF], p[P_ROMAN_LEADERLESS_CAV]
+    # DP-B02: every unit is asked, strongest first; a unit needed to reach `need` joins without being asked
+    for i in range(n_units):
+        status[ROME, i, S_PART] = 0
+        status[ROME, i, S_ALIVE] = 1
+    order = G_ORDER
+    for i in range(n_units):
+        status[ROME, i, S_PART] = 1
+    count = strongest_first(p, units, status, ROME, -1, g, order)
+    for i in range(n_units):
+        status[ROME, i, S_PART] = 0
+    room_inf, room_cav, chosen = max_inf, max_cav, 0
+    for k in range(count):
+        i = g[order + k]
+        infantry = units[ROME, i, U_KIND] == INFANTRY
+        if (room_inf if infantry else room_cav) <= 0:
+            continue
+        fitting, inf_left, cav_left = 0, room_inf, room_cav
+        for k2 in range(k, count):
+            if units[ROME, g[order + k2], U_KIND] == INFANTRY:
+                if inf_left > 0:
+                    fitting += 1
+                    inf_left -= 1
+            elif cav_left > 0:
+                fitting += 1
+                cav_left -= 1
+        if chosen + fitting <= need:
+            action = 1
+        else:
+            header(p, status, g, state, PHASE_SETUP)
+            state[0], state[1] = 1, 1
+            state[BS_OWN], state[BS_OWN + 1], state[BS_OWN + 2] = (
+                units[ROME, i, U_KIND], units[ROME, i, U_VIRTUS], units[ROME, i, U_CLASS])
+            state[BS_OWN + 3], state[BS_OWN + 4], state[BS_OWN + 5] = room_inf, room_cav, chosen
+            action = decide_battle(offset, DP_B_PARTICIPANTS, codes, params, state, stream, fn_participants)
+            if not legal_action(state, action):
+                return error_code(offset + DP_B_PARTICIPANTS, action)
+        if action == 1:
+            status[ROME, i, S_PART] = 1
+            chosen += 1
+            if infantry:
+                room_inf -= 1
+            else:
+                room_cav -= 1
+    # the NR bot: highest Astutia, then Virtus; strongest units up to the capacity
+    g[G_CMD + 1] = -1
+    for a in range(p[P_LEADERS_NR]):
+        best = g[G_CMD + 1]
+        if best < 0 or leaders[NR, a, L_ASTUTIA] > leaders[NR, best, L_ASTUTIA] or (
+                leaders[NR, a, L_ASTUTIA] == leaders[NR, best, L_ASTUTIA]
+                and leaders[NR, a, L_VIRTUS] > leaders[NR, best, L_VIRTUS]):
+            g[G_CMD + 1] = a
+    if g[G_CMD + 1] >= 0:
+        room_inf, room_cav = leaders[NR, g[G_CMD + 1], L_MAX_INF], leaders[NR, g[G_CMD + 1], L_MAX_CAV]
+    else:
+        room_inf, room_cav = p[P_NR_LEADERLESS_INF], p[P_NR_LEADERLESS_CAV]
+    for i in range(p[P_UNITS_NR]):
+        status[NR, i, S_PART] = 1
+        status[NR, i, S_ALIVE] = 1
+    count = strongest_first(p, units, status, NR, -1, g, order)
+    for k in range(count):
+        i = g[order + k]
+        if units[NR, i, U_KIND] == INFANTRY:
+            keep = room_inf > 0
+            room_inf -= 1
+        else:
+            keep = room_cav > 0
+            room_cav -= 1
+        status[NR, i, S_PART] = 1 if keep else 0
+    for side in range(2):
+        cmd = g[G_CMD + side]
+        g[G_LEAD_ALIVE + side] = 1 if cmd >= 0 else 0
+        g[G_AST + side] = leaders[side, cmd, L_ASTUTIA] if cmd >= 0 else 0
+        g[G_LBOX + side] = -1
+    return 0
+
+
+@njit(cache=True)
+def pre_battle_penalties(p, units, leaders, status, g):
+    """KoR 5.7.8, P1-P7 (``kor_battle_penalties.csv``): no leader 1; adjacent enemy garrison 1, or 2 for a value 3
+    (compiled per KOR-A27); an enemy-nationality back (Rome) or a Roman class I-III back (NR) 1, once or per unit
+    (KOR-A28); fewer cavalry 2 (leaders count, KOR-A26); Etruscans or Gauls 2 for Rome (KOR-A28)."""
+    cavalry = np.zeros(2, np.int64)
+    for side in range(2):
+        points = 0
+        if g[G_CMD + side] < 0:
+            points += 1
+        points += p[P_ADJ_PEN + side]
+        backs = 0
+        for i in range(p[P_UNITS + side]):
+            if status[side, i, S_PART] and units[side, i, U_BACK]:
+                backs += 1
+        points += backs if p[P_BACK_PER_UNIT] else min(backs, 1)
+        for i in range(p[P_UNITS + side]):
+            if units[side, i, U_KIND] == CAVALRY and (status[side, i, S_PART] or p[P_CAV_BASIS_WHOLE]):
+                cavalry[side] += 1
+        cavalry[side] += p[P_LEADERS + side] if p[P_CAV_BASIS_WHOLE] else (1 if g[G_CMD + side] >= 0 else 0)
+        g[G_PRE + side] = points
+    if cavalry[ROME] < cavalry[NR]:
+        g[G_PRE] += 2
+    elif cavalry[NR] < cavalry[ROME]:
+        g[G_PRE + 1] += 2
+    g[G_PRE] += p[P_ETR_GALLIC_PEN]
+    g[G_PEN] = g[G_PRE]
+    g[G_PEN + 1] = g[G_PRE + 1]
+
+
+@njit(cache=True)
+def spolia_opima(stream, p, leaders, status, g, state, codes, params, offset, fn_spolia):
+    """KoR 5.7.2.1 (DP-B03): the Roman champion may challenge the NR commander before the tactics. Each rolls d6 +
+    Astutia (+1 Good Omen for Rome) and must exceed the other's Virtus, without rerolls (KOR-A17 modes).
+    Returns ``(outcome, champion, error)``: outcome 0 no duel or no result, 1 Roman win, 2 NR win, 3 both leaders
+    die; champion the Roman leader's slot."""
+    if g[G_CMD] < 0 or g[G_CMD + 1] < 0 or p[P_MODE] == MODE_AMBUSH:
+        return 0, -1, 0  # the challenge belongs to a battle with two commanders, never to an ambush (6.4)
+    champion = g[G_CMD]
+    if p[P_SPOLIA_ANY_LEADER]:
+        for a in range(p[P_LEADERS]):
+            if (leaders[ROME, a, L_VIRTUS] + leaders[ROME, a, L_ASTUTIA]
+                    > leaders[ROME, champion, L_VIRTUS] + leaders[ROME, champion, L_ASTUTIA]):
+                champion = a
+    rv, ra = leaders[ROME, champion, L_VIRTUS], leaders[ROME, champion, L_ASTUTIA]
+    nv, na = leaders[NR, g[G_CMD + 1], L_VIRTUS], leaders[NR, g[G_CMD + 1], L_ASTUTIA]
+    header(p, status, g, state, PHASE_TACTICS)
+    state[0], state[1] = 1, 1
+    state[BS_OWN], state[BS_OWN + 1], state[BS_OWN + 2], state[BS_OWN + 3], state[BS_OWN + 4] = (
+        rv, ra, nv, na, p[P_OMEN])
+    action = decide_battle(offset, DP_B_SPOLIA, codes, params, state, stream, fn_spolia)
+    if not legal_action(state, action):
+        return 0, -1, error_code(offset + DP_B_SPOLIA, action)
+    if action == 0:
+        return 0, champion, 0
+    roman_needs, nr_needs = nv - ra - p[P_OMEN], rv - na
+    if roman_needs >= 6 and nr_needs >= 6:
+        return 0, champion, 0  # nobody can ever hit: the duel ends without a result (contract, section 6)
+    mode = p[P_SPOLIA_MODE]
+    while True:
+        roman_hits = rng.d6(stream) > roman_needs
+        if mode == SPOLIA_ROMAN_FIRST and roman_hits:
+            nr_hits = False
+        else:
+            nr_hits = rng.d6(stream) > nr_needs
+        if roman_hits or nr_hits or mode == SPOLIA_SINGLE:
+            break
+    if roman_hits and nr_hits:
+        return 3, champion, 0
+    if roman_hits:
+        return 1, champion, 0
+    if nr_hits:
+        return 2, champion, 0
+    return 0, champion, 0
+
+
+@njit(cache=True)
+def front_strength(p, units, status, side):
+    """The tactic heuristic's strength: Virtus plus the Roman class DRM of every participating unit."""
+    total = 0
+    for i in range(p[P_UNITS + side]):
+        if status[side, i, S_PART] and status[side, i, S_ALIVE]:
+            total += units[side, i, U_VIRTUS] + (class_drm(p, units, i) if side == ROME else 0)
+    return total
+
+
+@njit(cache=True)
+def class_drm(p, units, i):
+    """KoR 5.7.9: Roman infantry class II +1, class I +2; Roman cavalry +2 only with KOR-A21 plus2."""
+    if units[ROME, i, U_KIND] == CAVALRY:
+        return p[P_CAV_DRM]
+    c = units[ROME, i, U_CLASS]
+    return 2 if c == 1 else (1 if c == 2 else 0)
+
+
+@njit(cache=True)
+def choose_tactics(stream, p, units, status, g, state, codes, params, offset, fn_tactic, fn_nr_tactic):
+    """KoR 5.7.3 (DP-B04, KOR-A19): Rome picks ATTACK or DEFENCE, then the NR marker is drawn: a coin flip, or a
+    draw from the marker pool less the Roman's marker. Returns ``(roman, nr, error)``."""
+    header(p, status, g, state, PHASE_TACTICS)
+    state[0], state[1] = 1, 1
+    state[BS_OWN], state[BS_OWN + 1] = front_strength(p, units, status, ROME), front_strength(p, units, status, NR)
+    state[BS_OWN + 2] = alive_of_kind(p, units, status, ROME, CAVALRY)
+    state[BS_OWN + 3] = alive_of_kind(p, units, status, NR, CAVALRY)
+    roman = decide_battle(offset, DP_B_TACTIC, codes, params, state, stream, fn_tactic)
+    if not legal_action(state, roman):
+        return 0, 0, error_code(offset + DP_B_TACTIC, roman)
+    code = codes[offset + DP_B_NR_TACTIC]
+    if fn_nr_tactic is not None:
+        header(p, status, g, state, PHASE_TACTICS)
+        state[0], state[1] = 1, 1
+        state[BS_OWN] = roman
+        nr = fn_nr_tactic(state, params[offset + DP_B_NR_TACTIC], stream)
+        if not legal_action(state, nr):
+            return 0, 0, error_code(offset + DP_B_NR_TACTIC, nr)
+    elif code == NR_TACTIC_ATTACK:
+        nr = ATTACK
+    elif code == NR_TACTIC_DEFENCE:
+        nr = DEFENCE
+    elif p[P_TACTIC_POOL]:
+        attack_left = p[P_POOL_ATTACK] - (1 if roman == ATTACK else 0)
+        defence_left = p[P_POOL_DEFENCE] - (1 if roman == DEFENCE else 0)
+        nr = ATTACK if rng.dn(stream, attack_left + defence_left) <= attack_left else DEFENCE
+    else:
+        nr = ATTACK if rng.dn(stream, 2) == 1 else DEFENCE
+    return roman, nr, 0
+
+
+@njit(cache=True)
+def vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn_pairing, fn_reroll):
+    """KoR 5.7.4 vanguard clash (DP-B05, KOR-A20, KOR-A21, KOR-A22): cavalry only, the attacker's unit rolls
+    first in each exchange; a unit eliminated before it rolls does not answer. Equal numbers (the NR keeps its
+    strongest; Rome's surplus is the cavalry it does not pair) fight one duel per pair, or, as a melee, re-pair
+    their survivors until one side has none. Returns an error code."""
+    if alive_of_kind(p, units, status, ROME, CAVALRY) == 0 or alive_of_kind(p, units, status, NR, CAVALRY) == 0:
+        return 0
+    attacker = ROME if p[P_ROMAN_ATTACKER] else NR
+    order = G_ORDER
+    # who is involved (S_MARK = 1)
+    for side in range(2):
+        for i in range(p[P_UNITS + side]):
+            status[side, i, S_MARK] = 0
+    n_nr = strongest_first(p, units, status, NR, CAVALRY, g, order)
+    n_rome = alive_of_kind(p, units, status, ROME, CAVALRY)
+    keep_nr = min(n_nr, n_rome)
+    if p[P_VC_EVEN_TOTAL]:
+        keep_nr = n_nr if (n_nr + n_rome) % 2 == 0 or n_nr <= n_rome else n_nr - 1
+    for k in range(keep_nr):
+        status[NR, g[order + k], S_MARK] = 1
+    drop_rome = 1 if p[P_VC_EVEN_TOTAL] and (n_nr + n_rome) % 2 == 1 and n_rome > n_nr else 0
+    n_rome_order = strongest_first(p, units, status, ROME, CAVALRY, g, order)
+    for k in range(n_rome_order - drop_rome):
+        status[ROME, g[order + k], S_MARK] = 1
+    first_round = True
+    while True:
+        n_nr = 0
+        for k in range(strongest_first(p, units, status, NR, CAVALRY, g, order)):
+            if status[NR, g[order + k], S_MARK]:
+                g[order + n_nr] = g[order + k]
+                n_nr += 1
+        n_rome = 0
+        for i in range(p[P_UNITS]):
+            if status[ROME, i, S_PART] and status[ROME, i, S_ALIVE] and status[ROME, i, S_MARK]:
+                n_rome += 1
+        pairs = min(n_nr, n_rome)
+        if pairs == 0:
+            break
+        # DP-B05: a Roman cavalry for each NR cavalry, strongest NR first
+        for k in range(pairs):
+            j = g[order + k]
+            header(p, status, g, state, PHASE_CLASH)
+            state[BS_OWN] = units[NR, j, U_VIRTUS]
+            for i in range(p[P_UNITS]):
+                if status[ROME, i, S_PART] and status[ROME, i, S_ALIVE] and status[ROME, i, S_MARK] == 1 \
+                        and units[ROME, i, U_KIND] == CAVALRY:
+                    state[i] = 1
+                    state[BS_OWN + 1 + i] = units[ROME, i, U_VIRTUS]
+            action = decide_battle(offset, DP_B_VANGUARD, codes, params, state, stream, fn_pairing)
+            if not legal_action(state, action):
+                return error_code(offset + DP_B_VANGUARD, action)
+            status[ROME, action, S_MARK] = 2
+            g[G_PAIRS + k] = action
+        for i in range(p[P_UNITS]):
+            if status[ROME, i, S_MARK] == 2:
+                status[ROME, i, S_MARK] = 1
+            elif first_round and not p[P_VC_EVEN_TOTAL]:
+                status[ROME, i, S_MARK] = 0  # Rome's surplus cavalry takes no part (equal numbers)
+        first_round = False
+        progress = False
+        for k in range(pairs):
+            a, d = (g[G_PAIRS + k], g[order + k]) if attacker == ROME else (g[order + k], g[G_PAIRS + k])
+            drm_a = p[P_OMEN] + p[P_CAV_DRM] if attacker == ROME else 0
+            drm_d = p[P_OMEN] + p[P_CAV_DRM] if attacker == NR else 0
+            va, vd = units[attacker, a, U_VIRTUS], units[1 - attacker, d, U_VIRTUS]
+            if 6 + drm_a <= vd and 6 + drm_d <= va:
+                continue  # neither can ever win: the pair leaves the clash
+            progress = True
+            grant_a = p[P_ASTUTIA_ALL] and g[G_LEAD_ALIVE + attacker]
+            grant_d = p[P_ASTUTIA_ALL] and g[G_LEAD_ALIVE + 1 - attacker]
+            while True:
+                hit, err = roll(stream, p, status, g, state, codes, params, offset, fn_reroll, attacker, drm_a, vd,
+                                grant_a, PHASE_CLASH, va)
+                if err:
+                    return err
+                if hit:
+                    lose_unit(units, status, g, 1 - attacker, d)
+                    break
+                hit, err = roll(stream, p, status, g, state, codes, params, offset, fn_reroll, 1 - attacker, drm_d,
+                                va, grant_d, PHASE_CLASH, vd)
+                if err:
+                    return err
+                if hit:
+                    lose_unit(units, status, g, attacker, a)
+                    break
+        if not p[P_VC_MELEE] or not progress:
+            break
+    return 0
+
+
+@njit(cache=True)
+def retreat_round(stream, p, units, status, g, state, codes, params, offset, attack_side, fn_pairing, fn_reroll):
+    """KoR 5.7.4 retreat round (DP-B08, KOR-A23): one simultaneous round of one-to-one infantry pairs; the
+    defending side answers with -1; Roman class I-II infantry +1 (KOR-A23 scope), Good Omen +1. Returns an
+    error code."""
+    order = G_ORDER
+    n_nr = strongest_first(p, units, status, NR, INFANTRY, g, order)
+    pairs = min(n_nr, alive_of_kind(p, units, status, ROME, INFANTRY))
+    for i in range(p[P_UNITS]):
+        status[ROME, i, S_MARK] = 0
+    for k in range(pairs):
+        header(p, status, g, state, PHASE_RETREAT)
+        state[BS_OWN] = units[NR, g[order + k], U_VIRTUS]
+        for i in range(p[P_UNITS]):
+            if status[ROME, i, S_PART] and status[ROME, i, S_ALIVE] and not status[ROME, i, S_MARK] \
+                    and units[ROME, i, U_KIND] == INFANTRY:
+                state[i] = 1
+                state[BS_OWN + 1 + i] = units[ROME, i, U_VIRTUS]
+        action = decide_battle(offset, DP_B_RETREAT, codes, params, state, stream, fn_pairing)
+        if not legal_action(state, action):
+            return error_code(offset + DP_B_RETREAT, action)
+        status[ROME, action, S_MARK] = 1
+        g[G_PAIRS + k] = action
+    for side in range(2):
+        for i in range(p[P_UNITS + side]):
+            status[side, i, S_HIT] = 0
+    for k in range(pairs):
+        for side in (attack_side, 1 - attack_side):
+            me, foe = (g[G_PAIRS + k], g[order + k]) if side == ROME else (g[order + k], g[G_PAIRS + k])
+            drm = 0 if side == attack_side else -1
+            if side == ROME:
+                drm += p[P_OMEN]
+                if units[ROME, me, U_CLASS] <= 2 and (not p[P_RR_DRM_ATTACKER_ONLY] or side == attack_side):
+                    drm += 1
+            hit, err = roll(stream, p, status, g, state, codes, params, offset, fn_reroll, side, drm,
+                            units[1 - side, foe, U_VIRTUS], p[P_ASTUTIA_ALL] and g[G_LEAD_ALIVE + side],
+                            PHASE_RETREAT, units[side, me, U_VIRTUS])
+            if err:
+                return err
+            if hit:
+                status[1 - side, foe, S_HIT] = 1
+    for side in range(2):
+        for i in range(p[P_UNITS + side]):
+            if status[side, i, S_HIT]:
+                lose_unit(units, status, g, side, i)
+    return 0
+
+
+MAX_ROUNDS = 1000  # a safety net: with the built-in policies a phase 3 that can still change ends long before
+
+
+@njit(cache=True)
+def box_empty(p, g, side, box):
+    """KOR-A32: a front box holding only a leader counts as empty (default)."""
+    if g[G_FRONT + 3 * side + box] >= 0:
+        return False
+    return not (not p[P_LEADER_BOX_EMPTY] and g[G_LEAD_ALIVE + side] and g[G_LBOX + side] == box)
+
+
+@njit(cache=True)
+def may_attack(units, side, i, foe):
+    """KoR 5.7.9: infantry and Roman cavalry attack the opposite unit; NR cavalry only Roman class III-V infantry."""
+    if side == NR and units[NR, i, U_KIND] == CAVALRY:
+        return units[ROME, foe, U_KIND] == INFANTRY and units[ROME, foe, U_CLASS] >= 3
+    return True
+
+
+@njit(cache=True)
+def combat_drm(p, units, side, i):
+    """KoR 5.7.9 and C2: the Roman class DRM and the Good Omen; NR dice have none."""
+    return class_drm(p, units, i) + p[P_OMEN] if side == ROME else 0
+
+
+@njit(cache=True)
+def place(units, status, g, side, i, box):
+    g[G_FRONT + 3 * side + box] = i
+    g[G_BOX_KIND + 3 * side + box] = units[side, i, U_KIND]
+    status[side, i, S_BOX] = box
+
+
+@njit(cache=True)
+def phase3_setup(stream, p, units, status, g, state, codes, params, offset, fn_deploy, fn_leader):
+    """KoR 5.7.6 (DP-B09, DP-B10): one unit per front box, infantry first; the rest in reserve. Rome deploys first
+    (6.4 c); the NR puts its strongest in front, in a random box order, or in an ambush facing the weakest Roman
+    units with its strongest (ties: box order). NR leaders stand with their strongest unit. Returns an error."""
+    for side in range(2):
+        for b in range(3):
+            g[G_FRONT + 3 * side + b] = -1
+            g[G_BOX_KIND + 3 * side + b] = -1
+        for i in range(p[P_UNITS + side]):
+            status[side, i, S_BOX] = -1
+    for b in range(3):
+        infantry_left = 0
+        for i in range(p[P_UNITS]):
+            if status[ROME, i, S_PART] and status[ROME, i, S_ALIVE] and status[ROME, i, S_BOX] < 0 \
+                    and units[ROME, i, U_KIND] == INFANTRY:
+                infantry_left += 1
+        header(p, status, g, state, PHASE_3)
+        state[BS_OWN] = b
+        legal = 0
+        for i in range(p[P_UNITS]):
+            if status[ROME, i, S_PART] and status[ROME, i, S_ALIVE] and status[ROME, i, S_BOX] < 0 \
+                    and (infantry_left == 0 or units[ROME, i, U_KIND] == INFANTRY):
+                state[i] = 1
+                state[BS_OWN + 1 + i] = units[ROME, i, U_VIRTUS]
+                legal += 1
+        if legal == 0:
+            break
+        action = decide_battle(offset, DP_B_DEPLOY, codes, params, state, stream, fn_deploy)
+        if not legal_action(state, action):
+            return error_code(offset + DP_B_DEPLOY, action)
+        place(units, status, g, ROME, action, b)
+    order = G_ORDER
+    n = min(3, strongest_first(p, units, status, NR, INFANTRY, g, order))
+    if n < 3:
+        n = min(3, n + strongest_first(p, units, status, NR, CAVALRY, g, order + n))
+    for k in range(n, 3):
+        g[order + k] = -1
+    if p[P_MODE] == MODE_AMBUSH:
+        # the Roman boxes from the weakest unit to the strongest, empty boxes last
+        for k in range(3):
+            g[G_PAIRS + k] = k
+        for k in range(1, 3):
+            m = k
+            while m > 0:
+                a, b = g[G_PAIRS + m - 1], g[G_PAIRS + m]
+                va = units[ROME, g[G_FRONT + a], U_VIRTUS] if g[G_FRONT + a] >= 0 else 99
+                vb = units[ROME, g[G_FRONT + b], U_VIRTUS] if g[G_FRONT + b] >= 0 else 99
+                if vb >= va:
+                    break
+                g[G_PAIRS + m - 1], g[G_PAIRS + m] = b, a
+                m -= 1
+        for k in range(3):
+            if g[order + k] >= 0:
+                place(units, status, g, NR, g[order + k], g[G_PAIRS + k])
+    else:
+        which = rng.dn(stream, 6) - 1
+        for k in range(3):
+            if g[order + k] >= 0:
+                place(units, status, g, NR, g[order + k], BOX_ORDERS[which, k])
+    if g[G_LEAD_ALIVE + 1]:
+        strongest = -1
+        for k in range(3):
+            i = g[order + k]
+            if i >= 0 and (strongest < 0 or units[NR, i, U_VIRTUS] > units[NR, strongest, U_VIRTUS]):
+                strongest = i
+        if strongest >= 0:
+            g[G_LBOX + 1] = status[NR, strongest, S_BOX]
+    if g[G_LEAD_ALIVE]:
+        header(p, status, g, state, PHASE_3)
+        state[BS_OWN] = g[G_AST]
+        for b in range(3):
+            if g[G_FRONT + b] >= 0:
+                state[b] = 1
+                state[BS_OWN + 1 + b] = units[ROME, g[G_FRONT + b], U_VIRTUS]
+        state[3] = 1
+        action = decide_battle(offset, DP_B_LEADER, codes, params, state, stream, fn_leader)
+        if not legal_action(state, action):
+            return error_code(offset + DP_B_LEADER, action)
+        g[G_LBOX] = action if action < 3 else -1
+    return 0
+
+
+@njit(cache=True)
+def combat_round(stream, p, units, status, g, state, codes, params, offset, fn_reroll):
+    """KoR 5.7.9: each front box fights only the same box opposite, attacker's dice first, all hits landing
+    together (simultaneous). A front-line commander grants rerolls (C3). In the first round of an ambush battle
+    the Roman units do not roll (6.4 c). Returns an error code."""
+    attacker = ROME if p[P_ROMAN_ATTACKER] else NR
+    for side in range(2):
+        for i in range(p[P_UNITS + side]):
+            status[side, i, S_HIT] = 0
+    for b in range(3):
+        for side in (attacker, 1 - attacker):
+            me, foe = g[G_FRONT + 3 * side + b], g[G_FRONT + 3 * (1 - side) + b]
+            if me < 0 or foe < 0 or not may_attack(units, side, me, foe):
+                continue
+            if side == ROME and p[P_MODE] == MODE_AMBUSH and g[G_ROUNDS] == 1:
+                continue
+            grant = g[G_LEAD_ALIVE + side] and g[G_LBOX + side] >= 0
+            hit, err = roll(stream, p, status, g, state, codes, params, offset, fn_reroll, side,
+                            combat_drm(p, units, side, me), units[1 - side, foe, U_VIRTUS], grant, PHASE_3,
+                            units[side, me, U_VIRTUS])
+            if err:
+                return err
+            if hit:
+                status[1 - side, foe, S_HIT] = 1
+    for side in range(2):
+        for b in range(3):
+            i = g[G_FRONT + 3 * side + b]
+            if i >= 0 and status[side, i, S_HIT]:
+                lose_unit(units, status, g, side, i)
+                status[side, i, S_BOX] = -1
+                g[G_FRONT + 3 * side + b] = -1
+    return 0
+
+
+@njit(cache=True)
+def choose_box(stream, p, units, status, g, state, codes, params, offset, fn_fill, side, i, e0, e1, e2):
+    """DP-B14: the vacated box a moving reserve unit fills. The NR prefers the first box facing a Roman class III-V
+    infantry, else one at random. Both sides see the enemy front as the round's hits left it (``G_FACING``): the
+    reserve step is simultaneous. Returns ``(box, error)``."""
+    count = e0 + e1 + e2
+    if side == NR:
+        for b in range(3):
+            if (e0, e1, e2)[b]:
+                foe = g[G_FACING + b]
+                if foe >= 0 and units[ROME, foe, U_KIND] == INFANTRY and units[ROME, foe, U_CLASS] >= 3:
+                    return b, 0
+        k = rng.dn(stream, count)
+        for b in range(3):
+            if (e0, e1, e2)[b]:
+                k -= 1
+                if k == 0:
+                    return b, 0
+    if count == 1:
+        return (0 if e0 else (1 if e1 else 2)), 0
+    header(p, status, g, state, PHASE_3)
+    state[0], state[1], state[2] = e0, e1, e2
+    state[BS_OWN] = units[ROME, i, U_VIRTUS]
+    for b in range(3):
+        foe = g[G_FACING + 3 + b]
+        state[BS_OWN + 1 + b] = units[NR, foe, U_VIRTUS] if foe >= 0 else 0
+    action = decide_battle(offset, DP_B_FILL, codes, params, state, stream, fn_fill)
+    if not legal_action(state, action):
+        return -1, error_code(offset + DP_B_FILL, action)
+    return action, 0
+
+
+@njit(cache=True)
+def leader_attack_hits(stream, p, leaders, g, side):
+    """KoR 5.7.10 b (KOR-A31): a reserve cavalry's d6 (+1 Good Omen for Rome) against the enemy leader's Virtus."""
+    die = rng.d6(stream) + (p[P_OMEN] if side == ROME else 0)
+    target = leaders[1 - side, g[G_CMD + 1 - side], L_VIRTUS]
+    return die >= target if p[P_LEADER_GE] else die > target
+
+
+@njit(cache=True)
+def reserve_step(stream, p, units, leaders, status, g, state, codes, params, offset, fn_infantry, fn_cavalry,
+                 fn_fill):
+    """KoR 5.7.9 a and 5.7.10 (DP-B12, DP-B13, DP-B14): reserve infantry may replace an eliminated infantry
+    (KOR-A30); each reserve cavalry fills a vacated box, attacks the enemy front-line leader, or (Rome) does
+    nothing. The NR always fills, else attacks (KOR-A31). Both sides act at once: each sees the other's front as
+    the hits left it; the attacker's dice are drawn first. Returns an error code."""
+    attacker = ROME if p[P_ROMAN_ATTACKER] else NR
+    order = G_ORDER
+    for k in range(6):
+        g[G_FACING + k] = g[G_FRONT + k]
+    for side in (attacker, 1 - attacker):
+        for kind in (INFANTRY, CAVALRY):
+            n = strongest_first(p, units, status, side, kind, g, order)
+            for k in range(n):
+                i = g[order + k]
+                if status[side, i, S_BOX] >= 0:
+                    continue
+                e0 = g[G_FRONT + 3 * side] < 0 and (kind == CAVALRY or p[P_RESERVE_ANY_BOX]
+                                                     or g[G_BOX_KIND + 3 * side] == INFANTRY)
+                e1 = g[G_FRONT + 3 * side + 1] < 0 and (kind == CAVALRY or p[P_RESERVE_ANY_BOX]
+                                                         or g[G_BOX_KIND + 3 * side + 1] == INFANTRY)
+                e2 = g[G_FRONT + 3 * side + 2] < 0 and (kind == CAVALRY or p[P_RESERVE_ANY_BOX]
+                                                         or g[G_BOX_KIND + 3 * side + 2] == INFANTRY)
+                e0, e1, e2 = int(e0), int(e1), int(e2)
+                leader_target = g[G_LEAD_ALIVE + 1 - side] and g[G_LBOX + 1 - side] >= 0
+                if kind == INFANTRY:
+                    if e0 + e1 + e2 == 0:
+                        continue
+                    action = 0
+                    if side == ROME:
+                        header(p, status, g, state, PHASE_3)
+                        state[0], state[1] = 1, 1
+                        state[BS_OWN], state[BS_OWN + 1] = units[ROME, i, U_VIRTUS], leader_target
+                        move = decide_battle(offset, DP_B_RESERVE_INF, codes, params, state, stream, fn_infantry)
+                        if not legal_action(state, move):
+                            return error_code(offset + DP_B_RESERVE_INF, move)
+                        action = 0 if move == 1 else 2
+                else:
+                    if side == NR:
+                        action = 0 if e0 + e1 + e2 else (1 if leader_target and p[P_NR_CAV_ATTACKS_LEADER] else 2)
+                    else:
+                        header(p, status, g, state, PHASE_3)
+                        state[0], state[1], state[2] = 1 if e0 + e1 + e2 else 0, leader_target, 1
+                        state[BS_OWN], state[BS_OWN + 1] = units[ROME, i, U_VIRTUS], leader_target
+                        action = decide_battle(offset, DP_B_RESERVE_CAV, codes, params, state, stream, fn_cavalry)
+                        if not legal_action(state, action):
+                            return error_code(offset + DP_B_RESERVE_CAV, action)
+                if action == 0:
+                    box, err = choose_box(stream, p, units, status, g, state, codes, params, offset, fn_fill, side,
+                                          i, e0, e1, e2)
+                    if err:
+                        return err
+                    place(units, status, g, side, i, box)
+                elif action == 1:
+                    if leader_attack_hits(stream, p, leaders, g, side):
+                        lose_leader(leaders, g, 1 - side)
+    return 0
+
+
+@njit(cache=True)
+def can_progress(p, units, leaders, status, g):
+    """Whether a phase-3 round can still change anything: some front die can hit, or a reserve cavalry can hit an
+    enemy front-line leader (the NR's only with KOR-A31 attack_leader)."""
+    for b in range(3):
+        for side in range(2):
+            me, foe = g[G_FRONT + 3 * side + b], g[G_FRONT + 3 * (1 - side) + b]
+            if me >= 0 and foe >= 0 and may_attack(units, side, me, foe) \
+                    and 6 + combat_drm(p, units, side, me) > units[1 - side, foe, U_VIRTUS]:
+                return True
+    for side in range(2):
+        if not (g[G_LEAD_ALIVE + 1 - side] and g[G_LBOX + 1 - side] >= 0):
+            continue
+        if side == NR and not p[P_NR_CAV_ATTACKS_LEADER]:
+            continue
+        best = 6 + (p[P_OMEN] if side == ROME else 0)
+        target = leaders[1 - side, g[G_CMD + 1 - side], L_VIRTUS]
+        if not (best >= target if p[P_LEADER_GE] else best > target):
+            continue
+        for i in range(p[P_UNITS + side]):
+            if status[side, i, S_PART] and status[side, i, S_ALIVE] and status[side, i, S_BOX] < 0 \
+                    and units[side, i, U_KIND] == CAVALRY:
+                return True
+    return False
+
+
+@njit(cache=True)
+def phase3(stream, p, units, leaders, status, g, state, codes, params, offset, fn_deploy, fn_leader, fn_reroll,
+           fn_infantry, fn_cavalry, fn_fill):
+    """KoR 5.7.6, 5.7.9, 5.7.10: set-up, then rounds until a front box of either side is empty. A phase 3 in
+    which no die can change anything any more ends as if a box were empty (see the contract). Returns an error."""
+    err = phase3_setup(stream, p, units, status, g, state, codes, params, offset, fn_deploy, fn_leader)
+    if err:
+        return err
+    while True:
+        ended = False
+        for side in range(2):
+            for b in range(3):
+                if box_empty(p, g, side, b):
+                    ended = True
+        if ended or not can_progress(p, units, leaders, status, g) or g[G_ROUNDS] >= MAX_ROUNDS:
+            return 0
+        g[G_ROUNDS] += 1
+        err = combat_round(stream, p, units, status, g, state, codes, params, offset, fn_reroll)
+        if err:
+            return err
+        err = reserve_step(stream, p, units, leaders, status, g, state, codes, params, offset, fn_infantry,
+                           fn_cavalry, fn_fill)
+        if err:
+            return err
+
+
+@njit(cache=True)
+def track_winner(p, g):
+    """KoR 5.7.7, 5.7.11: the side whose score is closer to 0; equal scores per KOR-A29. -1 = no winner."""
+    roman, nr = score(g, ROME), score(g, NR)
+    if roman > nr:
+        return ROME
+    if nr > roman:
+        return NR
+    attacker = ROME if p[P_ROMAN_ATTACKER] else NR
+    if p[P_TIE_RULE] == TIE_DEFENDER:
+        return 1 - attacker
+    if p[P_TIE_RULE] == TIE_ATTACKER:
+        return attacker
+    return -1
+
+
+@njit(cache=True)
+def phase3_gate(stream, p, status, g, state, codes, params, offset, point, fn):
+    """KoR 5.7.4-5.7.5 (DP-B06 after a won clash, DP-B07 otherwise, KOR-A24). Returns ``(fight, error)``."""
+    if point == DP_B_FIGHT and not p[P_MAY_DECLINE]:
+        return True, 0
+    header(p, status, g, state, PHASE_CLASH)
+    state[0], state[1] = 1, 1
+    action = decide_battle(offset, point, codes, params, state, stream, fn)
+    if not legal_action(state, action):
+        return False, error_code(offset + point, action)
+    return action == 1, 0
+
+
+@njit(cache=True)
+def accused(p, leaders, g):
+    """5.7.11 (KOR-A37): after a defeat a Tribune is tried: the commander himself if he survived, or a Tribune
+    of the army when the King (or his equivalent) or a Magister commanded it; Roman generals too with
+    tribuni_and_generals (L_TRIED)."""
+    cmd = g[G_CMD]
+    if cmd < 0:
+        return False
+    if leaders[ROME, cmd, L_TRIED]:
+        return g[G_LEAD_ALIVE] == 1
+    if leaders[ROME, cmd, L_RANK] <= 3:
+        for a in range(p[P_LEADERS]):
+            if a != cmd and leaders[ROME, a, L_TRIED]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def battle_results(stream, p, units, leaders, status, g, state, codes, params, offset, row, winner, scored,
+                   triumph_allowed, fn_triumph):
+    """KoR 5.7.11-5.7.12 (DP-B15): IP/VP by commander (KOR-A34, A35, Tribune 9.2.7.1), Triumph (KOR-A33),
+    Porsenna (KOR-A38), ignominy trial (KOR-A37), captures (C4, KOR-A36), adjustment, reactions. Returns an
+    error code."""
+    cmd = g[G_CMD]
+    # after both Spolia champions died the battle went on without leaders (5.7.2.1): no longer King-led
+    kinglike = cmd >= 0 and leaders[ROME, cmd, L_KINGLIKE] and not g[G_SPOLIA_BOTH]
+    tribune = cmd >= 0 and leaders[ROME, cmd, L_TRIBUNE]
+    if winner == ROME:
+        row[WIN] = 1
+        row[NR_TO_R] = 2
+        if scored:
+            if p[P_INVADER] != INVADER_REPLACE:
+                row[IP] += 2 if kinglike else 1
+                row[VP] += 1
+            if p[P_INVADER] != INVADER_NONE:
+                row[IP] += 3
+                row[VP] += 3
+            if tribune:
+                row[IP] += 1
+        if p[P_MODE] == MODE_AMBUSH:
+            row[VP] += 2
+        # an honour for the victorious leader: a leaderless army, or one whose leader fell, has no one to claim it
+        if triumph_allowed and g[G_LEAD_ALIVE] and alive_units(p, status, ROME) > 0:
+            infantry_left = 0
+            for i in range(p[P_UNITS_NR]):
+                if units[NR, i, U_KIND] == INFANTRY and status[NR, i, S_ALIVE] and (
+                        status[NR, i, S_PART] or p[P_TRIUMPH_WHOLE]):
+                    infantry_left += 1
+            if infantry_left == 0 or g[G_LEADER_LOST + 1]:
+                header(p, status, g, state, PHASE_3)
+                state[0], state[1] = 1, 1
+                action = decide_battle(offset, DP_B_TRIUMPH, codes, params, state, stream, fn_triumph)
+                if not legal_action(state, action):
+                    return error_code(offset + DP_B_TRIUMPH, action)
+                if action == 1:
+                    row[TRIUMPH] = 1
+                    row[IP] += p[P_TRIUMPH_IP]
+    elif winner == NR:
+        row[LOSS] = 1
+        row[R_TO_NR] = 2
+        if scored:
+            if p[P_INVADER] != INVADER_REPLACE:
+                if kinglike:
+                    if p[P_KING_LOSS] != KING_LOSS_IP:
+                        row[VP] -= 2
+                    if p[P_KING_LOSS] != KING_LOSS_VP:
+                        row[IP] -= 4
+                else:
+                    row[VP] -= 1
+            if p[P_INVADER] != INVADER_NONE:
+                row[VP] -= 3
+            if tribune and g[G_LEAD_ALIVE] and p[P_TRIBUNE_STACK]:
+                row[IP] -= 1  # the office goes to the NR container (9.2.7.1); a fallen Tribune has none to lose
+        if p[P_PORSENNA_KILLS] and cmd >= 0 and leaders[ROME, cmd, L_KING] and g[G_LEAD_ALIVE]:
+            lose_leader(leaders, g, ROME)
+        if accused(p, leaders, g) and p[P_TRIAL_HELD]:
+            verdict = rng.two_d6(stream) - 2
+            acquitted = verdict >= 8 if p[P_EQUAL_8_ACQUITTED] else verdict > 8
+            if p[P_IP_LOSS_ALWAYS] or not acquitted:
+                row[IP] -= 3
+    else:
+        row[NO_WINNER] = 1
+    row[IP] += p[P_CAPTURE_IP] * g[G_CAPT + 1] - g[G_CAPT]
+    row[VP] += p[P_CAPTURE_VP] * g[G_CAPT + 1]
+    row[REACTIONS] = p[P_REACTIONS]
+    return 0
+
+
+@njit(cache=True)
+def record_track(row, g):
+    """The track, losses and diagnostics of the outcome row."""
+    for side in range(2):
+        s = score(g, side)
+        row[ROMAN_SCORE + side] = s
+        band = 0 if s == 0 else (1 if s >= -4 else (2 if s >= -9 else 3))
+        row[(ROMAN_BAND if side == ROME else NR_BAND) + band] = 1
+        row[ROMAN_PRE + side] = g[G_PRE + side]
+        row[ROMAN_PEN + side] = g[G_PEN + side]
+    row[ROMAN_LOST], row[ROMAN_CAPTURED] = g[G_LOST], g[G_CAPT]
+    row[NR_LOST], row[NR_CAPTURED] = g[G_LOST + 1], g[G_CAPT + 1]
+    row[ROMAN_LEADER_LOST], row[NR_LEADER_LOST] = g[G_LEADER_LOST], g[G_LEADER_LOST + 1]
+    row[INTERREX] = g[G_INTERREX]
+    row[ROUNDS] = g[G_ROUNDS]
+
+
+@njit(cache=True)
+def battle_game(stream, row, p, units, leaders, status, g, state, codes, params, offset,
+                fn_commander, fn_participants, fn_spolia, fn_tactic, fn_nr_tactic, fn_vanguard, fn_continue,
+                fn_fight, fn_retreat, fn_deploy, fn_leader, fn_reroll, fn_infantry, fn_cavalry, fn_fill, fn_triumph):
+    """KoR 5.7 (spec 2.1.0, steps 1-12), and the ambush battle of 6.4 c. Fills ``row``; returns 0 or a policy
+    error code."""
+    row[:] = 0
+    for k in range(G_SIZE):
+        g[k] = 0
+    if preventive_withdrawal(p, row):
+        record_track(row, g)
+        return 0
+    err = command_and_participants(stream, p, units, leaders, status, g, state, codes, params, offset,
+                                   fn_commander, fn_participants)
+    if err:
+        return err
+    pre_battle_penalties(p, units, leaders, status, g)
+    winner, scored, triumph_allowed, ending = -1, True, True, END_PHASE3
+    fight = True
+    if not (p[P_MODE] == MODE_AMBUSH and p[P_AMBUSH_PHASE3_ONLY]):
+        duel, champion, err = spolia_opima(stream, p, leaders, status, g, state, codes, params, offset, fn_spolia)
+        if err:
+            return err
+        if duel >= 2:
+            lose_champion(leaders, g, champion)
+        if duel == 1 or duel == 3:
+            lose_leader(leaders, g, NR)
+        if duel == 3 and champion == g[G_CMD]:
+            g[G_SPOLIA_BOTH] = 1
+        if duel == 1 or duel == 2:
+            # 5.7.2.1: +3/+3 or -3/-3, the loser eliminated, 5.7.11 on top (KOR-A18), no Triumph
+            winner = ROME if duel == 1 else NR
+            row[IP] += 3 if duel == 1 else -3
+            row[VP] += 3 if duel == 1 else -3
+            scored, triumph_allowed, ending, fight = p[P_SPOLIA_STACK] == 1, False, END_SPOLIA, False
+        if fight:
+            roman, nr, err = choose_tactics(stream, p, units, status, g, state, codes, params, offset, fn_tactic,
+                                            fn_nr_tactic)
+            if err:
+                return err
+            point = DP_B_FIGHT
+            if roman == DEFENCE and nr == DEFENCE:
+                err = vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn_vanguard,
+                                     fn_reroll)
+                ending, fight = END_DEFENCE_DEFENCE, False
+            elif roman != nr:
+                defender = ROME if roman == DEFENCE else NR
+                clash = alive_of_kind(p, units, status, ROME, CAVALRY) > 0 \
+                    and alive_of_kind(p, units, status, NR, CAVALRY) > 0
+                if clash:
+                    err = vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn_vanguard,
+                                         fn_reroll)
+                    if err:
+                        return err
+                if alive_of_kind(p, units, status, defender, CAVALRY) == 0:
+                    err = retreat_round(stream, p, units, status, g, state, codes, params, offset, 1 - defender,
+                                        fn_retreat, fn_reroll)
+                    ending, fight, triumph_allowed = END_RETREAT, False, False
+                    if p[P_RR_TRACK]:
+                        winner = track_winner(p, g)
+                elif clash:
+                    clash_winner = track_winner(p, g)
+                    if clash_winner == ROME:
+                        point = DP_B_CONTINUE
+                    elif clash_winner == NR:
+                        cmd = g[G_CMD + 1]
+                        astutia = leaders[NR, cmd, L_ASTUTIA] if cmd >= 0 and g[G_LEAD_ALIVE + 1] else 0
+                        fight = rng.d6(stream) > astutia
+                    else:
+                        fight = False
+                    if not fight:
+                        ending = END_STOPPED
+            if err:
+                return err
+            if fight:
+                fight, err = phase3_gate(stream, p, status, g, state, codes, params, offset, point,
+                                         fn_continue if point == DP_B_CONTINUE else fn_fight)
+                if err:
+                    return err
+                if not fight:
+                    ending = END_STOPPED
+    if fight:
+        row[IP] -= p[P_PHASE3_COST]
+        err = phase3(stream, p, units, leaders, status, g, state, codes, params, offset, fn_deploy, fn_leader,
+                     fn_reroll, fn_infantry, fn_cavalry, fn_fill)
+        if err:
+            return err
+        winner = track_winner(p, g)
+    if p[P_MODE] == MODE_AMBUSH and not p[P_AMBUSH_STACK]:
+        scored = False
+    err = battle_results(stream, p, units, leaders, status, g, state, codes, params, offset, row, winner, scored,
+                         triumph_allowed, fn_triumph)
+    if err:
+        return err
+    row[ending] = 1
+    record_track(row, g)
+    return 0
+
+
+@njit(cache=True)
+def battle_offset(codes):
+    """Index of the battle's first decision point: they are the scenario's last ones (a siege puts its own
+    first). A run-time value, so the siege and the battle share one compiled ``battle_game``."""
+    return codes.shape[0] - N_BATTLE_POINTS
+
+
+@njit(parallel=True, cache=True)
+def battle_kernel(seed, first, count, p, units, leaders, codes, params, out, sums, sumsq, errors,
+                  fn_commander=None, fn_participants=None, fn_spolia=None, fn_tactic=None, fn_nr_tactic=None,
+                  fn_vanguard=None, fn_continue=None, fn_fight=None, fn_retreat=None, fn_deploy=None,
+                  fn_leader=None, fn_reroll=None, fn_infantry=None, fn_cavalry=None, fn_fill=None, fn_triumph=None):
+    offset = battle_offset(codes)
+    for b in prange(n_blocks(count)):
+        stream = rng.new_stream()
+        row = np.zeros(N_METRICS, np.int64)
+        status = np.zeros((2, MAX_UNITS, S_COLS), np.int64)
+        g = np.zeros(G_SIZE, np.int64)
+        state = np.zeros(BATTLE_STATE_SIZE, np.int64)
+        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            rng.start(stream, seed, first + j)
+            err = battle_game(stream, row, p, units, leaders, status, g, state, codes, params, offset,
+                              fn_commander, fn_participants, fn_spolia, fn_tactic, fn_nr_tactic, fn_vanguard,
+                              fn_continue, fn_fight, fn_retreat, fn_deploy, fn_leader, fn_reroll, fn_infantry,
+                              fn_cavalry, fn_fill, fn_triumph)
+            if err:
+                errors[b] = err
+                break
+            record(row, b, j, out, sums, sumsq)
