@@ -4,6 +4,7 @@
     romesim run NAME|FILE.toml [--set KEY=VALUE ...] [-n N] [--seed S] [--policy DP=NAME[:P,...] ...]
                 [--workers W] [--target-ci X] [--exact] [--json]
     romesim exact NAME|FILE.toml [--set KEY=VALUE ...] [--policy ...] [--json]
+    romesim matchups [--types TYPE ...] [-n N] [--seed S] [--set KEY=VALUE ...] [--json] [--plot FILE.png]
 
 Bad input of any kind ends with one line ``romesim: error: ...`` on stderr and exit status 2, so scripts can
 tell a mistake in the question from a crash.
@@ -183,6 +184,44 @@ def cmd_exact(args):
     print("\n".join(describe(scenario, result, policies) + table(["metric", "exact", "fraction"], rows)))
 
 
+def cmd_matchups(args):
+    from romesim.jugule import matchups
+
+    sets = {k: parse_value(v) for k, v in parse_pairs(args.set, "--set").items()}
+    start = time.perf_counter()
+    frame = matchups.matchup_matrix(args.types, n=args.n, seed=args.seed, **sets)
+    elapsed = time.perf_counter() - start
+    per_type, overall = matchups.balance_summary(frame) if frame["a"].nunique() > 1 else (None, None)
+    if args.plot:
+        import matplotlib
+        matplotlib.use("Agg")
+        ax = matchups.plot_matchups(frame)
+        try:
+            ax.figure.savefig(args.plot, dpi=150, bbox_inches="tight")
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--plot {args.plot}: cannot write the picture: {exc}") from None
+    if args.json:
+        out = {"n": args.n, "seed": args.seed, "parameters": sets, "mirrored": frame.attrs["mirrored"],
+               "cells": frame.to_dict("records"),
+               "balance": None if per_type is None else {**overall, "types": per_type.to_dict("records")}}
+        print(json.dumps(out, indent=2))
+        return
+    matrix = matchups.win_matrix(frame)
+    header = ["A \\ B"] + list(matrix.columns)
+    rows = [[a] + [f"{100 * matrix.at[a, b]:.1f}" for b in matrix.columns] for a in matrix.index]
+    lines = [f"jugule.duel matchups: P(A wins) in %, n = {args.n:,} duels per cell, seed = {args.seed}",
+             "parameters: " + (", ".join(f"{k}={json.dumps(v)}" for k, v in sets.items()) or "all defaults"), ""]
+    lines += table(header, rows) + [""]
+    if per_type is not None:
+        lines += table(["type", "avg win", "worst", "best"],
+                       [[r.type, number(r.avg_win), number(r.worst), number(r.best)] for r in per_type.itertuples()])
+        lines += ["", f"balance: std of the average win rates {overall['std']:.4f}, spread {overall['spread']:.4f}"]
+    if args.plot:
+        lines.append(f"heatmap written to {args.plot}")
+    lines.append(f"{len(frame):,} cells in {elapsed:.1f} s")
+    print("\n".join(lines))
+
+
 def make_parser():
     parser = argparse.ArgumentParser(prog="romesim", description="Play Roman-era wargame procedures many times: "
                                      "win rates with confidence intervals, and exact odds.")
@@ -214,6 +253,16 @@ def make_parser():
 
     exact = commands.add_parser("exact", parents=[common], help="the exact answer of a scenario")
     exact.set_defaults(func=cmd_exact)
+
+    match = commands.add_parser("matchups", help="the Jugule ! matchup matrix of the gladiator types")
+    match.add_argument("--types", nargs="+", metavar="TYPE", help="gladiator types (default: all 18)")
+    match.add_argument("-n", type=int, default=10_000, help="duels per cell (default 10,000)")
+    match.add_argument("--seed", type=int, default=0, help="seed of the dice streams, the same for every cell")
+    match.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                       help="a jugule.duel parameter (rank, bonus, rule option), as a TOML literal or a string")
+    match.add_argument("--json", action="store_true", help="print JSON instead of a report")
+    match.add_argument("--plot", metavar="FILE.png", help="also draw the heatmap with its intervals")
+    match.set_defaults(func=cmd_matchups)
     return parser
 
 

@@ -1,0 +1,158 @@
+"""The matchup matrix (common random numbers, mirrored cells), its balance summary, plot and command line; and
+careers played with the duel kernel."""
+import json
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+import romesim
+from romesim.cli import main
+from romesim.jugule import matchups as jm
+
+matplotlib.use("Agg")
+
+TYPES = ["retiarius", "secutor", "samnis"]
+N = 1_500
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return jm.matchup_matrix(TYPES, n=N, seed=7)
+
+
+def duel(a, b, n=N, seed=7, **params):
+    return romesim.simulate(romesim.scenario("jugule.duel", a=a, b=b, **params), n, seed)
+
+
+def test_every_ordered_pair_once_with_the_same_n(frame):
+    assert list(frame.columns) == jm.COLUMNS
+    assert len(frame) == len(TYPES) ** 2
+    assert set(zip(frame["a"], frame["b"])) == {(a, b) for a in TYPES for b in TYPES}
+    assert (frame["n"] == N).all()
+    assert frame.attrs["mirrored"]
+
+
+def test_mirrored_cells_are_the_same_games_seen_from_the_other_side(frame):
+    cells = frame.set_index(["a", "b"])
+    for a in TYPES:
+        for b in TYPES:
+            if a != b:
+                assert cells.at[(b, a), "p_win"] == cells.at[(a, b), "p_loss"]
+                assert cells.at[(b, a), "p_both_out"] == cells.at[(a, b), "p_both_out"]
+
+
+def test_common_random_numbers_each_cell_is_the_duel_from_the_same_seed(frame):
+    cells = frame.set_index(["a", "b"])
+    played = duel("retiarius", "samnis")
+    assert cells.at[("retiarius", "samnis"), "p_win"] == played["p_win"]
+    assert (cells.at[("retiarius", "samnis"), "ci_low"],
+            cells.at[("retiarius", "samnis"), "ci_high"]) == played.interval("p_win")
+
+
+def test_per_side_parameters_play_both_orders():
+    got = jm.matchup_matrix(["retiarius", "secutor"], n=400, seed=3, rank_a="speciarius", bonus_hp_a=1)
+    assert not got.attrs["mirrored"]
+    cells = got.set_index(["a", "b"])
+    assert cells.at[("secutor", "retiarius"), "p_win"] == duel("secutor", "retiarius", 400, 3, rank_a="speciarius",
+                                                                bonus_hp_a=1)["p_win"]
+
+
+def test_mirror_test_looks_at_ranks_policies_and_the_open_split():
+    assert jm.is_symmetric(None, {"rank_a": "veteranus", "rank_b": "veteranus"})
+    assert not jm.is_symmetric(None, {"rank_a": "veteranus"})
+    assert not jm.is_symmetric(None, {"allocation": "g1_then_g2_open"})  # JUG-A4
+    assert not jm.is_symmetric({"a_defend": "random"}, {})
+    assert jm.is_symmetric({"a_defend": "random", "b_defend": "random"}, {})
+
+
+def test_balance_summary_by_hand():
+    # three types, off-diagonal p_win: x beats y 0.8 and z 0.6; y beats x 0.2 and z 0.5; z beats x 0.4, y 0.5
+    wins = {("x", "y"): 0.8, ("x", "z"): 0.6, ("y", "x"): 0.2, ("y", "z"): 0.5, ("z", "x"): 0.4, ("z", "y"): 0.5}
+    rows = [{"a": a, "b": b, "p_win": wins.get((a, b), 0.5), "ci_low": 0, "ci_high": 1,
+             "p_loss": 1 - wins.get((a, b), 0.5), "p_both_out": 0.0, "n": 10} for a in "xyz" for b in "xyz"]
+    per_type, overall = jm.balance_summary(pd.DataFrame(rows))
+    assert list(per_type["type"]) == ["x", "z", "y"]
+    assert per_type["avg_win"].tolist() == pytest.approx([0.7, 0.45, 0.35])
+    assert overall["spread"] == pytest.approx(0.35)
+    assert overall["std"] == pytest.approx(np.std([0.7, 0.35, 0.45]))
+
+
+def test_heatmap_has_one_annotated_cell_per_pair(frame):
+    ax = jm.plot_matchups(frame)
+    assert len(ax.texts) == len(TYPES) ** 2
+    assert "[" not in ax.texts[0].get_text() and "–" in ax.texts[0].get_text()
+
+
+@pytest.mark.parametrize("types, words", [(["gorilla"], "types: 'gorilla'"), ([], "types: an empty list"),
+                                          (["secutor", "secutor"], "lists a type twice")])
+def test_bad_types_are_named(types, words):
+    with pytest.raises(romesim.ScenarioError, match=words):
+        jm.matchup_matrix(types, n=10)
+
+
+def test_cli_matchups_json_and_plot(tmp_path, capsys):
+    picture = tmp_path / "m.png"
+    assert main(["matchups", "--types", "retiarius", "secutor", "-n", "300", "--seed", "2", "--json",
+                 "--plot", str(picture)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    cells = {(c["a"], c["b"]): c for c in out["cells"]}
+    assert cells[("secutor", "retiarius")]["p_win"] == cells[("retiarius", "secutor")]["p_loss"]
+    assert out["n"] == 300 and picture.stat().st_size > 0
+    assert set(out["balance"]) >= {"std", "spread", "types"}
+
+
+def test_cli_matchups_text_report(capsys):
+    assert main(["matchups", "--types", "retiarius", "secutor", "-n", "200"]) == 0
+    text = capsys.readouterr().out
+    assert "P(A wins) in %" in text and "balance: std" in text
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["matchups", "--types", "gorilla"], "types: 'gorilla'"),
+    (["matchups", "--types", "secutor", "retiarius", "--set", "arcs=round"], "arcs: 'round'"),
+    (["matchups", "--types", "secutor", "retiarius", "-n", "0"], "n: 0"),
+    (["matchups", "--types", "secutor", "retiarius", "--set", "a=secutor"], "a: set the gladiators with types="),
+])
+def test_cli_matchups_bad_input_is_one_line_and_exit_2(argv, words, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("romesim: error: ") and words in err and err.count("\n") == 1
+
+
+# --------------------------------------------------------------------------- careers played with the duel (13)
+def test_13_career_duels_are_the_duel_kernel():
+    # one duel against a tiro Secutor: the career's victories are the duel's p_win (independent streams, 5 sigma),
+    # and every survivor of a first duel is promoted (C1), so p_primus_palus = 1 - p_death game by game
+    n = 20_000
+    one = romesim.scenario("jugule.career", gladiator="retiarius", opponents=[{"type": "secutor"}],
+                           opponent_ranks=[1, 0, 0, 0], max_fights=1)
+    career = romesim.simulate(one, n, seed=11, keep=True)
+    games = career.outcomes
+    assert (games["fights"] == 1).all()
+    assert (games["p_primus_palus"] == 1 - games["p_death"]).all()
+    assert (games["p_death_tiro"] == games["p_death"]).all()
+    played = duel("retiarius", "secutor", n=n, seed=12)
+    p = played["p_win"]
+    assert abs(career["wins"] - p) <= 5 * np.sqrt(2 * p * (1 - p) / n)
+    # C2: a tiro who survives a veteranus becomes speciarius at once
+    veteran = romesim.simulate(one.replace(opponent_ranks=[0, 0, 0, 1]), 2_000, seed=3, keep=True).outcomes
+    assert (veteran["p_speciarius"] == 1 - veteran["p_death"]).all()
+
+
+def test_ap_sensitivity_is_paired_game_by_game():
+    # the same copy replays exactly the baseline's games (change 0, no spread); one AP more is a different duel
+    same = jm.ap_sensitivity("samnis", deltas=(0,), opponents=["retiarius", "secutor"], n=300, seed=4)
+    assert (same["change"] == 0).all() and (same["change_high"] == same["change_low"]).all()
+    moved = jm.ap_sensitivity("samnis", deltas=(1,), opponents=["retiarius"], n=300, seed=4)
+    row = moved.iloc[0]
+    assert row["change"] == pytest.approx(row["p_win"] - row["baseline"])
+    assert row["change_low"] <= row["change"] <= row["change_high"]
+
+
+def test_as_custom_copies_the_type_with_more_ap():
+    table = jm.as_custom("samnis", 1)
+    assert table["ap"] == 10 and table["head"] == -4 and table["shield"] == "parma" and table["weapons"] == ["glaive"]
+    with pytest.raises(romesim.ScenarioError, match="ap_delta: -4 gives a crupellarius 0 AP"):
+        jm.as_custom("crupellarius", -4)
