@@ -16,6 +16,7 @@ class Case(NamedTuple):
     case: str
     params: dict
     play: Callable = None
+    nojit: bool = False  # whole games: measured against the same kernel run with NUMBA_DISABLE_JIT=1
 
     def build(self):
         return romesim.scenario(self.scenario, **self.params)
@@ -54,6 +55,19 @@ CASES = (
     Case("semper_victor.succession", "default", {}),
     Case("semper_victor.usurpation", "default", {}),
     Case("semper_victor.battle", "p8_default", {}),
+    Case("kings_of_rome.battle", "romulus_vs_latins", {}, nojit=True),
+    Case("kings_of_rome.battle", "etruscans_melee", {"nr_units": [{"kind": "infantry", "virtus": 4},
+                                                                  {"kind": "infantry", "virtus": 3},
+                                                                  {"kind": "cavalry", "virtus": 3},
+                                                                  {"kind": "cavalry", "virtus": 3}],
+                                                     "nr_people": "etruscans",
+                                                     "vanguard_model": "melee_until_side_wiped"}, nojit=True),
+    Case("kings_of_rome.ambush", "default", {}, nojit=True),
+    Case("jugule.duel", "retiarius_secutor", {"a": "retiarius", "b": "secutor"}, nojit=True),
+    # the full kit: a Dimachaerus' double attacks against a Laquearius' lasso and shield bash
+    Case("jugule.duel", "dimachaerus_laquearius", {"a": "dimachaerus", "b": "laquearius"}, nojit=True),
+    Case("vox_populi.game", "default", {}, nojit=True),
+    Case("vox_populi.game", "six_seats", {"players": 6}, nojit=True),
 )
 
 

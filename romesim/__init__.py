@@ -7,7 +7,7 @@
 """
 from importlib.metadata import PackageNotFoundError, version
 
-from . import jugule, kings_of_rome, semper_victor
+from . import jugule, kings_of_rome, semper_victor, vox_populi
 from .core.engine import exact, reference, simulate
 from .core.errors import ExactNotSupported, PolicyError, RomesimError, ScenarioError
 from .core.result import Result
@@ -21,4 +21,4 @@ except PackageNotFoundError:  # running from a source tree
 
 __all__ = ["simulate", "exact", "reference", "scenario", "list_scenarios", "load_toml", "Result", "Scenario",
            "RomesimError", "ScenarioError", "PolicyError", "ExactNotSupported", "GENERATOR", "kings_of_rome",
-           "semper_victor", "jugule"]
+           "semper_victor", "jugule", "vox_populi"]

@@ -1,0 +1,310 @@
+"""Vox Populi procedures shared by the turn (``game.py``) and the event cards (``cards.py``): asking a seat's
+policy through its view (spec 10, 11), dice with the R_die reaction window (spec 7.5), show-of-hands votes with
+the R_vote window (spec 7.4) and pooled payments (spec 7.6).
+
+Asking a seat::
+
+    open_decision(g, p, seat, K_..., n_actions, view)   # the seat's view: public state + its own secrets
+    view[VIEW_ARGS + i] = ...                           # the decision's context (documented per kind)
+    view[VIEW_LEGAL + a] = 1                            # for every legal action a
+    action, err = decide(seat, view, stream, codes, params, fns)
+    if err: return err                                  # an illegal action from a user policy
+
+``fns`` is the tuple of the six seats' user functions (``None`` for a built-in), ``codes[seat]`` and
+``params[seat]`` select and parameterise the built-in.
+"""
+from numba import njit
+
+from ..core import rng
+from ..core.policy import error_code
+from .policies import call_policy
+from .state import (
+    BALLOT,
+    BOX_DECOYS,
+    BOX_STARS,
+    C_CENSURE,
+    C_MAGOUILLE,
+    C_MATCH_TRUQUE,
+    C_TRICHERIE,
+    CARD_STATE,
+    CONTRIB,
+    DIE_OVERRIDES,
+    DIE_ROLLER,
+    DIE_VALUE,
+    IN_DECK,
+    IN_HAND,
+    K_CARD_PARAMS,
+    K_CARD_WINDOW,
+    K_CONTRIBUTE,
+    K_DIE_OVERRIDE,
+    K_VOTE_POLITICIAN,
+    K_VOTE_YES_NO,
+    LOCKED,
+    MAX_SEATS,
+    MONEY,
+    N_CARDS,
+    N_POL,
+    N_SEATS,
+    N_VALUES,
+    O_DIE_OVERRIDE_ANY_PHASE,
+    O_MAX_OVERRIDES_PER_DIE,
+    O_POOL_PROTOCOL,
+    O_PUBLIC_MONEY,
+    O_VOTE_REACTION_TIMING,
+    PHASE,
+    PT_SEAT_HARM,
+    PUBLIC_END,
+    SCRATCH,
+    VIEW_ARGS,
+    VIEW_BOX_DECOYS,
+    VIEW_BOX_STARS,
+    VIEW_HAND,
+    VIEW_KIND,
+    VIEW_LEGAL,
+    VIEW_N_ACTIONS,
+    VIEW_SEAT,
+    VOTE_CARD,
+    VOTE_CENSURED,
+    VOTE_DOUBLED,
+    VOTE_TARGET,
+    discard_from_hand,
+    hand_at,
+)
+
+
+@njit(cache=True)
+def open_decision(g, p, seat, kind, n_actions, view):
+    """Fill ``view`` with what ``seat`` may see (spec 11) for a decision of ``kind`` with actions
+    ``0 .. n_actions - 1``, all marked illegal: the public part of the state, its own hand and black-box
+    contents, nothing of any other seat's secrets."""
+    for i in range(PUBLIC_END):
+        view[i] = g[i]
+    for c in range(N_CARDS):
+        # whether a card is in the deck or in someone's hand is hidden
+        if view[CARD_STATE + c] == IN_HAND:
+            view[CARD_STATE + c] = IN_DECK
+        view[VIEW_HAND + c] = g[hand_at(seat, c)]
+    if p[O_PUBLIC_MONEY] == 0:
+        for s in range(MAX_SEATS):
+            if s != seat:
+                view[MONEY + s] = -1
+    for slot in range(N_POL):
+        for v in range(N_VALUES):
+            view[VIEW_BOX_STARS + slot * N_VALUES + v] = g[BOX_STARS + (slot * MAX_SEATS + seat) * N_VALUES + v]
+        view[VIEW_BOX_DECOYS + slot] = g[BOX_DECOYS + slot * MAX_SEATS + seat]
+    view[VIEW_SEAT] = seat
+    view[VIEW_KIND] = kind
+    view[VIEW_N_ACTIONS] = n_actions
+    for i in range(8):
+        view[VIEW_ARGS + i] = 0
+    for a in range(n_actions):
+        view[VIEW_LEGAL + a] = 0
+
+
+@njit(cache=True)
+def decide(seat, view, stream, codes, params, fns):
+    """Ask ``seat``'s policy; returns ``(action, error)``. A decision with one legal action is not asked."""
+    n = view[VIEW_N_ACTIONS]
+    legal, only = 0, -1
+    for a in range(n):
+        if view[VIEW_LEGAL + a]:
+            legal += 1
+            only = a
+    if legal == 1:
+        return only, 0
+    action = call_policy(seat, codes, params, view, stream, fns)
+    if action < 0 or action >= n or view[VIEW_LEGAL + action] == 0:
+        return action, error_code(seat, action)
+    return action, 0
+
+
+@njit(cache=True)
+def override_card(g, p, seat):
+    """The die-override card ``seat`` may play on the die just rolled, or -1 (spec 7.5, VOX-A14)."""
+    if g[LOCKED]:
+        return -1
+    phase2 = g[PHASE] == 2
+    any_phase = p[O_DIE_OVERRIDE_ANY_PHASE] == 1
+    if g[hand_at(seat, C_MAGOUILLE)] and (not phase2 or any_phase):
+        return C_MAGOUILLE
+    if g[hand_at(seat, C_MATCH_TRUQUE)] and (phase2 or any_phase):
+        return C_MATCH_TRUQUE
+    return -1
+
+
+@njit(cache=True)
+def roll_die(g, p, roller, card, view, stream, codes, params, fns):
+    """Roll one d6 for ``roller`` (playing ``card``) and run the R_die window (spec 7.5): a priority loop from
+    the roller in which a seat holding MAGOUILLE (phases 1 and 3) or MATCH TRUQUÉ (phase 2) may discard it to set
+    the die to any value (DP16: 0 = pass, 1..6 = the value). ``max_overrides_per_die`` overrides at most
+    (VOX-A14). The value is public (``DIE_VALUE``). Returns ``(value, error)``."""
+    g[DIE_VALUE] = rng.d6(stream)
+    g[DIE_ROLLER] = roller
+    g[DIE_OVERRIDES] = 0
+    n = g[N_SEATS]
+    seat, passes = roller, 0
+    while passes < n and g[DIE_OVERRIDES] < p[O_MAX_OVERRIDES_PER_DIE]:
+        reaction = override_card(g, p, seat)
+        if reaction >= 0:
+            open_decision(g, p, seat, K_DIE_OVERRIDE, 7, view)
+            view[VIEW_ARGS] = card
+            view[VIEW_ARGS + 1] = g[DIE_VALUE]
+            view[VIEW_ARGS + 2] = reaction
+            view[VIEW_ARGS + 3] = roller
+            for a in range(7):
+                view[VIEW_LEGAL + a] = 1
+            action, err = decide(seat, view, stream, codes, params, fns)
+            if err:
+                return 0, err
+            if action > 0:
+                discard_from_hand(g, p, seat, reaction)
+                g[DIE_VALUE] = action
+                g[DIE_OVERRIDES] += 1
+                passes = 0
+                seat = (seat + 1) % n
+                continue
+        passes += 1
+        seat = (seat + 1) % n
+    return g[DIE_VALUE], 0
+
+
+@njit(cache=True)
+def _vote_reactions(g, p, card, card_player, target, view, stream, codes, params, fns):
+    """R_vote (spec 7.4 step 2): a priority loop from the card player; CENSURE (its player names one seat whose
+    ballot is not counted) and TRICHERIE (its player's ballot counts 2). DP05 actions: 0 pass, 1 + card."""
+    n = g[N_SEATS]
+    seat, passes = card_player, 0
+    while passes < n and g[LOCKED] == 0:
+        can_censure = g[hand_at(seat, C_CENSURE)] == 1 and g[VOTE_CENSURED] < 0
+        can_cheat = g[hand_at(seat, C_TRICHERIE)] == 1 and g[VOTE_DOUBLED] < 0
+        if can_censure or can_cheat:
+            open_decision(g, p, seat, K_CARD_WINDOW, N_CARDS + 1, view)
+            view[VIEW_ARGS] = -1  # a reaction window, not W1a..W3
+            view[VIEW_ARGS + 1] = card
+            view[VIEW_ARGS + 2] = target
+            view[VIEW_LEGAL] = 1
+            view[VIEW_LEGAL + 1 + C_CENSURE] = 1 if can_censure else 0
+            view[VIEW_LEGAL + 1 + C_TRICHERIE] = 1 if can_cheat else 0
+            action, err = decide(seat, view, stream, codes, params, fns)
+            if err:
+                return err
+            if action > 0:
+                played = action - 1
+                discard_from_hand(g, p, seat, played)
+                if played == C_TRICHERIE:
+                    g[VOTE_DOUBLED] = seat
+                else:
+                    open_decision(g, p, seat, K_CARD_PARAMS, MAX_SEATS, view)
+                    view[VIEW_ARGS] = C_CENSURE
+                    view[VIEW_ARGS + 1] = PT_SEAT_HARM
+                    for s in range(n):
+                        view[VIEW_LEGAL + s] = 1
+                    victim, err = decide(seat, view, stream, codes, params, fns)
+                    if err:
+                        return err
+                    g[VOTE_CENSURED] = victim
+                passes = 0
+                seat = (seat + 1) % n
+                continue
+        passes += 1
+        seat = (seat + 1) % n
+    return 0
+
+
+@njit(cache=True)
+def hold_vote(g, p, card, card_player, target, plurality, view, stream, codes, params, fns):
+    """A show-of-hands vote called by ``card`` (spec 7.4, VOX-A26): reactions (before or after the ballots,
+    ``vote_reaction_timing``), then every seat casts one ballot at once, public once cast (``BALLOT``).
+
+    Yes/no (DP14, ``plurality`` false): 1 = yes to the harmful proposal about ``target``, 0 = no; returns
+    ``(weighted_yes, weighted_no, error)``. Plurality (DP15, PRÉSIDENT D'HONNEUR): ballots name a politician;
+    returns ``(winner, 0, error)``, ties to the higher rank. CENSURE weighs a ballot 0, TRICHERIE 2."""
+    n = g[N_SEATS]
+    g[VOTE_CARD] = card
+    g[VOTE_TARGET] = target
+    g[VOTE_CENSURED] = -1
+    g[VOTE_DOUBLED] = -1
+    for s in range(MAX_SEATS):
+        g[BALLOT + s] = -1
+    if p[O_VOTE_REACTION_TIMING] == 0:
+        err = _vote_reactions(g, p, card, card_player, target, view, stream, codes, params, fns)
+        if err:
+            return 0, 0, err
+    kind = K_VOTE_POLITICIAN if plurality else K_VOTE_YES_NO
+    width = N_POL if plurality else 2
+    for s in range(n):
+        # ballots are simultaneous: each seat decides before any ballot of this vote is in the state
+        open_decision(g, p, s, kind, width, view)
+        view[VIEW_ARGS] = card
+        view[VIEW_ARGS + 1] = target
+        view[VIEW_ARGS + 2] = card_player
+        for a in range(width):
+            view[VIEW_LEGAL + a] = 1
+        action, err = decide(s, view, stream, codes, params, fns)
+        if err:
+            return 0, 0, err
+        g[SCRATCH + 90 + s] = action  # sealed (hidden part of g) until every ballot is cast
+    for s in range(n):
+        g[BALLOT + s] = g[SCRATCH + 90 + s]
+    if p[O_VOTE_REACTION_TIMING] == 1:
+        err = _vote_reactions(g, p, card, card_player, target, view, stream, codes, params, fns)
+        if err:
+            return 0, 0, err
+    tally = SCRATCH + 64
+    for k in range(N_POL):
+        g[tally + k] = 0
+    for s in range(n):
+        weight = 0 if s == g[VOTE_CENSURED] else (2 if s == g[VOTE_DOUBLED] else 1)
+        g[tally + g[BALLOT + s]] += weight
+    if plurality:
+        best = 0
+        for k in range(1, N_POL):
+            if g[tally + k] > g[tally + best]:
+                best = k
+        return best, 0, 0
+    return g[tally + 1], g[tally], 0
+
+
+@njit(cache=True)
+def contribution_round(g, p, first, pot, card, view, stream, codes, params, fns):
+    """One round of contributions toward 5 sesterces (spec 7.6, VOX-A25), seats in turn order from ``first``.
+    ``sequential_open``: each gives 0..min(money, 5 - pot) seeing the pot so far (DP08, view args: card, pot).
+    ``simultaneous_sealed``: each decides seeing only the pot before the round; offers are then taken in turn
+    order, each capped at what the pot still needs (the excess stays with its owner). Money leaves the players
+    here and each seat's amount is added to ``CONTRIB`` (public; the caller zeroes it when a pool starts and
+    refunds from it); the caller banks the pot. Returns ``(pot, error)``."""
+    n = g[N_SEATS]
+    sealed = p[O_POOL_PROTOCOL] == 1
+    start_pot = pot
+    offers = SCRATCH + 80
+    for s in range(MAX_SEATS):
+        g[offers + s] = 0
+    for k in range(n):
+        seat = (first + k) % n
+        base = start_pot if sealed else pot
+        room = 5 - base
+        most = min(g[MONEY + seat], room)
+        if most <= 0:
+            continue
+        open_decision(g, p, seat, K_CONTRIBUTE, most + 1, view)
+        view[VIEW_ARGS] = card
+        view[VIEW_ARGS + 1] = base
+        for a in range(most + 1):
+            view[VIEW_LEGAL + a] = 1
+        action, err = decide(seat, view, stream, codes, params, fns)
+        if err:
+            return pot, err
+        if sealed:
+            g[offers + seat] = action
+        else:
+            g[MONEY + seat] -= action
+            g[CONTRIB + seat] += action
+            pot += action
+    if sealed:
+        for k in range(n):
+            seat = (first + k) % n
+            give = min(g[offers + seat], 5 - pot)
+            g[MONEY + seat] -= give
+            g[CONTRIB + seat] += give
+            pot += give
+    return pot, 0
