@@ -804,6 +804,24 @@ def dodge_hexes(o, G, side, attacker, rng_max, cand):
 
 
 @njit(cache=True, inline="always")
+def step_away(stream, o, G, IT, st, state, codes, params, fns, mover, away_from, cand, purpose):
+    """15.5, 15.6: ``mover`` steps one hex straight away from ``away_from``, choosing when two hexes qualify;
+    False when both lie off the board (he stays)."""
+    m = away_hexes(G[away_from, G_Q], G[away_from, G_R], G[mover, G_Q], G[mover, G_R], cand)
+    k = 0
+    for i in range(m):
+        if on_board(o[O_ARENA_RADIUS], cand[i, 0], cand[i, 1]):
+            cand[k, 0], cand[k, 1] = cand[i, 0], cand[i, 1]
+            k += 1
+    if k == 0:
+        return False
+    i = choose_hex(stream, o, G, IT, st, state, codes, params, fns, mover, cand, k, purpose)
+    G[mover, G_Q], G[mover, G_R] = cand[i, 0], cand[i, 1]
+    check_position(o, G)
+    return True
+
+
+@njit(cache=True, inline="always")
 def do_dodge(stream, o, G, IT, st, state, codes, params, fns, side, attacker, rng_max, cand):
     n, cost = dodge_hexes(o, G, side, attacker, rng_max, cand)
     pay(G, side, G_RES, cost)
@@ -811,18 +829,8 @@ def do_dodge(stream, o, G, IT, st, state, codes, params, fns, side, attacker, rn
         return
     steps = 1 if o[O_DODGE_MODE] == 0 else cost
     for _ in range(steps):
-        tmp = np.zeros((2, 2), np.int64)
-        m = away_hexes(G[attacker, G_Q], G[attacker, G_R], G[side, G_Q], G[side, G_R], tmp)
-        k = 0
-        for i in range(m):
-            if on_board(o[O_ARENA_RADIUS], tmp[i, 0], tmp[i, 1]):
-                cand[k, 0], cand[k, 1] = tmp[i, 0], tmp[i, 1]
-                k += 1
-        if k == 0:
+        if not step_away(stream, o, G, IT, st, state, codes, params, fns, side, attacker, cand, HP_DODGE):
             return
-        i = choose_hex(stream, o, G, IT, st, state, codes, params, fns, side, cand, k, HP_DODGE)
-        G[side, G_Q], G[side, G_R] = cand[i, 0], cand[i, 1]
-        check_position(o, G)
 
 
 @njit(cache=True)
@@ -901,18 +909,7 @@ def apply_pushes(stream, o, G, IT, st, state, codes, params, fns, cand):
         if not running(st):
             break
         pusher, target = st[ST_PUSH0 + 2 * i], st[ST_PUSH0 + 2 * i + 1]
-        tmp = np.zeros((2, 2), np.int64)
-        m = away_hexes(G[pusher, G_Q], G[pusher, G_R], G[target, G_Q], G[target, G_R], tmp)
-        n = 0
-        for k in range(m):
-            if on_board(o[O_ARENA_RADIUS], tmp[k, 0], tmp[k, 1]):
-                cand[n, 0], cand[n, 1] = tmp[k, 0], tmp[k, 1]
-                n += 1
-        if n == 0:
-            continue
-        j = choose_hex(stream, o, G, IT, st, state, codes, params, fns, target, cand, n, HP_PUSH)
-        G[target, G_Q], G[target, G_R] = cand[j, 0], cand[j, 1]
-        check_position(o, G)
+        step_away(stream, o, G, IT, st, state, codes, params, fns, target, pusher, cand, HP_PUSH)
     st[ST_PUSHES] = 0
 
 
