@@ -666,11 +666,7 @@ def movement_phase(stream, o, G, IT, st, state, codes, params, fns, mover, cand)
         action = ask_move(mover, state, codes, params, stream, fns)
         if action == 0:
             break
-        index = -1
-        for i in range(MOVE_CODES.size):
-            if MOVE_CODES[i] == action:
-                index = i
-        if index < 0 or state[S_X + index] == 0:
+        if not is_legal(MOVE_CODES, MOVE_CODES.size, action, state):
             fail(st, P_MOVE, mover, action)
             return
         q, r, f = g[G_Q], g[G_R], g[G_FACING]
@@ -801,6 +797,15 @@ def dodge_hexes(o, G, side, attacker, rng_max, cand):
                 return 0, hexes
             q, r = tmp[0, 0], tmp[0, 1]
     return n, max(1, hexes)
+
+
+@njit(cache=True, inline="always")
+def is_legal(action_codes, n, action, state):
+    """Whether ``action`` is one of the first ``n`` action codes and the state's legal mask allows it."""
+    for i in range(n):
+        if action_codes[i] == action:
+            return state[S_X + i] != 0
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -1233,11 +1238,7 @@ def free_assaults(stream, o, G, IT, st, state, codes, params, fns, cand):
         action = ask_free_assault(b, state, codes, params, stream, fns)
         if action == 0:
             continue
-        index = -1
-        for i in range(ATTACK_CODES.size):
-            if ATTACK_CODES[i] == action:
-                index = i
-        if index < 0 or state[S_X + index] == 0:
+        if not is_legal(ATTACK_CODES, ATTACK_CODES.size, action, state):
             fail(st, P_FREE_ASSAULT, b, action)
             return
         if action >= 50:
@@ -1272,11 +1273,7 @@ def combat_phase(stream, o, G, IT, st, state, codes, params, fns, a, cand):
         action = ask_attack(a, state, codes, params, stream, fns)
         if action == 0:
             break
-        index = -1
-        for i in range(ATTACK_CODES.size - 6):
-            if ATTACK_CODES[i] == action:
-                index = i
-        if index < 0 or state[S_X + index] == 0:
+        if not is_legal(ATTACK_CODES, ATTACK_CODES.size - 6, action, state):
             fail(st, P_ATTACK, a, action)
             return
         resolve_attack(stream, o, G, IT, st, state, codes, params, fns, a, action, False, cand)

@@ -527,6 +527,25 @@ class _Solver:
     def all_rolls(self):
         return self.s.astutia_scope_battle == "all_battle_rolls"
 
+    def pairs(self, field, kind, point, phase):
+        """``[(Roman unit, NR unit)]`` of ``kind`` for the clash (DP-B05) or the retreat round (DP-B08): each NR unit,
+        strongest first, is faced by the Roman unit the decision point picks among those still free."""
+        roman, nr = field[0], field[1]
+        ours = [u for u in roman if u.kind == kind]
+        theirs = sorted((u for u in nr if u.kind == kind), key=lambda u: (-u.virtus, u.slot))
+        pairs, free = [], list(ours)
+        for v in theirs[:len(ours)]:
+            legal = [0] * 8
+            own = [v.virtus] + [0] * 8
+            for u in free:
+                legal[u.slot] = 1
+                own[1 + u.slot] = u.virtus
+            slot = self.decide_one(point, legal, own, self.header(phase, field))
+            u = next(u for u in free if u.slot == slot)
+            free.remove(u)
+            pairs.append((u, v))
+        return pairs
+
     def vanguard_clash(self, field):
         """5.7.4 VC with KOR-A20 equal_numbers / pair_duels: ``[(field after, probability)]``.
 
@@ -534,20 +553,7 @@ class _Solver:
         first. Each pair fights to the death, the battle attacker's unit rolling first; a pair in which neither
         die can succeed rejoins its armies (contract section 6)."""
         roman, nr, led_r, led_n, book, pts_r, pts_n = field
-        cav_r = [u for u in roman if u.kind == CAVALRY]
-        cav_n = sorted((u for u in nr if u.kind == CAVALRY), key=lambda u: (-u.virtus, u.slot))
-        m = min(len(cav_r), len(cav_n))
-        pairs, free = [], list(cav_r)
-        for v in cav_n[:m]:
-            legal = [0] * 8
-            own = [v.virtus] + [0] * 8
-            for u in free:
-                legal[u.slot] = 1
-                own[1 + u.slot] = u.virtus
-            slot = self.decide_one("vanguard_pairing", legal, own, self.header(PHASE_CLASH, field))
-            u = next(u for u in free if u.slot == slot)
-            free.remove(u)
-            pairs.append((u, v))
+        pairs = self.pairs(field, CAVALRY, "vanguard_pairing", PHASE_CLASH)
         states = {(pts_r, pts_n, ()): Fraction(1)}
         for u, v in pairs:
             attacker, target = (u, v) if self.rome_attacks else (v, u)
@@ -619,20 +625,7 @@ class _Solver:
         """5.7.4: the side that chose DEFENCE has no cavalry left: one simultaneous round of infantry pairs
         (DP-B08 pairing), then it retreats and the battle ends (KOR-A23)."""
         roman, nr, led_r, led_n, book, pts_r, pts_n = field
-        inf_r = [u for u in roman if u.kind == INFANTRY]
-        inf_n = sorted((u for u in nr if u.kind == INFANTRY), key=lambda u: (-u.virtus, u.slot))
-        k = min(len(inf_r), len(inf_n))
-        pairs, free = [], list(inf_r)
-        for v in inf_n[:k]:
-            legal = [0] * 8
-            own = [v.virtus] + [0] * 8
-            for u in free:
-                legal[u.slot] = 1
-                own[1 + u.slot] = u.virtus
-            slot = self.decide_one("retreat_pairing", legal, own, self.header(PHASE_RETREAT, field))
-            u = next(u for u in free if u.slot == slot)
-            free.remove(u)
-            pairs.append((u, v))
+        pairs = self.pairs(field, INFANTRY, "retreat_pairing", PHASE_RETREAT)
         grant = self.all_rolls()
         header = self.header(PHASE_RETREAT, field)
         states = {(pts_r, pts_n, ()): Fraction(1)}
