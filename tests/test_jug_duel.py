@@ -15,6 +15,7 @@ import romesim
 from romesim.cli import main
 from romesim.core.result import Result
 from romesim.core.rng import new_stream
+from romesim.jugule.gladiators import G_AP, G_TYPE
 from romesim.jugule import combat as cb
 from romesim.jugule import policies as pol
 from romesim.jugule.geometry import ARC_FLANK, ARC_FRONT, ARC_REAR
@@ -388,3 +389,19 @@ def test_side_policies_helper():
     assert len(p) == len(pol.POINT_NAMES) == 15 and all(k.startswith("b_") for k in p)
     with pytest.raises(ValueError):
         pol.side_policies("c")
+
+
+def test_ap_override_is_the_type_with_that_many_action_points():
+    # table 14: ap_a / ap_b replace the type's AP (before the career bonus, 13); the same duel as a custom copy
+    from romesim.jugule.matchups import as_custom
+
+    # table 14: the Thraex (late) has 9 AP, the Murmillo 8; a custom table differs only in its type id
+    by_knob = romesim.scenario("jugule.duel", a="thraex_late", b="murmillo", ap_a=11, ap_b=7)
+    by_table = romesim.scenario("jugule.duel", a=as_custom("thraex_late", 11 - 9), b=as_custom("murmillo", 7 - 8))
+    (rows, items), (custom_rows, custom_items) = by_knob.gladiators(), by_table.gladiators()
+    assert list(rows[:, G_AP]) == [11, 7]
+    assert np.array_equal(np.delete(rows, G_TYPE, axis=1), np.delete(custom_rows, G_TYPE, axis=1))
+    assert np.array_equal(items, custom_items)
+    assert romesim.scenario("jugule.duel", a="thraex_late", ap_a=0).gladiators()[0][0, G_AP] == 9
+    with pytest.raises(romesim.ScenarioError, match="ap_a: 21 is not allowed; expected an integer from 0 to 20"):
+        romesim.scenario("jugule.duel", ap_a=21)

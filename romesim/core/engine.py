@@ -36,6 +36,7 @@ BLOCK = 1024  # games per prange iteration: one stream and one row buffer serve 
 CHUNK = 1 << 18  # games per kernel call: bounds memory whatever n is
 CHECKPOINT_BASE = 10_000
 MAX_SEED = (1 << 64) - 1
+MAX_GAME = (1 << 63) - 1  # game indices are int64 in the kernels
 
 
 @njit(cache=True, inline="always")
@@ -158,20 +159,22 @@ class _Progress:
 
 
 def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, target_ci=None, progress=None,
-             chunk=CHUNK):
+             chunk=CHUNK, first=0):
     """Play ``scenario`` ``n`` times from ``seed`` and return a ``Result``.
 
     policies: ``{decision_point: policy}`` (see ``romesim.core.policy``). workers: processes (joblib/loky);
     ``None`` or 1 runs in this process on all numba threads. keep: keep per-game outcomes (``Result.outcomes``).
     target_ci: stop early once the 95 % half-width of the headline metric (a float) or of each metric in a
     dict is reached, looking only at fixed game counts. progress: ``True``/``False``, or ``None`` for a bar on
-    a terminal for long runs. The same ``(scenario, n, seed, policies)`` gives the same bits whatever
-    ``workers``, the numba thread count and ``chunk``.
+    a terminal for long runs. first: play games ``first .. first+n-1`` (to extend a stored run of ``first``
+    games; the sums of the two runs add up to the run of ``first + n`` games). The same ``(scenario, n, seed,
+    policies)`` gives the same bits whatever ``workers``, the numba thread count and ``chunk``.
     """
     scenario = _as_scenario(scenario)
     n = _check_int("n", n, 1)
     seed = _check_int("seed", seed, 0, MAX_SEED)
     chunk = _check_int("chunk", chunk, 1)
+    first = _check_int("first", first, 0, MAX_GAME - n)
     if workers is not None:
         workers = _check_int("workers", workers, 1)
     targets = _targets(scenario, target_ci)
@@ -189,9 +192,9 @@ def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, ta
         for stop in checkpoints(n, target_ci):
             ranges = [(a, min(a + chunk, stop)) for a in range(done, stop, chunk)]
             if pool is None:
-                parts = (run_chunk(scenario, seed, a, b - a, resolved, keep) for a, b in ranges)
+                parts = (run_chunk(scenario, seed, first + a, b - a, resolved, keep) for a, b in ranges)
             else:
-                parts = pool(joblib.delayed(run_chunk)(scenario, seed, a, b - a, resolved, keep)
+                parts = pool(joblib.delayed(run_chunk)(scenario, seed, first + a, b - a, resolved, keep)
                              for a, b in ranges)
             for (a, b), (s, sq, out) in zip(ranges, parts):
                 sums += s

@@ -53,6 +53,9 @@ class Duel(Scenario):
     bonus_hp_b: int = param(0, lo=0, hi=2, doc="career bonus HP of B", rule="13, JUG-A65")
     bonus_ap_a: int = param(0, lo=0, hi=2, doc="career bonus AP of A (ap = type AP + bonus)", rule="13, JUG-A65")
     bonus_ap_b: int = param(0, lo=0, hi=2, doc="career bonus AP of B", rule="13, JUG-A65")
+    ap_a: int = param(0, lo=0, hi=20, doc="A's action points before any career bonus, replacing the type's own "
+                      "(table 14); 0 keeps the type's: the designer's knob", rule="14")
+    ap_b: int = param(0, lo=0, hi=20, doc="B's action points, as ap_a", rule="14")
     start_distance: int = option("start_distance")
     arena_radius: int = option("arena_radius")
     initiative_tie: str = option("initiative_tie")
@@ -151,6 +154,8 @@ class Duel(Scenario):
         IT0 = np.zeros((2, MAX_ITEMS, I_COLS), np.int64)
         for i, side in enumerate(("a", "b")):
             spec = gladiator_spec(side, getattr(self, side), options)
+            if getattr(self, f"ap_{side}"):
+                spec = {**spec, "ap": getattr(self, f"ap_{side}")}
             G0[i], IT0[i] = gladiator_row(spec, options, getattr(self, f"rank_{side}"),
                                           getattr(self, f"bonus_hp_{side}"), getattr(self, f"bonus_ap_{side}"))
         return G0, IT0
