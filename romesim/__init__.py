@@ -7,7 +7,9 @@
 """
 from importlib.metadata import PackageNotFoundError, version
 
-from . import jugule, kings_of_rome, semper_victor, vox_populi
+from . import analysis, jugule, kings_of_rome, semper_victor, vox_populi
+from .analysis import compare, store
+from .analysis.sweep import Sweep, sweep
 from .core.engine import exact, reference, simulate
 from .core.errors import ExactNotSupported, PolicyError, RomesimError, ScenarioError
 from .core.result import Result
@@ -20,5 +22,6 @@ except PackageNotFoundError:  # running from a source tree
     __version__ = "0.1.0.dev0"
 
 __all__ = ["simulate", "exact", "reference", "scenario", "list_scenarios", "load_toml", "Result", "Scenario",
+           "sweep", "Sweep", "compare", "store", "analysis",
            "RomesimError", "ScenarioError", "PolicyError", "ExactNotSupported", "GENERATOR", "kings_of_rome",
            "semper_victor", "jugule", "vox_populi"]

@@ -5,6 +5,9 @@
                 [--workers W] [--target-ci X] [--exact] [--json]
     romesim exact NAME|FILE.toml [--set KEY=VALUE ...] [--policy ...] [--json]
     romesim matchups [--types TYPE ...] [-n N] [--seed S] [--set KEY=VALUE ...] [--json] [--plot FILE.png]
+    romesim sweep FILE.toml [-n N] [--seed S] [--workers W] [--store DIR] [--metric M] [--no-progress]
+                  [--report FILE.html] [--json]
+    romesim report STORE|FILE.toml [-o FILE.html] [--title TEXT]
 
 Bad input of any kind ends with one line ``romesim: error: ...`` on stderr and exit status 2, so scripts can
 tell a mistake in the question from a crash.
@@ -222,6 +225,53 @@ def cmd_matchups(args):
     print("\n".join(lines))
 
 
+def cmd_sweep(args):
+    from romesim.analysis.sweep import load_sweep
+
+    kwargs = load_sweep(args.file)
+    for option, key in ((args.n, "n"), (args.seed, "seed"), (args.workers, "workers"), (args.store, "store")):
+        if option is not None:
+            kwargs[key] = option
+    scenario = kwargs["scenario"]
+    if args.metric not in scenario.metrics:
+        raise UsageError(f"--metric {args.metric}: not a metric of {scenario.name}; metrics: "
+                         f"{', '.join(scenario.metrics)}")
+    start = time.perf_counter()
+    result = romesim.sweep(**kwargs, progress=args.progress)
+    elapsed = time.perf_counter() - start
+    if args.report:
+        from romesim.analysis.report import write_report
+        write_report(result, args.report)
+    if args.json:
+        out = {"scenario": scenario.name, "n": result.n, "seed": result.seed, "axes": list(result.axes),
+               "store": str(result.store.path), "points": result.summary().to_dict("records")}
+        print(json.dumps(out, indent=2, default=str))
+        return
+    fairest = result.fairest(args.metric)
+    lines = [f"{scenario.name} sweep: {len(result)} points over {', '.join(result.axes)}, "
+             f"n = {result.n:,} games per point, seed = {result.seed} (common random numbers)",
+             f"{args.metric}: " + (type(scenario).p_win if args.metric == "p_win" else "the mean per game"), ""]
+    header = ["point", *result.axes, args.metric, "95% CI", "|x - 0.5|"]
+    rows = [[str(r["point"]), *(json.dumps(r[a]) if not isinstance(r[a], str) else r[a] for a in result.axes),
+             number(r["estimate"]), f"{number(r['ci_low'])} – {number(r['ci_high'])}", number(r["distance"])]
+            for r in fairest.sort_values("point").to_dict("records")]
+    lines += table(header, rows) + [""]
+    best = fairest.iloc[0]
+    lines.append("closest to 0.5: " + ", ".join(f"{a}={best[a]}" for a in result.axes)
+                 + f" ({args.metric} {number(best['estimate'])})")
+    lines.append(f"store: {result.store.path}   ({elapsed:.1f} s)")
+    if args.report:
+        lines.append(f"report written to {args.report}")
+    print("\n".join(lines))
+
+
+def cmd_report(args):
+    from romesim.analysis.report import write_report
+
+    path = write_report(args.source, args.output, title=args.title)
+    print(f"report written to {path}")
+
+
 def make_parser():
     parser = argparse.ArgumentParser(prog="romesim", description="Play Roman-era wargame procedures many times: "
                                      "win rates with confidence intervals, and exact odds.")
@@ -263,6 +313,28 @@ def make_parser():
     match.add_argument("--json", action="store_true", help="print JSON instead of a report")
     match.add_argument("--plot", metavar="FILE.png", help="also draw the heatmap with its intervals")
     match.set_defaults(func=cmd_matchups)
+
+    sweep = commands.add_parser("sweep", help="play a scenario over a grid or Latin hypercube of its parameters")
+    sweep.add_argument("file", metavar="FILE.toml", help="scenario, n, seed, [params], [policies], [grid] or [lhs] "
+                       "(samples = K), optional store and workers")
+    sweep.add_argument("-n", type=int, help="games per point (overrides the file; more than stored plays only "
+                       "the new games)")
+    sweep.add_argument("--seed", type=int, help="seed of the dice streams, the same at every point")
+    sweep.add_argument("--workers", type=int, help="processes running points (default: this one, all threads)")
+    sweep.add_argument("--store", metavar="DIR", help="results folder (default: the file's, else FILE-store)")
+    sweep.add_argument("--metric", default="p_win", help="the metric the table shows (default p_win)")
+    sweep.add_argument("--progress", action=argparse.BooleanOptionalAction,
+                       help="a progress bar over points and games on stderr (default: on a terminal)")
+    sweep.add_argument("--report", metavar="FILE.html", help="also write the HTML report")
+    sweep.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    sweep.set_defaults(func=cmd_sweep)
+
+    report = commands.add_parser("report", help="write a self-contained HTML report of a store or a sweep file")
+    report.add_argument("source", metavar="STORE|FILE.toml", help="a store folder or a sweep file")
+    report.add_argument("-o", "--output", default="romesim-report.html", metavar="FILE.html",
+                        help="where to write the page (default romesim-report.html)")
+    report.add_argument("--title", help="the page title")
+    report.set_defaults(func=cmd_report)
     return parser
 
 

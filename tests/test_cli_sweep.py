@@ -1,0 +1,111 @@
+"""`romesim sweep FILE.toml` and `romesim report`: a 21-point sweep killed with SIGKILL resumes to the same store."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+import romesim
+from romesim.analysis.store import Store
+from romesim.cli import main
+
+SWEEP = """
+scenario = "kings_of_rome.battle"
+n = {n}
+seed = 21
+store = "{store}"
+[policies]
+tactic = "parametric"
+[grid]
+policy.tactic.p_attack = [{values}]
+"""
+P_ATTACK = ", ".join(f"{i / 20:.2f}" for i in range(21))
+
+
+def write(tmp_path, name, n, store):
+    path = tmp_path / name
+    path.write_text(SWEEP.format(n=n, store=store, values=P_ATTACK))
+    return path
+
+
+def command(*args):
+    return [sys.executable, "-c", "import sys, romesim.cli; sys.exit(romesim.cli.main())", *args]
+
+
+def stored(folder):
+    frame = Store(folder).frame().sort_values(["key", "metric"], ignore_index=True)
+    return frame.drop(columns=[])
+
+
+def test_a_killed_sweep_resumes_to_the_identical_store(tmp_path):
+    n = 200_000
+    path = write(tmp_path, "sweep.toml", n, "killed")
+    folder = tmp_path / "killed" / "scenario=kings_of_rome.battle"
+    process = subprocess.Popen(command("sweep", str(path), "--no-progress"), stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if folder.is_dir() and len(list(folder.glob("*.parquet"))) >= 2:
+            break
+        time.sleep(0.01)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    finished = len(list(folder.glob("*.parquet")))
+    assert 2 <= finished < 21, "the sweep was not interrupted halfway; make n larger"
+
+    resumed = subprocess.run(command("sweep", str(path), "--no-progress"), capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "21 points" in resumed.stdout
+    assert not list(folder.glob(".*.partial"))
+
+    whole = romesim.sweep("kings_of_rome.battle", grid={"policy.tactic.p_attack": [i / 20 for i in range(21)]},
+                          policies={"tactic": "parametric"}, n=n, seed=21, store=tmp_path / "whole")
+    assert len(whole) == 21
+    assert sorted(p.name for p in folder.glob("*.parquet")) == sorted(
+        p.name for p in (tmp_path / "whole" / "scenario=kings_of_rome.battle").glob("*.parquet"))
+    pd.testing.assert_frame_equal(stored(tmp_path / "killed"), stored(tmp_path / "whole"))
+
+
+def test_the_progress_bar_counts_points_and_games(tmp_path, capsys):
+    path = write(tmp_path, "sweep.toml", 1_000, "s")
+    assert main(["sweep", str(path), "--progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "21/21 points" in err and "21.0k/21.0k" in err
+    assert "closest to 0.5: policy.tactic.p_attack=" in out
+    assert len(Store(tmp_path / "s").files()) == 21
+    assert main(["sweep", str(path), "--json", "-n", "2000"]) == 0
+    out, _ = capsys.readouterr()
+    assert '"n": 2000' in out
+    assert len(Store(tmp_path / "s").files()) == 42  # 21 points at n = 1000 and at n = 2000
+
+
+@pytest.mark.parametrize("text, message", [
+    ('scenario = "kings_of_rome.battle"\nn = 10\n[grid]\nspeed = [1]', "speed: not a parameter"),
+    ('scenario = "kings_of_rome.battle"\nn = 10\nruns = 3\n[grid]\nseed = [1]', "unknown key(s) ['runs']"),
+    ('scenario = "kings_of_rome.battle"\n[grid]\ntactic_pool_attack = [1]', "missing the key 'n'"),
+    ('scenario = "kings_of_rome.battle"\nn = 10\n[grid', "not valid TOML"),
+])
+def test_bad_sweep_files_exit_2_with_one_line(tmp_path, capsys, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    assert main(["sweep", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("romesim: error:") and err.count("\n") == 1 and message in err
+
+
+def test_report_of_a_missing_store_exits_2(tmp_path, capsys):
+    assert main(["report", str(tmp_path / "nothing"), "-o", str(tmp_path / "r.html")]) == 2
+    assert "romesim: error:" in capsys.readouterr().err
+
+
+def test_killed_partial_files_are_cleaned(tmp_path):
+    folder = tmp_path / "scenario=kings_of_rome.battle"
+    folder.mkdir()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    (folder / f".x-n1.parquet.{dead.pid}.partial").write_text("half")
+    (folder / f".y-n1.parquet.{os.getpid()}.partial").write_text("being written")
+    Store(tmp_path).remove_stale_partials()
+    assert [p.name for p in folder.iterdir()] == [f".y-n1.parquet.{os.getpid()}.partial"]
