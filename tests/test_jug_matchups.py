@@ -156,3 +156,15 @@ def test_as_custom_copies_the_type_with_more_ap():
     assert table["ap"] == 10 and table["head"] == -4 and table["shield"] == "parma" and table["weapons"] == ["glaive"]
     with pytest.raises(romesim.ScenarioError, match="ap_delta: -4 gives a crupellarius 0 AP"):
         jm.as_custom("crupellarius", -4)
+
+
+def test_type_equilibrium_is_an_equilibrium_of_the_net_table(frame):
+    # the zero-sum game on p_win - p_loss: no type does better than the value against side B's mix, and none
+    # does better for side B against side A's
+    got = jm.type_equilibrium(frame)
+    net = (jm.win_matrix(frame) - jm.win_matrix(frame, "p_loss")).to_numpy()
+    x, y = got["p_a"].to_numpy(), got["p_b"].to_numpy()
+    assert list(got["type"]) == TYPES and x.sum() == pytest.approx(1) and y.sum() == pytest.approx(1)
+    assert (x @ net).min() == pytest.approx(got.attrs["value"], abs=1e-9)
+    assert (net @ y).max() == pytest.approx(got.attrs["value"], abs=1e-9)
+    assert got.attrs["value_score"] == pytest.approx((1 + got.attrs["value"]) / 2)

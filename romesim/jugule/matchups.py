@@ -13,6 +13,7 @@ A diagonal cell is a type against itself, played once.
 import numpy as np
 import pandas as pd
 
+from ..analysis.equilibria import zero_sum
 from ..core.engine import simulate
 from ..core.errors import ScenarioError
 from ..core.result import wilson
@@ -118,6 +119,26 @@ def balance_summary(frame):
     overall = {"std": float(np.std(averages)), "spread": float(averages.max() - averages.min()),
                "mean": float(averages.mean())}
     return per_type, overall
+
+
+def type_equilibrium(frame):
+    """Which types to pick, and how often, when each side chooses its gladiator type knowing the matrix: the
+    zero-sum game whose payoff to side A is ``p_win - p_loss`` of cell (a, b) (``romesim.analysis.zero_sum``).
+
+    Counting the other duels (both out, unfinished) as half a win instead, ``p_win + (1 - p_win - p_loss) / 2 =
+    (1 + p_win - p_loss) / 2`` is the same payoff rescaled: the same strategies, value ``(1 + value) / 2``. A
+    mirrored frame makes the game symmetric (value about 0, both sides the same mix). The matrix is estimated,
+    so types whose cells lie within their intervals of each other may swap in and out of the support with the
+    seed. Returns one row per type: ``type, p_a, p_b`` (how often side A and side B pick it); ``attrs`` hold
+    ``value`` (net) and ``value_score`` (draws half) and the ``equilibrium`` itself."""
+    net = win_matrix(frame) - win_matrix(frame, "p_loss")
+    if net.isna().to_numpy().any():
+        raise ScenarioError("frame: the matchup table misses some cells; expected every ordered pair of its types")
+    equilibrium = zero_sum(net)
+    out = pd.DataFrame({"type": list(net.index), "p_a": equilibrium.row.to_numpy(),
+                        "p_b": equilibrium.column.to_numpy()})
+    out.attrs.update(value=equilibrium.value, value_score=(1 + equilibrium.value) / 2, equilibrium=equilibrium)
+    return out
 
 
 def plot_matchups(frame, ax=None, annotate=True, fontsize=5):

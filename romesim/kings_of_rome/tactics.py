@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import pandas as pd
 
+from ..analysis.equilibria import zero_sum
 from ..core.engine import _as_scenario, simulate
 from ..core.engine import exact as exact_result
 from ..core.errors import PolicyError, ScenarioError
@@ -21,20 +22,11 @@ PINNED = ("tactic", "nr_tactic")
 
 def zero_sum_equilibrium(matrix):
     """Equilibrium of the 2x2 zero-sum game ``matrix[i][j]`` (the row player maximises, the column player
-    minimises): ``{"row": P(row 0), "column": P(column 0), "value": value of the game}``.
-
-    A saddle point (a cell that is the least of its row and the greatest of its column) gives pure strategies;
-    otherwise the unique mixed equilibrium in closed form: with ``[[a, b], [c, d]]`` and ``D = a - b - c + d``,
-    ``P(row 0) = (d - c) / D``, ``P(column 0) = (d - b) / D``, ``value = (a d - b c) / D``. Fractions stay exact.
-    """
-    (a, b), (c, d) = matrix
-    for i, row in enumerate(matrix):
-        for j, v in enumerate(row):
-            if v == min(row) and v == max(matrix[0][j], matrix[1][j]):
-                return {"row": 1 - i, "column": 1 - j, "value": v}
-    # without a saddle point the rows cross, so D is not 0
-    denominator = a - b - c + d
-    return {"row": (d - c) / denominator, "column": (d - b) / denominator, "value": (a * d - b * c) / denominator}
+    minimises): ``{"row": P(row 0), "column": P(column 0), "value": value of the game}``, from
+    ``romesim.analysis.equilibria.zero_sum`` (a saddle point gives pure strategies, otherwise the closed form;
+    Fractions stay exact)."""
+    equilibrium = zero_sum(matrix)
+    return {"row": equilibrium.row[0], "column": equilibrium.column[0], "value": equilibrium.value}
 
 
 def nr_attack_probability(battle, roman_tactic):

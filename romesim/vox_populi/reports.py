@@ -11,7 +11,8 @@ for shares and paired differences.
   the same seed gives the same dice and the same shuffle (the game drops a removed card from the shuffled order,
   so every other card keeps its place relative to the rest). The paired differences measure what the card
   changes, not the biased "win rate of the player who played it".
-* ``rate_bots``: a Bradley-Terry rating of bots (Elo scale) from a round robin of mixed tables.
+* ``rate_bots``: a Bradley-Terry rating of bots (Elo scale, ``romesim.analysis.ratings``) from a round robin of
+  mixed tables.
 """
 import itertools
 import math
@@ -19,6 +20,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..analysis.ratings import rate_round_robin
 from ..core.engine import simulate
 from ..core.errors import ScenarioError
 from ..core.result import Z95, wilson
@@ -27,7 +29,6 @@ from .scenarios import Game
 from .state import N_CARDS
 
 POLITICIAN_KEYS = ("pompee", "crassus", "cesar", "antoine", "octave", "brutus")
-ELO = 400.0 / math.log(10.0)  # Elo points per unit of log-strength
 
 
 def _scenario(scenario, params):
@@ -137,45 +138,6 @@ def bot_win_rates(bots, scenario=None, n=20_000, seed=0, *, policies=None, worke
     return frame
 
 
-def bradley_terry(wins, prior=0.0, iterations=10_000, tol=1e-12):
-    """Bradley-Terry strengths from ``wins[i, j]`` = times i beat j (Hunter's MM algorithm). ``prior`` adds that
-    many virtual wins each way to every pair that met, which keeps the estimate finite when a bot never wins or
-    never loses. Returns strengths normalised to geometric mean 1."""
-    wins = np.asarray(wins, np.float64)
-    k = wins.shape[0]
-    if wins.shape != (k, k) or np.any(wins < 0):
-        raise ValueError("wins must be a square matrix of non-negative counts")
-    met = (wins + wins.T) > 0
-    wins = wins + prior * met
-    np.fill_diagonal(wins, 0.0)
-    games = wins + wins.T
-    total_wins = wins.sum(axis=1)
-    strength = np.ones(k)
-    for _ in range(iterations):
-        denom = (games / (strength[:, None] + strength[None, :])).sum(axis=1)
-        new = np.where(denom > 0, total_wins / np.where(denom > 0, denom, 1.0), strength)
-        new = np.maximum(new, 1e-300)
-        new /= math.exp(float(np.log(new).mean()))
-        if np.max(np.abs(np.log(new) - np.log(strength))) < tol:
-            strength = new
-            break
-        strength = new
-    return strength
-
-
-def bt_standard_errors(wins, strength, prior=0.0):
-    """Standard errors of the log-strengths from the observed Fisher information (sum-to-zero constraint)."""
-    wins = np.asarray(wins, np.float64)
-    met = (wins + wins.T) > 0
-    games = wins + wins.T + 2 * prior * met
-    np.fill_diagonal(games, 0.0)
-    p = strength[:, None] / (strength[:, None] + strength[None, :])
-    weight = games * p * p.T
-    info = np.diag(weight.sum(axis=1)) - weight
-    cov = np.linalg.pinv(info)
-    return np.sqrt(np.maximum(np.diag(cov), 0.0))
-
-
 def rate_bots(bots, scenario=None, n=4_000, seed=0, *, policies=None, workers=None, prior=1.0, **params):
     """Bradley-Terry rating (Elo scale, mean 0) of ``bots`` from a round robin of mixed tables: every set of
     ``players`` distinct bots (all of them cycled around the table when there are fewer bots than seats), each in
@@ -204,14 +166,12 @@ def rate_bots(bots, scenario=None, n=4_000, seed=0, *, policies=None, workers=No
                     if seating[a] != seating[b]:
                         wins[index[seating[a]], index[seating[b]]] += int(
                             (winners[:, a] & (1 - winners[:, b])).sum())
-    strength = bradley_terry(wins, prior)
-    se = bt_standard_errors(wins, strength, prior)
-    rating = ELO * np.log(strength)
-    frame = pd.DataFrame({"bot": names, "rating": rating, "ci_low": rating - Z95 * ELO * se,
-                          "ci_high": rating + Z95 * ELO * se, "decisive": wins.sum(axis=1) + wins.sum(axis=0),
-                          "p_win": won / played})
-    frame = frame.sort_values("rating", ascending=False, ignore_index=True)
-    frame.attrs.update(tables=len(tables), games_per_seating=per_rotation, seed=seed, players=players, wins=wins)
+    rated = rate_round_robin(pd.DataFrame(wins, index=names, columns=names), prior)
+    rate = dict(zip(names, won / played))
+    frame = rated.rename(columns={"player": "bot", "games": "decisive"})
+    frame["p_win"] = frame["bot"].map(rate)
+    frame.attrs.update(tables=len(tables), games_per_seating=per_rotation, seed=seed, players=players,
+                       wins=wins.tolist())
     return frame
 
 
@@ -274,5 +234,4 @@ def card_impact(cards=None, scenario=None, n=5_000, seed=0, *, metric="p_win", p
     return frame
 
 
-__all__ = ["seat_advantage", "bot_win_rates", "card_impact", "rate_bots", "bradley_terry", "bt_standard_errors",
-           "mean_interval"]
+__all__ = ["seat_advantage", "bot_win_rates", "card_impact", "rate_bots", "mean_interval"]
