@@ -5,8 +5,6 @@
     >>> romesim.simulate(siege, n=100_000, seed=1).summary()
     >>> romesim.exact(siege)["p_win"]          # 4/9 (spec WE-1)
 """
-from importlib.metadata import PackageNotFoundError, version
-
 from . import analysis, jugule, kings_of_rome, semper_victor, vox_populi
 from .analysis import compare, store
 from .analysis.sweep import Sweep, sweep
@@ -15,11 +13,7 @@ from .core.errors import ExactNotSupported, PolicyError, RomesimError, ScenarioE
 from .core.result import Result
 from .core.rng import GENERATOR
 from .core.scenario import Scenario, list_scenarios, load_toml, scenario
-
-try:
-    __version__ = version("romesim")
-except PackageNotFoundError:  # running from a source tree
-    __version__ = "0.1.0.dev0"
+from .core.version import VERSION as __version__  # noqa: F401 (the package attribute)
 
 __all__ = ["simulate", "exact", "reference", "scenario", "list_scenarios", "load_toml", "Result", "Scenario",
            "sweep", "Sweep", "compare", "store", "analysis",

@@ -25,6 +25,7 @@ import pandas as pd
 from ..core.errors import RomesimError, ScenarioError
 from ..core.rng import GENERATOR
 from ..core.scenario import get
+from ..core.version import VERSION
 from . import plots
 from .store import COLUMNS as STORE_COLUMNS
 from .store import Store
@@ -84,7 +85,7 @@ def _from_sweep(sweep):
         if not any(a == f"policy.{dp}" or a.startswith(f"policy.{dp}.") for a in sweep.axes):
             fixed[f"policy.{dp}"] = plots.label(spec)
     generators = {r.generator for r in sweep.results} - {None}
-    meta = {"n": [sweep.n], "seed": [sweep.seed], "romesim_version": [_version()],
+    meta = {"n": [sweep.n], "seed": [sweep.seed], "romesim_version": [VERSION],
             "generator": sorted(generators) or [GENERATOR]}
     return [_Scenario(sweep.scenario.name, sweep.axes, frame, fixed, meta)]
 
@@ -184,10 +185,6 @@ def _parsed(value):
             return value
     return value.item() if hasattr(value, "item") else value
 
-
-def _version():
-    import romesim
-    return romesim.__version__
 
 
 # --- HTML pieces

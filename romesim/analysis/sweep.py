@@ -28,14 +28,11 @@ from ..core.errors import PolicyError, ScenarioError
 from ..core.result import Result
 from ..core.rng import GENERATOR
 from ..core.scenario import get
+from ..core.version import VERSION
 from .store import Store, point_key
 
 POLICY = "policy."
 
-
-def _version():
-    import romesim
-    return romesim.__version__
 
 
 def _decision_point(scenario, name, axis):
@@ -153,7 +150,7 @@ def _identity(scenario, policies, seed):
         name = resolved.names[i] if fn is None else f"{fn.py_func.__module__}.{fn.py_func.__qualname__}"
         chosen[dp.name] = [name, [float(x) for x in resolved.params[i]]]
     return {"scenario": scenario.name, "params": scenario.to_dict(), "policies": chosen, "seed": seed,
-            "romesim_version": _version(), "generator": GENERATOR}
+            "romesim_version": VERSION, "generator": GENERATOR}
 
 
 def _play(key, scenario, policies, n, seed, first):
