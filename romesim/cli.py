@@ -247,18 +247,22 @@ def cmd_sweep(args):
                "store": str(result.store.path), "points": result.summary().to_dict("records")}
         print(json.dumps(out, indent=2, default=str))
         return
-    fairest = result.fairest(args.metric)
+    probability = args.metric.startswith("p_")  # "closest to an even game" means something only for these
+    points = result.fairest(args.metric)
+    meaning = type(scenario).p_win if args.metric == "p_win" else "a probability" if probability else "a mean"
     lines = [f"{scenario.name} sweep: {len(result)} points over {', '.join(result.axes)}, "
              f"n = {result.n:,} games per point, seed = {result.seed} (common random numbers)",
-             f"{args.metric}: " + (type(scenario).p_win if args.metric == "p_win" else "the mean per game"), ""]
-    header = ["point", *result.axes, args.metric, "95% CI", "|x - 0.5|"]
+             f"{args.metric}: {meaning}", ""]
+    header = ["point", *result.axes, args.metric, "95% CI"] + (["|x - 0.5|"] if probability else [])
     rows = [[str(r["point"]), *(json.dumps(r[a]) if not isinstance(r[a], str) else r[a] for a in result.axes),
-             number(r["estimate"]), f"{number(r['ci_low'])} – {number(r['ci_high'])}", number(r["distance"])]
-            for r in fairest.sort_values("point").to_dict("records")]
+             number(r["estimate"]), f"{number(r['ci_low'])} – {number(r['ci_high'])}"]
+            + ([number(r["distance"])] if probability else [])
+            for r in points.sort_values("point").to_dict("records")]
     lines += table(header, rows) + [""]
-    best = fairest.iloc[0]
-    lines.append("closest to 0.5: " + ", ".join(f"{a}={best[a]}" for a in result.axes)
-                 + f" ({args.metric} {number(best['estimate'])})")
+    if probability:
+        best = points.iloc[0]
+        lines.append("closest to 0.5: " + ", ".join(f"{a}={best[a]}" for a in result.axes)
+                     + f" ({args.metric} {number(best['estimate'])})")
     lines.append(f"store: {result.store.path}   ({elapsed:.1f} s)")
     if args.report:
         lines.append(f"report written to {args.report}")

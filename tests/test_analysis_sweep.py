@@ -31,6 +31,7 @@ def test_grid_points_in_order_each_equal_to_its_own_simulate_run():
     table = sweep.table()
     assert list(table.columns) == ["point", "policy.tactic", "nr_tactic_draw", "estimate", "ci_low", "ci_high", "n"]
     assert len(sweep.summary()) == 4 * len(sweep.scenario.metrics)
+    assert sweep._repr_html_().count("<tr") == 5  # the header and one row per point
     fairest = sweep.fairest()
     assert list(fairest["distance"]) == sorted(abs(table["estimate"] - 0.5))
 

@@ -75,6 +75,9 @@ def test_the_progress_bar_counts_points_and_games(tmp_path, capsys):
     assert "21/21 points" in err and "21.0k/21.0k" in err
     assert "closest to 0.5: policy.tactic.p_attack=" in out
     assert len(Store(tmp_path / "s").files()) == 21
+    assert main(["sweep", str(path), "--metric", "vp", "--no-progress"]) == 0
+    out, _ = capsys.readouterr()
+    assert "vp: a mean" in out and "closest to 0.5" not in out and "|x - 0.5|" not in out
     assert main(["sweep", str(path), "--json", "-n", "2000"]) == 0
     out, _ = capsys.readouterr()
     assert '"n": 2000' in out

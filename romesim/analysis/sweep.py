@@ -184,6 +184,11 @@ class Sweep:
         return (f"Sweep of {self.scenario.name}: {len(self)} points over {', '.join(self.axes)}, "
                 f"n={self.n:,} seed={self.seed}\n" + self.table().to_string(index=False))
 
+    def _repr_html_(self):
+        head = (f"<b>Sweep of {self.scenario.name}</b>: {len(self)} points over {', '.join(self.axes)}, "
+                f"n={self.n:,} seed={self.seed}")
+        return head + self.table().to_html(index=False)
+
     def scenarios(self):
         return [scenario for scenario, _ in self._specs]
 
