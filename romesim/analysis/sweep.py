@@ -6,7 +6,7 @@ each point is written the moment it finishes and a rerun plays only what is miss
 where it stopped, and asking for more games plays only the new ones.
 
 An axis is a scenario parameter (``"ap_a"``), a decision point's policy (``"policy.a_attack"``, values as in
-``simulate(policies=...)``) or one entry of a built-in policy's parameter vector (``"policy.a_attack.aggression"``,
+``simulate(policies=...)``) or one entry of a built-in policy's parameter vector (``"policy.a_attack.bash"``,
 a float; sweeping it recompiles nothing).
 """
 import itertools
@@ -309,7 +309,7 @@ def load_sweep(path):
         store = "thraex-ap"          # relative to the file; default: the file's name with -store
         workers = 2                  # optional
         [params]                     # the base scenario
-        a = "thraex"
+        a = "thraex_late"
         [policies]                   # the base policies
         a_attack = "aggressive"
         [grid]                       # or [lhs] with samples = K and axis = [low, high] or [choices],
@@ -347,7 +347,7 @@ def load_sweep(path):
 
 
 def flatten_axes(table, prefix=""):
-    """A TOML table with dotted keys read as nested tables (``policy.a_attack.aggression = [...]``) made flat."""
+    """A TOML table with dotted keys read as nested tables (``policy.a_attack.bash = [...]``) made flat."""
     flat = {}
     for key, value in table.items():
         name = f"{prefix}{key}"
