@@ -12,7 +12,7 @@ import pandas as pd
 from ..core.engine import MAX_SEED, _as_scenario, _check_int
 from ..core.errors import ScenarioError
 from .compare import check_common, paired_table, play_paired, variant
-from .sweep import POLICY, apply_axes, check_axis, sweep
+from .sweep import POLICY, apply_axes, check_axis, policy_entry, sweep
 
 
 def _current_value(scenario, policies, axis):
@@ -24,9 +24,8 @@ def _current_value(scenario, policies, axis):
     spec = (policies or {}).get(name, dp.default)
     if not entry:
         return spec
-    builtin, vector = spec if isinstance(spec, (tuple, list)) else (spec, None)
-    vector = dp.builtins[builtin].defaults if vector is None else vector
-    return float(vector[dp.builtins[builtin].params.index(entry)])
+    _, vector, index = policy_entry(dp, spec, entry, axis)
+    return float(vector[index])
 
 
 def finite_differences(scenario, steps, *, n, seed=0, policies=None, metrics=None, workers=None):

@@ -58,6 +58,20 @@ def check_axis(scenario, axis):
     _decision_point(scenario, parts[0], axis)
 
 
+def policy_entry(dp, spec, entry, axis):
+    """``(built-in, parameter vector as a new list, index of entry)`` of the policy ``spec`` of ``dp``, the
+    built-in's defaults when the spec gives no vector; a PolicyError naming ``axis`` when there is no such entry."""
+    builtin, vector = spec if isinstance(spec, (tuple, list)) else (spec, None)
+    if not isinstance(builtin, str) or builtin not in dp.builtins:
+        raise PolicyError(f"{axis}: the policy of {dp.name!r} is {builtin!r}; only a built-in's parameters can be "
+                          f"swept (built-ins: {', '.join(dp.builtins)})")
+    names = dp.builtins[builtin].params
+    if entry not in names:
+        raise PolicyError(f"{axis}: {builtin!r} has no parameter {entry!r}; its parameters: "
+                          f"{', '.join(names) or 'none'}")
+    return builtin, list(dp.builtins[builtin].defaults if vector is None else vector), names.index(entry)
+
+
 def apply_axes(scenario, policies, values):
     """``(scenario, policies)`` of one point: the base with the axis ``values`` applied and validated."""
     params = {a: v for a, v in values.items() if not a.startswith(POLICY)}
@@ -72,20 +86,11 @@ def apply_axes(scenario, policies, values):
             chosen[name] = values[axis]
             continue
         dp = _decision_point(scenario, name, axis)
-        spec = chosen.get(name, dp.default)
-        builtin, vector = spec if isinstance(spec, (tuple, list)) else (spec, None)
-        if not isinstance(builtin, str) or builtin not in dp.builtins:
-            raise PolicyError(f"{axis}: the policy of {name!r} is {builtin!r}; only a built-in's parameters can be "
-                              f"swept (built-ins: {', '.join(dp.builtins)})")
-        names = dp.builtins[builtin].params
-        if entry not in names:
-            raise PolicyError(f"{axis}: {builtin!r} has no parameter {entry!r}; its parameters: "
-                              f"{', '.join(names) or 'none'}")
+        builtin, vector, index = policy_entry(dp, chosen.get(name, dp.default), entry, axis)
         value = values[axis]
         if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not math.isfinite(value):
             raise PolicyError(f"{axis}: {value!r} is not allowed; expected a finite number")
-        vector = list(dp.builtins[builtin].defaults if vector is None else vector)
-        vector[names.index(entry)] = float(value)
+        vector[index] = float(value)
         chosen[name] = (builtin, vector)
     _policy.resolve(point.decision_points, chosen)  # a bad policy is refused before anything runs
     return point, chosen
@@ -359,4 +364,4 @@ def flatten_axes(table, prefix=""):
 
 
 
-__all__ = ["sweep", "Sweep", "load_sweep", "apply_axes", "check_axis", "flatten_axes"]
+__all__ = ["sweep", "Sweep", "load_sweep", "apply_axes", "policy_entry", "check_axis", "flatten_axes"]
