@@ -5,6 +5,7 @@
     >>> romesim.simulate(siege, n=100_000, seed=1).summary()
     >>> romesim.exact(siege)["p_win"]          # 4/9 (spec WE-1)
 """
+from .core import cache  # noqa: F401 (first: numba must cache outside the package, see core/cache.py)
 from . import analysis, jugule, kings_of_rome, semper_victor, vox_populi
 from .analysis import compare, store
 from .analysis.sweep import Sweep, sweep

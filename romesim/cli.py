@@ -8,6 +8,7 @@
     romesim sweep FILE.toml [-n N] [--seed S] [--workers W] [--store DIR] [--metric M] [--no-progress]
                   [--report FILE.html] [--json]
     romesim report STORE|FILE.toml [-o FILE.html] [--title TEXT]
+    romesim cache [--clear]
 
 Bad input of any kind ends with one line ``romesim: error: ...`` on stderr and exit status 2, so scripts can
 tell a mistake in the question from a crash.
@@ -276,6 +277,18 @@ def cmd_report(args):
     print(f"report written to {path}")
 
 
+def cmd_cache(args):
+    from romesim.core import cache
+
+    if args.clear:
+        print(f"cleared {cache.clear()}")
+        return
+    path = cache.cache_dir()
+    files = [f for f in path.rglob("*") if f.is_file()] if path.exists() else []
+    size = sum(f.stat().st_size for f in files)
+    print(f"{path}   ({len(files)} files, {size / 2**20:.1f} MiB; set NUMBA_CACHE_DIR to move it)")
+
+
 def make_parser():
     parser = argparse.ArgumentParser(prog="romesim", description="Play Roman-era wargame procedures many times: "
                                      "win rates with confidence intervals, and exact odds.")
@@ -339,6 +352,12 @@ def make_parser():
                         help="where to write the page (default romesim-report.html)")
     report.add_argument("--title", help="the page title")
     report.set_defaults(func=cmd_report)
+
+    cache = commands.add_parser("cache", help="where numba keeps the compiled kernels (NUMBA_CACHE_DIR, else a "
+                                "per-user cache folder)")
+    cache.add_argument("--clear", action="store_true", help="delete the compiled kernels (they compile again "
+                       "on first use)")
+    cache.set_defaults(func=cmd_cache)
     return parser
 
 
