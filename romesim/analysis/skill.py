@@ -32,6 +32,14 @@ class SkillLuck:
     strong_policies: dict
     weak_policies: dict
 
+    def __repr__(self):
+        return (f"SkillLuck({self.metric}: index {self.index:.4f} [{self.ci_low:.4f}, {self.ci_high:.4f}], "
+                f"n={self.n:,} seed={self.seed})")
+
+    def _repr_html_(self):
+        return (f"<b>Skill index of {self.metric}</b>: {self.index:.4f} [{self.ci_low:.4f}, {self.ci_high:.4f}]"
+                + self.summary().to_html(index=False))
+
     def summary(self):
         """One-row DataFrame: ``metric, index, ci_low, ci_high, p_strong, p_strong_low, p_strong_high, p_weak,
         p_weak_low, p_weak_high, n`` (Wilson intervals for the probabilities)."""
