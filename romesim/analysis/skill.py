@@ -94,7 +94,7 @@ def _weak_policies(scenario, weak, base):
     return chosen
 
 
-def skill_luck(scenario, strong, weak="random", *, n, seed=0, metric="p_win", base=None, workers=None):
+def skill_luck(scenario, strong, weak="random", n=None, seed=0, *, metric="p_win", base=None, workers=None):
     """The skill-versus-luck index of ``scenario`` for the side that ``strong`` plays.
 
     ``strong``: a policies mapping for the decision points of the rated side, e.g. Jugule side A

@@ -226,7 +226,7 @@ class Sweep:
         return table.sort_values(["distance", "point"], ignore_index=True)
 
 
-def sweep(scenario, grid=None, *, lhs=None, samples=None, points=None, n, seed=0, policies=None, store=None,
+def sweep(scenario, grid=None, n=None, seed=0, *, lhs=None, samples=None, points=None, policies=None, store=None,
           workers=None, progress=None):
     """Play ``scenario`` at every point of a grid, a Latin hypercube or a list, ``n`` games each from ``seed``.
 
