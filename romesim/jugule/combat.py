@@ -62,7 +62,7 @@ OPTION_NAMES = (
     "improvised_shield", "double_attack", "andabata_head", "lasso_range", "stumble_cancel", "sand_mode",
     "slip_cancel", "coward_excuse_unable", "forced_appeal_turn_loss", "stun_effect", "appeal_requires_wound",
     "mercy_damage_mod", "mercy_vet_cumulative", "coward_turns", "eques_javelins", "bestiarius_weapon", "max_turns",
-    "location")
+    "location", "net_exit")
 (O_START_DISTANCE, O_ARENA_RADIUS, O_INITIATIVE_TIE, O_ALLOCATION, O_ZOC_MODE, O_ZOC_SLIDE_COST,
  O_TURN_COST_OUTSIDE_ZOC, O_REACTIVE_TURN, O_STEPBACK_HEX, O_ATTACK_ARC, O_ARCS, O_MELEE_TO_HIT, O_DEFENCE_ROLL,
  O_DODGE_MODE, O_DEFENCE_TIMING, O_PARRY_MISSILES, O_SHIELD_SIDE, O_SCUTUM_ZONES, O_FUMBLE_SCOPE,
@@ -74,7 +74,9 @@ OPTION_NAMES = (
  O_IMPROVISED_SHIELD, O_DOUBLE_ATTACK, O_ANDABATA_HEAD, O_LASSO_RANGE, O_STUMBLE_CANCEL, O_SAND_MODE,
  O_SLIP_CANCEL, O_COWARD_EXCUSE_UNABLE, O_FORCED_APPEAL_TURN_LOSS, O_STUN_EFFECT, O_APPEAL_REQUIRES_WOUND,
  O_MERCY_DAMAGE_MOD, O_MERCY_VET_CUMULATIVE, O_COWARD_TURNS, O_EQUES_JAVELINS, O_BESTIARIUS_WEAPON, O_MAX_TURNS,
- O_LOCATION, O_N) = range(68)
+ O_LOCATION, O_NET_EXIT, O_N) = range(69)
+# andabata_head (JUG-A51), in option-table order
+HEAD_STUN, HEAD_NONE, HEAD_STUN_IF_WOUNDS = range(3)
 
 
 @functools.cache
