@@ -190,6 +190,34 @@ def test_jug_a51_andabata_head_hit_stuns_whatever_the_damage():
     assert sum(p for o, p in dist.items() if o.stunned) == head + body
 
 
+def test_jug_a51_stun_if_wounds_variant():
+    """10.8, JUG-A51 variant: « Un coup à la tête assomme net l'adversaire » (a blow to the head knocks the
+    opponent out cold). ``andabata_head = stun_if_wounds``: only a head blow that removes at least 1 HP stuns.
+    Against a closed helmet of 4 the fists (1d6-2, at least 1) never get through, so only the body blows' sum of
+    5 or more stuns; ``none`` gives the same figure here, the default adds every head hit."""
+    closed_helmet = jx.Target(armour=(0, 0, 0, 0, 0, 4))
+    body = F(5, 6) * F(sum(1 for a in range(2, 7) for b in range(2, 7) if max(1, a - 2) + max(1, b - 2) >= 5), 36)
+    for mode in ("stun_if_wounds", "none"):
+        dist = jx.assault_distribution("iron_fists", closed_helmet, double_attack="same_location",
+                                       andabata_head=mode)
+        assert sum(p for o, p in dist.items() if o.stunned) == body, mode
+    # an open head (armour 0): every head blow that lands wounds, so the variant is the default
+    for double in ("same_location", "two_locations"):
+        base = jx.assault_distribution("iron_fists", jx.Target(), double_attack=double)
+        variant = jx.assault_distribution("iron_fists", jx.Target(), double_attack=double,
+                                          andabata_head="stun_if_wounds")
+        assert base == variant
+    # helmet 3: a head blow wounds only on a 6 (6 - 2 - 3 = 1); same location, the first blow lands (die 2..6,
+    # 5/6), the second rolls 1 (fumble: no second blow) to 6: stunned when either head die shows 6, or the sum of
+    # losses reaches 5 (impossible: at most 1 + 1)
+    helmet3 = jx.Target(armour=(0, 0, 0, 0, 0, 3))
+    dist = jx.assault_distribution("iron_fists", helmet3, double_attack="same_location",
+                                   andabata_head="stun_if_wounds")
+    head_first = F(1, 6) * (F(1, 6) + F(4, 6) * F(1, 6))  # first die 6 (then anything), or 2..5 then a 6
+    body = F(5, 6) * F(sum(1 for a in range(2, 7) for b in range(2, 7) if max(1, a - 2) + max(1, b - 2) >= 5), 36)
+    assert sum(p for o, p in dist.items() if o.stunned) == head_first + body
+
+
 # --------------------------------------------------------------------------- quick checks of section 18
 @pytest.mark.parametrize("k, want", [(1, F(0)), (2, F(1, 6)), (3, F(1, 3)), (4, F(1, 2)), (5, F(2, 3))])
 def test_jug_a38_net_escape(k, want):

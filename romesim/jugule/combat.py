@@ -267,9 +267,9 @@ def strike(stream, o, att, dfn, kind, zone, arc, right, immob, double, die_fumbl
     n = n_pre if n_pre > 0 else d6(stream)
     if n == 1 and die_fumbles:
         return 0, 0, 1, 0
-    head = 1 if kind == W_IRON_FISTS and zone == Z_HEAD and o[O_ANDABATA_HEAD] == 0 else 0
     loss1 = hit_damage(o, att, dfn, kind, zone, n, arc, immob)
     apply_loss(dfn, att, loss1)
+    head = head_stun(o, kind, zone, loss1)
     loss2, fumbled = 0, 0
     if double:
         zone2 = zone if o[O_DOUBLE_ATTACK] == 1 else zone_of(d6(stream))
@@ -280,9 +280,19 @@ def strike(stream, o, att, dfn, kind, zone, arc, right, immob, double, die_fumbl
             else:
                 loss2 = hit_damage(o, att, dfn, kind, zone2, n2, arc, immob)
                 apply_loss(dfn, att, loss2)
-                if kind == W_IRON_FISTS and zone2 == Z_HEAD and o[O_ANDABATA_HEAD] == 0:
-                    head = 1
+                head = max(head, head_stun(o, kind, zone2, loss2))
     return loss1, loss2, fumbled, head
+
+
+@njit(cache=True, inline="always")
+def head_stun(o, kind, zone, loss):
+    """10.8 (JUG-A51): 1 when an Andabata's blow that got through to the head stuns: always (``stun``, « Un coup
+    à la tête assomme net l'adversaire »), never (``none``), or only when it removed at least 1 HP
+    (``stun_if_wounds``: a blow the helmet absorbs whole knocks nobody out)."""
+    if kind != W_IRON_FISTS or zone != Z_HEAD:
+        return 0
+    mode = o[O_ANDABATA_HEAD]
+    return 1 if mode == HEAD_STUN or (mode == HEAD_STUN_IF_WOUNDS and loss >= 1) else 0
 
 
 @njit(cache=True)

@@ -190,9 +190,14 @@ def resolve_assault(dice, weapon, target, *, arc="front", bonus=0, defence="none
     natural = early if early is not None else dice.d6()
     if natural == 1:
         return Outcome(FUMBLE, fumbled=True)
+    def stuns(z, blow_loss):
+        """10.8 (JUG-A51): an Andabata blow that got through to the head stuns; ``stun_if_wounds``: if it wounds."""
+        if weapon != "iron_fists" or z != "head":
+            return False
+        return andabata_head == "stun" or (andabata_head == "stun_if_wounds" and blow_loss >= 1)
+
     loss = blow(natural, zone)
-    stuns_on_head = weapon == "iron_fists" and andabata_head == "stun"
-    head_stun = stuns_on_head and zone == "head"
+    head_stun = stuns(zone, loss)
     fumbled = False
     if weapon in DOUBLE_ATTACK_WEAPONS:
         zone2 = zone if double_attack == "same_location" else ZONES[dice.d6() - 1]
@@ -201,8 +206,9 @@ def resolve_assault(dice, weapon, target, *, arc="front", bonus=0, defence="none
             if natural2 == 1:
                 fumbled = True
             else:
-                loss += blow(natural2, zone2)
-                head_stun = head_stun or (stuns_on_head and zone2 == "head")
+                loss2 = blow(natural2, zone2)
+                loss += loss2
+                head_stun = head_stun or stuns(zone2, loss2)
     return Outcome("hit", loss, loss >= 5 or head_stun, fumbled)
 
 

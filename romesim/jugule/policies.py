@@ -207,6 +207,17 @@ def _allocate(code, params, state, stream):
         m = ap - reserve - c
         return m * 100 + c
     steps = state[S_DIST] - max(1, state[S_REACH])
+    if code != CODE_PARAMETRIC and ap - need - steps >= 2:
+        # default, closing in with an attack in reach this turn: the steps, then one assault (2 CP), then the
+        # reserve, then a spare MP to face him, the rest to the attack. A 4-5 AP gladiator who kept his reserve
+        # and a spare MP first would never attack on such a turn, and the cowardice clock (12.6) would run
+        c = 2
+        reserve = min(reserve, ap - need - steps - c)
+        m = need + steps + min(1, ap - need - steps - c - reserve)
+        c = ap - reserve - m
+        if c % 2 == 1 and state[S_JAVELINS] == 0:
+            c -= 1
+        return m * 100 + c
     if code == CODE_PARAMETRIC:
         m = max(need, int((ap - reserve) * m_share + 0.5))
     else:
