@@ -92,7 +92,9 @@ def test_side_effect_by_hand():
 
 def test_per_side_parameters_play_both_orders():
     got = jm.matchup_matrix(["retiarius", "secutor"], n=400, seed=3, rank_a="speciarius", bonus_hp_a=1)
-    assert not got.attrs["mirrored"]
+    assert not got.attrs["mirrored"] and not got.attrs["both_orders"]
+    assert got["p_win_as_b"].isna().all() and (got["n_as_b"] == 0).all() and (got["n_as_a"] == 400).all()
+    json.dumps(got.to_dict("records"), allow_nan=False)  # the command line's --json stays valid JSON
     cells = got.set_index(["a", "b"])
     assert cells.at[("secutor", "retiarius"), "p_win"] == duel("secutor", "retiarius", 400, 3, rank_a="speciarius",
                                                                 bonus_hp_a=1)["p_win"]

@@ -66,14 +66,15 @@ def is_symmetric(policies, duel_params):
 
 
 def _cell(a, b, as_a, as_b):
-    """One cell from the row type's counts ``(wins, losses, both out, n)`` as A and as B (``None``: not played)."""
+    """One cell from the row type's counts ``(wins, losses, both out, n)`` as A and as B (``None``: not played,
+    and its win rate is None, which stays valid JSON)."""
     parts = [c for c in (as_a, as_b) if c is not None]
     wins, losses, both, n = (sum(c[i] for c in parts) for i in range(4))
     low, high = wilson(wins, n)
     return {"a": a, "b": b, "p_win": wins / n, "ci_low": low, "ci_high": high, "p_loss": losses / n,
             "p_both_out": both / n, "n": n,
-            "p_win_as_a": as_a[0] / as_a[3] if as_a else np.nan, "n_as_a": as_a[3] if as_a else 0,
-            "p_win_as_b": as_b[0] / as_b[3] if as_b else np.nan, "n_as_b": as_b[3] if as_b else 0}
+            "p_win_as_a": as_a[0] / as_a[3] if as_a else None, "n_as_a": as_a[3] if as_a else 0,
+            "p_win_as_b": as_b[0] / as_b[3] if as_b else None, "n_as_b": as_b[3] if as_b else 0}
 
 
 def _counts(a, b, n, seed, policies, workers, duel_params):
