@@ -93,6 +93,7 @@ class Duel(Scenario):
     pushback: str = option("pushback")
     net_range: int = option("net_range")
     net_area: str = option("net_area")
+    net_exit: str = option("net_exit")
     netted_can_attack: bool = option("netted_can_attack")
     net_escape_cmp: str = option("net_escape_cmp")
     pickup_range: int = option("pickup_range")
