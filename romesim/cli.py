@@ -264,7 +264,8 @@ def cmd_matchups(args):
     matrix = matchups.win_matrix(frame)
     header = ["A \\ B"] + list(matrix.columns)
     rows = [[a] + [f"{100 * matrix.at[a, b]:.1f}" for b in matrix.columns] for a in matrix.index]
-    lines = [f"jugule.duel matchups: P(A wins) in %, n = {args.n:,} duels per cell, seed = {args.seed}",
+    lines = [f"jugule.duel matchups: P(row type wins) in %, n = {args.n:,} duels per cell (half on each side), "
+             f"seed = {args.seed}",
              "parameters: " + (", ".join(f"{k}={json.dumps(v)}" for k, v in sets.items()) or "all defaults"), ""]
     lines += table(header, rows) + [""]
     if per_type is not None:
