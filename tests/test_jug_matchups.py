@@ -147,7 +147,7 @@ def test_cli_matchups_json_and_plot(tmp_path, capsys):
 def test_cli_matchups_text_report(capsys):
     assert main(["matchups", "--types", "retiarius", "secutor", "-n", "200"]) == 0
     text = capsys.readouterr().out
-    assert "P(A wins) in %" in text and "balance: std" in text
+    assert "P(row type wins) in %" in text and "balance: std" in text
 
 
 @pytest.mark.parametrize("argv, words", [
