@@ -354,7 +354,8 @@ def command_and_participants(stream, p, units, leaders, status, g, state, codes,
 def pre_battle_penalties(p, units, leaders, status, g):
     """KoR 5.7.8, P1-P7 (``kor_battle_penalties.csv``): no leader 1; adjacent enemy garrison 1, or 2 for a value 3
     (compiled per KOR-A27); an enemy-nationality back (Rome) or a Roman class I-III back (NR) 1, once or per unit,
-    on any unit of the army or only on the participants (KOR-A28); fewer cavalry 2 (leaders count, KOR-A26); Etruscans or Gauls 2 for Rome (KOR-A28)."""
+    on any unit of the army or only on the participants (KOR-A28); fewer cavalry 2 (leaders count, KOR-A26);
+    Etruscans or Gauls 2 for Rome (KOR-A28)."""
     cavalry = np.zeros(2, np.int64)
     for side in range(2):
         points = 0
@@ -482,9 +483,8 @@ def choose_tactics(stream, p, units, status, g, state, codes, params, offset, fn
 def vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn_pairing, fn_reroll, attacker):
     """KoR 5.7.4 vanguard clash (DP-B05, KOR-A20, KOR-A21, KOR-A22): cavalry only, the unit of ``attacker``
     rolls first in each exchange (KOR-A20 ``vanguard_first_roller``); a unit eliminated before it rolls does not
-    answer. Equal numbers (the NR keeps its
-    strongest; Rome's surplus is the cavalry it does not pair) fight one duel per pair, or, as a melee, re-pair
-    their survivors until one side has none. Returns an error code."""
+    answer. Equal numbers (the NR keeps its strongest; Rome's surplus is the cavalry it does not pair) fight one
+    duel per pair, or, as a melee, re-pair their survivors until one side has none. Returns an error code."""
     if alive_of_kind(p, units, status, ROME, CAVALRY) == 0 or alive_of_kind(p, units, status, NR, CAVALRY) == 0:
         return 0
     order = G_ORDER
