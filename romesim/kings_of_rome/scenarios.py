@@ -770,6 +770,9 @@ class _Armies(Scenario):
     vanguard_model: str = option("vanguard_model")
     roman_cavalry_class_drm: str = option("roman_cavalry_class_drm")
     astutia_scope_battle: str = option("astutia_scope_battle")
+    astutia_reroll_chain: str = option("astutia_reroll_chain")
+    vanguard_first_roller: str = option("vanguard_first_roller")
+    retreat_round_trigger: str = option("retreat_round_trigger")
     retreat_round_class_drm: str = option("retreat_round_class_drm")
     retreat_round_scoring: str = option("retreat_round_scoring")
     roman_may_decline_phase3: bool = option("roman_may_decline_phase3")
@@ -778,6 +781,8 @@ class _Armies(Scenario):
     adjacent_garrison_penalty: str = option("adjacent_garrison_penalty")
     adjacent_includes_battle_hex: bool = option("adjacent_includes_battle_hex")
     back_side_penalty: str = option("back_side_penalty")
+    back_side_scope: str = option("back_side_scope")
+    nr_infantry_loss_points: str = option("nr_infantry_loss_points")
     etruscan_gallic_penalty_side: str = option("etruscan_gallic_penalty_side")
     battle_tie_rule: str = option("battle_tie_rule")
     reserve_infantry_fill: str = option("reserve_infantry_fill")
@@ -908,6 +913,12 @@ class _Armies(Scenario):
             b.P_TRIBUNE_STACK: self.tribune_defeat_stack == "stack",
             b.P_NR_LEADERLESS_INF: leaderless[0], b.P_NR_LEADERLESS_CAV: leaderless[1],
             b.P_ROMAN_LEADERLESS_INF: _armies.NR_CAPACITY[0], b.P_ROMAN_LEADERLESS_CAV: _armies.NR_CAPACITY[1],
+            b.P_REROLL_CHAIN: self.astutia_reroll_chain == "while_points_last",
+            b.P_RR_NO_CAVALRY: self.retreat_round_trigger == "no_cavalry",
+            b.P_VC_MARKER_FIRST: self.vanguard_first_roller == "attack_marker",
+            b.P_NR_INF_NO_POINTS: self.nr_infantry_loss_points == "italic_only"
+            and self.nr_people in _armies.NON_ITALIC_PEOPLES,
+            b.P_BACK_PARTICIPANTS: self.back_side_scope == "participants",
         }
         values.update(self.mode_values())
         p = np.zeros(b.N_PARAMS, np.int64)
