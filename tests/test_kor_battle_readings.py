@@ -55,13 +55,13 @@ REROLL = dict(roman_units=[inf(6, 3)] * 3, nr_units=[inf(3)], roman_leaders=[{"r
               nr_leaders=[{"virtus": 3, "astutia": 0}])
 
 
-@pytest.mark.parametrize("chain, rounds", [("one_reroll_per_roll", F(43, 32)), ("while_points_last", F(9, 8))])
-def test_5_7_9_astutia_one_reroll_per_roll(chain, rounds):
+@pytest.mark.parametrize("chain, rounds", [("once", F(43, 32)), ("chained", F(9, 8))])
+def test_5_7_9_astutia_once(chain, rounds):
     """KoR 5.7.9: « Les chefs peuvent affecter de 1 à 3 attaques, en fonction de leur valeur d'Astutia, en
     permettant à l'une de leurs unités de relancer les Dés » (leaders may affect 1 to 3 attacks, according to
     their Astutia, by letting one of their units reroll the dice): one point affects one attack, so a die is
-    rerolled once. KOR-A22 ``astutia_reroll_chain = while_points_last`` rerolls the same die while points last."""
-    e = check(romesim.scenario(BATTLE, astutia_reroll_chain=chain, **REROLL), {**AA, **NO_SPOLIA},
+    rerolled once. KOR-A22 ``astutia_reroll = chained`` rerolls the same die while points last."""
+    e = check(romesim.scenario(BATTLE, astutia_reroll=chain, **REROLL), {**AA, **NO_SPOLIA},
               {"phase3_rounds": rounds, "p_win": 1, "nr_units_lost": 1})
     assert e["roman_units_lost"] == 0
 
@@ -74,7 +74,7 @@ def test_5_7_9_chained_rerolls_are_an_option_in_every_solver():
                                                                                             "astutia": 3}])
     policies = {**AA, **NO_SPOLIA}
     once = romesim.exact(romesim.scenario(BATTLE, **params), policies=policies).exact_values
-    chained = romesim.scenario(BATTLE, astutia_reroll_chain="while_points_last", **params)
+    chained = romesim.scenario(BATTLE, astutia_reroll="chained", **params)
     want = romesim.exact(chained, policies=policies)
     # one reroll each: every first-round die hits with 3/4; chained: the first die with 15/16 and the later ones
     # with what points it left, so the losses differ (a round without a hit has 1/64 under both)
@@ -168,6 +168,17 @@ def test_5_7_11_no_attack_on_a_leader_after_the_end():
     scenario = romesim.scenario(BATTLE, roman_units=[inf(6, 3)] * 3 + [cav(3)], nr_units=[inf(3)] * 3,
                                 roman_leaders=[{"rank": "king", "virtus": 3, "astutia": 0}],
                                 nr_leaders=[{"virtus": 3, "astutia": 0}])
+    check(scenario, AA, {"p_nr_leader_lost": F(1, 15), "p_triumph": F(1, 5), "p_win": 1})
+
+
+def test_5_7_10_b_the_attack_on_a_leader_has_no_class_drm():
+    """KoR 5.7.10 b: the reserve cavalry rolls « 1D6 contre sa Virtus » (one d6 against his Virtus), with Good Omen
+    as its only DRM (KOR-A58); KOR-A21 ``plus2`` gives Roman cavalry its class DRM in combat rolls, not here. The
+    battle above under ``plus2`` (the cavalry stays in reserve, there is no clash without NR cavalry) keeps
+    L = 1/15; with a +2 the attack would hit on d6 > 1 and give L = (1/8)(5/6 + L/6) = 5/47."""
+    scenario = romesim.scenario(BATTLE, roman_units=[inf(6, 3)] * 3 + [cav(3)], nr_units=[inf(3)] * 3,
+                                roman_leaders=[{"rank": "king", "virtus": 3, "astutia": 0}],
+                                nr_leaders=[{"virtus": 3, "astutia": 0}], roman_cavalry_class_drm="plus2")
     check(scenario, AA, {"p_nr_leader_lost": F(1, 15), "p_triumph": F(1, 5), "p_win": 1})
 
 

@@ -193,7 +193,7 @@ def lose_leader(leaders, g, side):
 def roll(stream, p, status, g, state, codes, params, offset, fn_reroll, side, drm, target, grant, phase, unit_v):
     """One combat die: hit iff d6 + drm > target. A commander who may grant rerolls (``grant``) spends Astutia on a
     failed die (C3): the NR always (rules bot), Rome per DP-B11. KoR 5.7.9: one Astutia point affects one attack,
-    so the die is rerolled once (KOR-A22 ``astutia_reroll_chain = while_points_last``: again while points last).
+    so the die is rerolled once (KOR-A22 ``astutia_reroll = chained``: again while points last).
     Returns ``(hit, error)``."""
     die = rng.d6(stream)
     while die + drm <= target and grant and g[G_AST + side] > 0 and 6 + drm > target:

@@ -533,14 +533,14 @@ class _Solver:
     def roll(self, side, f, points, grant, header, own):
         """``[(hit, points left, probability)]`` of one die hitting on ``f`` faces, rerolled after a miss while
         the leader grants Astutia (C3): the NR greedily, Rome per DP-B11; only a die that could still win.
-        5.7.9: a point of Astutia affects one attack, so a die is rerolled once; KOR-A22 ``while_points_last``
+        5.7.9: a point of Astutia affects one attack, so a die is rerolled once; KOR-A22 ``chained``
         rerolls it again while points last."""
         p = Fraction(f, 6)
         if f == 0:
             return [(False, points, Fraction(1))]
         out, w = [], Fraction(1)
         rerolls = 0
-        chained = self.s.astutia_reroll_chain == "while_points_last"
+        chained = self.s.astutia_reroll == "chained"
         while True:
             out.append((True, points, w * p))
             w *= 1 - p
@@ -988,8 +988,10 @@ class _Solver:
                             placed = front[:box] + (unit,) + front[box + 1:]
                             nxt[(placed, rest, attacks)] += w * p * q
                     else:
-                        # attack the enemy leader in his front box: he cannot answer (KOR-A31)
-                        hit = faces(self.drm(unit), enemy_leader[0], self.s.leader_attack_test == "ge")
+                        # attack the enemy leader in his front box: he cannot answer (KOR-A31); a d6 against his
+                        # Virtus with Good Omen only (5.7.10 b): KOR-A21's cavalry class DRM is for combat rolls
+                        omen = self.omen if unit.side == ROME else 0
+                        hit = faces(omen, enemy_leader[0], self.s.leader_attack_test == "ge")
                         nxt[(front, left, tuple(sorted(attacks + (hit,))))] += w * p
             partial = nxt
         return partial

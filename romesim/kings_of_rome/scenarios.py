@@ -770,7 +770,7 @@ class _Armies(Scenario):
     vanguard_model: str = option("vanguard_model")
     roman_cavalry_class_drm: str = option("roman_cavalry_class_drm")
     astutia_scope_battle: str = option("astutia_scope_battle")
-    astutia_reroll_chain: str = option("astutia_reroll_chain")
+    astutia_reroll: str = option("astutia_reroll")
     vanguard_first_roller: str = option("vanguard_first_roller")
     retreat_round_trigger: str = option("retreat_round_trigger")
     retreat_round_class_drm: str = option("retreat_round_class_drm")
@@ -913,7 +913,7 @@ class _Armies(Scenario):
             b.P_TRIBUNE_STACK: self.tribune_defeat_stack == "stack",
             b.P_NR_LEADERLESS_INF: leaderless[0], b.P_NR_LEADERLESS_CAV: leaderless[1],
             b.P_ROMAN_LEADERLESS_INF: _armies.NR_CAPACITY[0], b.P_ROMAN_LEADERLESS_CAV: _armies.NR_CAPACITY[1],
-            b.P_REROLL_CHAIN: self.astutia_reroll_chain == "while_points_last",
+            b.P_REROLL_CHAIN: self.astutia_reroll == "chained",
             b.P_RR_NO_CAVALRY: self.retreat_round_trigger == "no_cavalry",
             b.P_VC_MARKER_FIRST: self.vanguard_first_roller == "attack_marker",
             b.P_NR_INF_NO_POINTS: self.nr_infantry_loss_points == "italic_only"
