@@ -145,6 +145,7 @@ from .state import (
     O_FORCED_MATCH_WINDOW,
     OCTAVE,
     ORGANISER,
+    P_INERT,
     P_QUARTER,
     PANEM,
     PAX,
@@ -485,6 +486,8 @@ def precondition(card, seat, g, p):
 def card_playable(card, seat, window, g, p):
     """May ``seat`` play ``card`` in ``window`` (W1A..W3) now? The game has checked that the card is in his hand
     and that PLACE AU SPORT is not in force. Colour and window (spec 7.1), who may play it, precondition, cost."""
+    if p[P_INERT + card]:
+        return False  # a blank card (``inert_cards``): held, never played
     if CARD_REACTION[card] != NO_REACTION:
         return False  # MAGOUILLE, MATCH TRUQUÉ, CENSURE, TRICHERIE: offered by roll_die / hold_vote only
     if (card_windows(card, p) >> window) & 1 == 0:
