@@ -242,10 +242,10 @@ class Assassination(Scenario):
                                 "aims at enemy Roman leaders only (seed 6.3, SV-A23)")
         if self.bodyguard == "holder" and self.target not in ("augustus", "caesar"):
             raise ScenarioError(f"bodyguard: 'holder' is not allowed for a target {self.target!r}; only an "
-                                "Augustus or a Caesar carries the Protectores Domestici (SV 2.10)")
+                                "Augustus or a Caesar carries the Protectores Domestici (spec 2.10)")
         if self.bodyguard == "stacked" and self.target == "non_roman":
             raise ScenarioError("bodyguard: 'stacked' is not allowed for a non-Roman target; non-Roman leaders "
-                                "never stack with Roman leaders (seed 4.2.3)")
+                                "never stack with Roman leaders (seed 4.2.4)")
 
     def protected(self):
         return self.bodyguard == "holder" or (self.bodyguard == "stacked" and self.guard_scope == "zone")
@@ -759,17 +759,22 @@ class Battle(Scenario):
                         raise ScenarioError(
                             f"{side}_{kind}[{i}].barred: {list(r['barred'])} is not allowed; expected zone indices "
                             f"below {side}_retreat_zones={zones}")
+            # seed 3.6.3 Note 2: « The Usurpers, the Leaders with a Civil War marker and their units cannot stack
+            # in the same zone as Roman Leaders of same side, nor add their forces with them in the same battle »;
+            # a Dux may fight beside them, having joined the Usurper (seed 3.3: « A Dux can only change sides if
+            # he joins a Usurper »)
             roles = [g["role"] for g in getattr(self, f"{side}_leaders")]
             rebels = [r for r in roles if r in ("usurper", "civil_war")]
-            loyal = [r for r in roles if r in ("augustus", "caesar", "dux")]
+            loyal = [r for r in roles if r in ("augustus", "caesar", "general")]
             if rebels and loyal:
                 raise ScenarioError(
-                    f"{side}_leaders: roles {roles} are not allowed together; a usurpation force never fights "
-                    "alongside its player's augustus, caesar or dux (2.11.3 Note 2)")
+                    f"{side}_leaders: roles {roles} are not allowed together; a usurpation force (usurper, "
+                    "civil_war, and a dux who joined it) never fights alongside its player's other Roman leaders "
+                    "(augustus, caesar, general; seed 3.6.3 Note 2, seed 3.3)")
             for role, cap in (("augustus", 2), ("caesar", 2), ("usurper", 2)):
                 if roles.count(role) > cap:
                     raise ScenarioError(f"{side}_leaders: {roles.count(role)} leaders with role {role!r} are not "
-                                        f"allowed; expected at most {cap} per player (2.9.1, 2.11.1)")
+                                        f"allowed; expected at most {cap} per player (spec 2.9.1, 2.11.1)")
 
     def kernel_args(self):
         units, leaders = [], []
