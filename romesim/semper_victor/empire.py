@@ -170,8 +170,13 @@ class Empire:
         return [i for i, ldr in enumerate(self.leaders) if ldr["side"] == side and ldr["title"] == title]
 
 
-def check_empire(zones, adjacent, leaders, units, capitals=IMPERIAL_CAPITALS):
-    """Raise a ScenarioError for an empire the rules exclude; return the ``Empire``."""
+def check_empire(zones, adjacent, leaders, units, capitals=IMPERIAL_CAPITALS, shared_zone=None):
+    """Raise a ScenarioError for an empire the rules exclude; return the ``Empire``.
+
+    ``shared_zone``: the zone id of a succession Usurper (seed 3.5.2, Secondus case 4), where PRIMUS's plain
+    leaders and their units may stand beside SECONDUS's: the leaders who fail their loyalty check "go over to the
+    side of the PRIMUS with all [their] combat units in the zone" without moving, and the civil war's step A
+    (seed 3.6.3) takes them at once."""
     seen = {}
     for i, z in enumerate(zones):
         if z["id"] in seen:
@@ -199,14 +204,21 @@ def check_empire(zones, adjacent, leaders, units, capitals=IMPERIAL_CAPITALS):
     occupant = {}  # zone id -> (side, field) of the first piece there
 
     def occupy(field, zid, side):
+        if zid == shared_zone:
+            return
         first = occupant.setdefault(zid, (side, field))
         if first[0] != side:
             raise ScenarioError(f"{field}: zone {zid} is not allowed for side {side!r}; {first[1]} of side "
-                                f"{first[0]!r} is there and enemies cannot share a zone (SV-A38)")
+                                f"{first[0]!r} is there and enemies cannot share a zone (SV-A38; only PRIMUS's "
+                                "defectors may stand with a succession Usurper named as the target, seed 3.5.2)")
 
     for i, ldr in enumerate(leaders):
         zone_of(f"leaders[{i}].zone", ldr["zone"])
         occupy(f"leaders[{i}]", ldr["zone"], ldr["side"])
+        if ldr["zone"] == shared_zone and ldr["side"] == "primus" and ldr["title"] != "none":
+            raise ScenarioError(f"leaders[{i}].title: {ldr['title']!r} is not allowed in zone {shared_zone} beside "
+                                "the succession Usurper; only PRIMUS's plain leaders, the defectors of Secondus "
+                                "case 4, stand there (seed 3.5.2; a Dux does not test his loyalty, seed 3.3)")
     _check_titles(leaders, capitals)
     owners = {}
     for i, u in enumerate(units):
@@ -303,7 +315,40 @@ def compile_empire(empire):
     return nz, nl, zone_diocese, dadj, lead, units
 
 
-# ------------------------------------------------------------------ usurpation targets (SV 3.6, 6.1, 6.2)
+def after_succession(leaders, units, usurper, defectors=(), heir=None, dies="secondus"):
+    """The empire a succession leaves to its Usurper's civil war (seed 3.5.2), as ``semper_victor.usurpation``
+    parameters ``{leaders, units, usurpations}``: the dead senior Augustus is off the map (the leaders after him
+    move up one index); Primus case 5 (``dies = "primus"``): ``heir`` takes the Primus Augustus marker; Secondus
+    case 4: each of ``defectors`` "goes over to the side of the PRIMUS with all his combat units in the zone"
+    (the units under his counter; the zone's other units, and those under the dead Augustus' counter, when no
+    SECONDUS leader is left there), staying where he is. ``usurper`` and ``defectors`` are indices in ``leaders``
+    (the ``usurper`` and, with ``defections``, the leaders in scope of the succession's outcome)."""
+    senior = "primus_augustus" if dies == "primus" else "secondus_augustus"
+    dead = next(i for i, ldr in enumerate(leaders) if ldr.get("title", "none") == senior)
+    gone = set(defectors)
+    new = [dict(ldr) for ldr in leaders]
+    for i in gone:
+        new[i]["side"] = "primus"
+    if dies == "primus" and heir is not None:
+        new[heir]["title"] = "primus_augustus"
+    left = {ldr["zone"] for i, ldr in enumerate(new) if i != dead and ldr["side"] == "secondus"}
+    index = {i: i - (i > dead) for i in range(len(leaders)) if i != dead}
+    counts = {}
+    for u in units:
+        side, boss = u["side"], u.get("leader", -1)
+        if boss == dead:
+            boss = -1
+        if boss in gone or (gone and boss == -1 and side == "secondus" and u["zone"] not in left
+                            and any(leaders[i]["zone"] == u["zone"] for i in gone)):
+            side = "primus"
+        key = (u["zone"], side, index.get(boss, -1))
+        counts[key] = counts.get(key, 0) + u.get("count", 1)
+    return {"leaders": [ldr for i, ldr in enumerate(new) if i != dead],
+            "units": [{"zone": z, "side": side, "count": c, "leader": boss} for (z, side, boss), c in counts.items()],
+            "usurpations": [{"stratagem": "succession", "target": index[usurper]}]}
+
+
+# ------------------------------------------------------------------ usurpation targets (seed 3.6, 6.1, 6.2)
 STRATAGEMS = ("augustus", "caesar", "leader", "succession")
 STRATAGEM_BONUS = {"augustus": 2, "caesar": 1, "leader": 0, "succession": 0}
 

@@ -562,13 +562,19 @@ class Usurpation(Scenario):
     guard_scope: str = option("guard_scope")
 
     def check(self):
-        empire = _empire.check_empire(self.zones, self.adjacent, self.leaders, self.units, self.capitals)
+        # seed 3.5.2, Secondus case 4: the defectors stay in the succession Usurper's zone, now PRIMUS's pieces
+        shared = None
+        first = self.usurpations[0]
+        if (len(self.usurpations) == 1 and first["stratagem"] == "succession" and self.player == "secondus"
+                and 0 <= first["target"] < len(self.leaders) and self.leaders[first["target"]]["side"] == "secondus"):
+            shared = self.leaders[first["target"]]["zone"]
+        empire = _empire.check_empire(self.zones, self.adjacent, self.leaders, self.units, self.capitals, shared)
         object.__setattr__(self, "_empire", empire)
         player = _empire.SIDES.index(self.player)
         for i, ldr in enumerate(self.leaders):
             if ldr["defeated"] and ldr["side"] == self.player:
                 raise ScenarioError(f"leaders[{i}].defeated: True is not allowed for side {self.player!r}; only "
-                                    "an Augustus of the victim side is defeated in the sense of SV 3.6.4 A")
+                                    "an Augustus of the victim side is defeated in the sense of seed 3.6.4 A")
         pools = []
         for a, attempt in enumerate(self.usurpations):
             field = f"usurpations[{a}]"
