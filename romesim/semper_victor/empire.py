@@ -1,4 +1,4 @@
-"""An abstract Roman Empire for the succession and usurpation scenarios (SV 3.5, 3.6): its records, checks and
+"""An abstract Roman Empire for the succession and usurpation scenarios (seed 3.5, 3.6): its records, checks and
 arrays.
 
 The user describes the empire as four ``records`` parameters:
@@ -8,10 +8,10 @@ The user describes the empire as four ``records`` parameters:
 * ``leaders``: ``{zone, side, pc, title, cc, sr, tb, guard, defeated}``; a leader is named by his position in
   the list, from 0;
 * ``units``: ``{zone, side, count, leader}``, Roman combat units; ``leader`` puts them under that leader's
-  counter (only the Secondus loyalty check of SV 3.5.2 case 4 reads it), -1 leaves them to the zone.
+  counter (only the Secondus loyalty check of seed 3.5.2 case 4 reads it), -1 leaves them to the zone.
 
 ``check_empire`` raises a ``ScenarioError`` naming the field and the value for anything the rules exclude.
-Rule numbers: "SV 3.5.x" and "SV 3.6.x" are the seed's sections (the English rules), "seed 3.1" and the like its
+Rule numbers: "seed 3.5.x" and "seed 3.6.x" are the seed's sections (the English rules), "seed 3.1" and the like its
 other sections, "spec 2.x" the specification's algorithms.
 """
 import numpy as np
@@ -61,8 +61,8 @@ LEADER_FIELDS = (
     ("cc", _int(0, 9, "Command Capacity (first succession tie-break)"), 0),
     ("sr", _int(0, 9, "Strategic Rating (second tie-break)"), 0),
     ("tb", _int(0, 9, "Tactical Bonus (third tie-break, SV-A13)"), 0),
-    ("guard", ParamSpec("bool", "holds his player's Protectores Domestici marker (SV 3.5.3)"), False),
-    ("defeated", ParamSpec("bool", "a victim-side Augustus already defeated in a civil-war battle (SV 3.6.4 A)"),
+    ("guard", ParamSpec("bool", "holds his player's Protectores Domestici marker (seed 3.5.3)"), False),
+    ("defeated", ParamSpec("bool", "a victim-side Augustus already defeated in a civil-war battle (seed 3.6.4 A)"),
      False),
 )
 UNIT_FIELDS = (
@@ -73,7 +73,7 @@ UNIT_FIELDS = (
 )
 
 # The default empire: PRIMUS holds the West with his Primus Augustus at Mediolanum and two Caesars; SECONDUS
-# holds Thracia with his Secondus Augustus. Every step of SV 3.6.3 has something to do in it.
+# holds Thracia with his Secondus Augustus. Every step of seed 3.6.3 has something to do in it.
 DEFAULT_ZONES = [
     {"id": 1, "diocese": "Italia"}, {"id": 2, "diocese": "Italia"}, {"id": 3, "diocese": "Italia"},
     {"id": 4, "diocese": "Pannoniae"}, {"id": 5, "diocese": "Pannoniae"}, {"id": 6, "diocese": "Pannoniae"},
@@ -114,7 +114,7 @@ def zones_param():
 
 def adjacent_param():
     return param(DEFAULT_ADJACENT, kind="records", fields=PAIR_FIELDS, max_len=MAX_PAIRS,
-                 doc="pairs of adjacent zones {a, b}, straits included", rule="SV 3.6.3 C")
+                 doc="pairs of adjacent zones {a, b}, straits included", rule="seed 3.6.3 C")
 
 
 def leaders_param():
@@ -137,7 +137,7 @@ def is_titled(title):
 
 
 def status(title):
-    """Rank of a title for the status-zone rule of SV 3.6.2: simple leader 0, Caesar 1, extra Augustus 2,
+    """Rank of a title for the status-zone rule of seed 3.6.2: simple leader 0, Caesar 1, extra Augustus 2,
     Primus or Secondus Augustus 3."""
     return {CAESAR: 1, AUGUSTUS: 2, PRIMUS_AUGUSTUS: 3, SECONDUS_AUGUSTUS: 3}.get(title, 0)
 
@@ -241,7 +241,7 @@ def check_empire(zones, adjacent, leaders, units, capitals=IMPERIAL_CAPITALS, sh
 
 
 def _check_titles(leaders, capitals):
-    """The limits of SV 3.5.1 and the markers of 3.5.3, with the index of the offending leader."""
+    """The limits of seed 3.5.1 and the markers of 3.5.3, with the index of the offending leader."""
     holders = {}
     for i, ldr in enumerate(leaders):
         t, side = ldr["title"], ldr["side"]
@@ -249,14 +249,14 @@ def _check_titles(leaders, capitals):
             if t == senior:
                 if side != owner:
                     raise ScenarioError(f"leaders[{i}].title: {t!r} is not allowed for side {side!r}; the "
-                                        f"{senior.replace('_', ' ').title()} belongs to {owner.upper()} (SV 3.5.1)")
+                                        f"{senior.replace('_', ' ').title()} belongs to {owner.upper()} (seed 3.5.1)")
                 if senior in holders:
                     raise ScenarioError(f"leaders[{i}].title: {t!r} is not allowed; leaders[{holders[senior][0]}] "
-                                        "already holds it and there is only one (SV 3.5.1)")
+                                        "already holds it and there is only one (seed 3.5.1)")
         holders.setdefault(t, []).append(i)
     if "primus_augustus" not in holders:
         raise ScenarioError("leaders: no leader has title 'primus_augustus'; there must always be a Primus "
-                            "Augustus (SV 3.5.1)")
+                            "Augustus (seed 3.5.1)")
     secondus = "secondus_augustus" in holders
     for side in SIDES:
         mine = [i for i, ldr in enumerate(leaders) if ldr["side"] == side]
@@ -265,28 +265,28 @@ def _check_titles(leaders, capitals):
             if len(named) > cap:
                 what = "one extra Augustus besides the Primus or Secondus" if title == "augustus" else "two Caesars"
                 raise ScenarioError(f"leaders[{named[cap]}].title: {title!r} is not allowed; {side} already has "
-                                    f"{what} (SV 3.5.1: at most two Augusti and two Caesars per side)")
+                                    f"{what} (seed 3.5.1: at most two Augusti and two Caesars per side)")
             if named and side == "secondus" and not secondus:
                 raise ScenarioError(f"leaders[{named[0]}].title: {title!r} is not allowed for side 'secondus' "
-                                    "without a Secondus Augustus (SV 3.5.1: SECONDUS names co-emperors only "
-                                    "while he has one, and 3.5.2 promotes them when he dies)")
+                                    "without a Secondus Augustus (seed 3.5.1: SECONDUS names co-emperors only "
+                                    "while he has one, and seed 3.5.2 promotes them when he dies)")
         guards = [i for i in mine if leaders[i]["guard"]]
         if len(guards) > 1:
             raise ScenarioError(f"leaders[{guards[1]}].guard: True is not allowed; leaders[{guards[0]}] already "
-                                f"holds the Protectores Domestici of {side} (one marker per player, SV 3.5.3)")
+                                f"holds the Protectores Domestici of {side} (one marker per player, seed 3.5.3)")
     for i, ldr in enumerate(leaders):
         if ldr["guard"] and ldr["title"] not in ("caesar", "augustus", "primus_augustus", "secondus_augustus"):
             raise ScenarioError(f"leaders[{i}].guard: True is not allowed for title {ldr['title']!r}; the "
-                                "Protectores Domestici go with an Augustus or a Caesar (SV 3.5.3)")
+                                "Protectores Domestici go with an Augustus or a Caesar (seed 3.5.3)")
         if ldr["defeated"] and ldr["title"] not in ("augustus", "primus_augustus", "secondus_augustus"):
             raise ScenarioError(f"leaders[{i}].defeated: True is not allowed for title {ldr['title']!r}; only an "
-                                "Augustus is defeated in the sense of SV 3.6.4 A")
+                                "Augustus is defeated in the sense of seed 3.6.4 A")
     titled = [i for i, ldr in enumerate(leaders)
               if ldr["title"] in ("caesar", "augustus", "primus_augustus", "secondus_augustus")]
     if len(titled) > capitals:
         raise ScenarioError(f"leaders[{titled[capitals]}].title: {leaders[titled[capitals]]['title']!r} is not "
                             f"allowed; both sides together already have {capitals} Augusti and Caesars, the number "
-                            "of imperial capitals (SV 3.5.1)")
+                            "of imperial capitals (seed 3.5.1)")
     duces = holders.get("dux", [])
     if len(duces) > 4:
         raise ScenarioError(f"leaders[{duces[4]}].title: 'dux' is not allowed; there are only four Dux (seed 3.3)")
@@ -365,19 +365,19 @@ def stratagem_problem(empire, player, stratagem):
         return f"{them} has {len(caesars)} Caesar(s) (seed 6.1, 6.2: playable if he has two Caesars)"
     if stratagem == "succession":
         if player != SECONDUS:
-            return ("a succession Usurper is always SECONDUS's (Primus case 5 and Secondus case 4 of SV 3.5.2): "
+            return ("a succession Usurper is always SECONDUS's (Primus case 5 and Secondus case 4 of seed 3.5.2): "
                     "use player = 'secondus'")
         mine = [i for i, ldr in enumerate(empire.leaders) if ldr["side"] == SECONDUS and is_titled(ldr["title"])]
         if mine:
             return (f"SECONDUS still has an Augustus or Caesar (leaders[{mine[0]}]): a succession leaves the "
-                    "Usurper only to a side without them (SV 3.5.2)")
+                    "Usurper only to a side without them (seed 3.5.2)")
     return None
 
 
 def target_pool(empire, player, stratagem):
     """The leaders ``stratagem`` may be played on: its own kind of victim leader (the non-senior Augustus, a
     Caesar, a simple leader; never a Dux, SV-A28) standing in no zone with a victim leader of higher status
-    (SV 3.6, SV-A38); for the succession route, the player's own simple leaders."""
+    (seed 3.6, SV-A38); for the succession route, the player's own simple leaders."""
     victim = 1 - player
     leaders = empire.leaders
     if stratagem == "succession":
@@ -389,6 +389,6 @@ def target_pool(empire, player, stratagem):
 
 
 def apart(empire, a, b):
-    """The targets of a double usurpation stand in two different Dioceses that are not adjacent (SV 3.6)."""
+    """The targets of a double usurpation stand in two different Dioceses that are not adjacent (seed 3.6)."""
     da, db = empire.leader_diocese(a), empire.leader_diocese(b)
     return a != b and da != db and not empire.diocese_adjacent(da, db)
