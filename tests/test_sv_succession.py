@@ -301,6 +301,7 @@ def test_secondus_case_4_hands_over_to_the_civil_war():
         usurpation[defections] = romesim.exact(scenario).exact_values
         if defections:
             assert_matches_exact(romesim.simulate(scenario, 200_000, seed=11), romesim.exact(scenario))
+            assert_reference_equal(scenario)
     assert usurpation[0] == usurpation[1]
     e = usurpation[1]
     # by hand, on the succession route (b = 0): A takes leader 9 and zone 9's two units; B: Thracia's other zone 10
@@ -313,6 +314,27 @@ def test_secondus_case_4_hands_over_to_the_civil_war():
     assert e["dioceses"] == 1 + F(1, 10)
     assert e["p_march_stopped"] == 1 - F(1, 10)
     assert e["p_win"] == 0  # no Assassinat and no battle: the Primus Augustus lives
+
+
+def test_succession_defectors_hold_sv_a14():
+    """The other reading (SV-A14 ``succession_defectors = hold``): the leader who « goes over to the side of the
+    PRIMUS with all his combat units in the zone » (seed 3.5.2) keeps to it when the civil war starts, and seed
+    3.6.3 A (« All the combat units and the Leaders in the same zone as the Usurper immediately change side »)
+    takes only the Usurper's own pieces there; the two forces share the zone until a battle (not fought here)."""
+    left = sv.after_succession(DEFAULT_LEADERS, DEFAULT_UNITS, 8, [9])
+    params = dict(left, march=[{"zone": 6}], assassinations=0, counter_assassinations=0,
+                  succession_defectors="hold")
+    scenario = romesim.scenario("semper_victor.usurpation", **params)
+    e = romesim.exact(scenario).exact_values
+    # A: only zone 9's free SECONDUS unit; B and C as with rejoin: zone 6's leader and unit join with 3/10 * 1/3
+    assert e["leaders"] == F(1, 10) and e["units"] == 1 + F(1, 10)
+    assert e["dioceses"] == 1 + F(1, 10) and e["p_march_stopped"] == 1 - F(1, 10)
+    assert_matches_exact(romesim.simulate(scenario, 200_000, seed=12), romesim.exact(scenario))
+    assert_reference_equal(scenario)
+    # without a defector in the zone the two readings agree
+    nobody = dict(params, **sv.after_succession(DEFAULT_LEADERS, DEFAULT_UNITS, 8, []))
+    assert romesim.exact(romesim.scenario("semper_victor.usurpation", **nobody)).exact_values == romesim.exact(
+        romesim.scenario("semper_victor.usurpation", **dict(nobody, succession_defectors="rejoin"))).exact_values
 
 
 def test_only_the_succession_usurpers_zone_is_shared():

@@ -451,8 +451,9 @@ def _sv_civil_war(world, a, x, b, chosen, dice, policy):
     leaders[x].update(side=world.player, title="none", guard=False)
     home = leaders[x]["zone"]
     world.touched.add(world.diocese[home])
-    for i in world.at(home):  # A
-        if i == x:
+    hold = s.succession_defectors == "hold" and s.usurpations[a]["stratagem"] == "succession"
+    for i in world.at(home):  # A (the defectors of seed 3.5.2 case 4 stay PRIMUS's with succession_defectors = hold)
+        if i == x or hold and leaders[i]["side"] == world.victim:
             continue
         if leaders[i]["title"] in _SV_TITLED:
             if s.stepA_titled == "stay_loyal_and_move_out":
@@ -461,7 +462,8 @@ def _sv_civil_war(world, a, x, b, chosen, dice, policy):
         leaders[i]["side"] = world.player
         world.counts["leaders"] += 1
     for side in ("primus", "secondus"):
-        world.take_units(home, side)
+        if not (hold and side == world.victim):
+            world.take_units(home, side)
     for zone in world.order:  # B
         if zone != home and world.diocese[zone] == world.diocese[home]:
             _sv_loyalty(world, zone, b, dice)

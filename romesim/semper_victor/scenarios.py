@@ -518,8 +518,9 @@ class Usurpation(Scenario):
     ``stepA_titled`` the other Caesar in a Caesar Usurper's zone; ``stepB_titled_zone`` zones with a victim
     Augustus or Caesar and simple leaders; ``stepC_mod_side`` the C roll when the usurping player's own Augustus
     or Caesar stands in D2; ``assassination_in_civil_war`` and ``two_augusti_mixed`` the success test;
-    ``assassin_guard_mod`` and ``guard_scope`` the Assassinat rolls on a guarded Augustus. ``rally_optional``
-    changes no metric: a declined rally stops the march as a failed one does, so the Usurper always tries.
+    ``assassin_guard_mod`` and ``guard_scope`` the Assassinat rolls on a guarded Augustus;
+    ``succession_defectors`` step A on the succession route when PRIMUS's defectors share the Usurper's zone
+    (``empire.after_succession``). ``rally_optional`` changes no metric: a declined rally stops the march as a failed one does, so the Usurper always tries.
     """
 
     name = "semper_victor.usurpation"
@@ -560,6 +561,7 @@ class Usurpation(Scenario):
                                                         "rally stops the march like a failed one)")
     assassination_in_civil_war: str = option("assassination_in_civil_war")
     two_augusti_mixed: bool = option("two_augusti_mixed")
+    succession_defectors: str = option("succession_defectors")
     assassin_guard_mod: int = option("assassin_guard_mod")
     guard_scope: str = option("guard_scope")
 
@@ -650,6 +652,7 @@ class Usurpation(Scenario):
         p[u.MIXED_DOWN] = self.two_augusti_mixed
         p[u.GUARD_MOD] = self.assassin_guard_mod
         p[u.GUARD_ZONE] = self.guard_scope == "zone"
+        p[u.DEFECTORS_HOLD] = self.succession_defectors == "hold"
         return p, zone_diocese, dadj, lead, units, legal, march
 
     def reference(self, dice, policies):

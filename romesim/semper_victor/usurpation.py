@@ -73,7 +73,7 @@ STRAT_AUGUSTUS, STRAT_CAESAR, STRAT_LEADER, STRAT_SUCCESSION = range(4)
 # indices into the compiled parameter vector
 (NZ, NL, PLAYER, N_ATTEMPTS, STRAT_0, TARGET_0, STRAT_1, TARGET_1, N_MARCH, ASSASSINATIONS, COUNTER, LITERAL,
  STRIP_TITLE, STEP_A_STAY, STEP_B_TEST_OTHERS, STEP_C_VICTIM_ONLY, PRIMUS_DEATH_IS_SUCCESSION, MIXED_DOWN,
- GUARD_MOD, GUARD_ZONE, N_PARAMS) = range(21)
+ GUARD_MOD, GUARD_ZONE, DEFECTORS_HOLD, N_PARAMS) = range(22)
 
 # outcome columns, in Usurpation.metrics order
 (WIN, VALIDATED, DOUBLE, EXTENDED, LEADERS, UNITS, DIOCESES, RALLIED, MARCH_STOPPED, AUGUSTI_KILLED,
@@ -394,9 +394,13 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
         ls[LS_GUARD, x] = 0
         home = lead[L_ZONE, x]
         aux[AUX_TOUCHED + zone_diocese[home]] = 1
-        # A: everyone in his zone follows him at once (SV-A17)
+        # A: everyone in his zone follows him at once (SV-A17); on the succession route with
+        # succession_defectors = hold the defectors of seed 3.5.2 case 4 standing there stay PRIMUS's
+        hold = p[DEFECTORS_HOLD] == 1 and p[STRAT_0 + 2 * a] == STRAT_SUCCESSION
         for ldr in range(nl):
             if ldr == x or not ls[LS_ALIVE, ldr] or lead[L_ZONE, ldr] != home:
+                continue
+            if hold and ls[LS_SIDE, ldr] == victim:
                 continue
             if titled(ls[LS_TITLE, ldr]):
                 if p[STEP_A_STAY]:
@@ -405,9 +409,10 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
                 ls[LS_GUARD, ldr] = 0
             ls[LS_SIDE, ldr] = player
             row[LEADERS] += 1
-        moved = zs[0, home] + zs[1, home]
-        zs[0, home] = 0
-        zs[1, home] = 0
+        moved = zs[player, home] + (0 if hold else zs[victim, home])
+        zs[player, home] = 0
+        if not hold:
+            zs[victim, home] = 0
         zs[ZS_USURPATION, home] += moved
         row[UNITS] += moved
         # B: the other zones of his Diocese, one roll each (Note 1)
