@@ -372,3 +372,14 @@ def test_primus_case_5_hands_over_to_the_civil_war():
                                            **left)).exact_values
     # one Assassinat on the new Primus Augustus (no Protectores Domestici): d10 of 8 or 9
     assert civil["p_validated"] == 1 and civil["p_win"] == F(2, 10) and civil["successor"] == F(2, 10) - F(8, 10)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(usurper=7), "usurper: 7 is not allowed"),  # the dead Secondus Augustus
+    (dict(usurper=8, defectors=[30]), "defectors: 30 is not allowed"),
+    (dict(usurper=8, dies="primus"), "heir: None is not allowed"),
+    (dict(usurper=8, dies="caesar"), "dies: 'caesar' is not allowed"),
+])
+def test_after_succession_names_bad_input(kwargs, words):
+    with pytest.raises(romesim.ScenarioError, match=words):
+        sv.after_succession(DEFAULT_LEADERS, DEFAULT_UNITS, **kwargs)

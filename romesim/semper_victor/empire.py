@@ -321,10 +321,22 @@ def after_succession(leaders, units, usurper, defectors=(), heir=None, dies="sec
     move up one index); Primus case 5 (``dies = "primus"``): ``heir`` takes the Primus Augustus marker; Secondus
     case 4: each of ``defectors`` "goes over to the side of the PRIMUS with all his combat units in the zone"
     (the units under his counter; the zone's other units, and those under the dead Augustus' counter, when no
-    SECONDUS leader is left there), staying where he is. ``usurper`` and ``defectors`` are indices in ``leaders``
-    (the ``usurper`` and, with ``defections``, the leaders in scope of the succession's outcome)."""
+    SECONDUS leader is left there), staying where he is. ``usurper``, ``heir`` and ``defectors`` are indices in
+    ``leaders``, as ``semper_victor.succession`` reports them (``usurper``, ``successor``; ``defections`` counts
+    the defectors among the leaders it tests)."""
+    if dies not in SIDES:
+        raise ScenarioError(f"dies: {dies!r} is not allowed; expected one of {SIDES}")
     senior = "primus_augustus" if dies == "primus" else "secondus_augustus"
-    dead = next(i for i, ldr in enumerate(leaders) if ldr.get("title", "none") == senior)
+    dead = next((i for i, ldr in enumerate(leaders) if ldr.get("title", "none") == senior), None)
+    if dead is None:
+        raise ScenarioError(f"dies: {dies!r} is not allowed; no leader has title {senior!r}")
+    if dies == "primus" and (heir is None or not 0 <= heir < len(leaders) or heir == dead):
+        raise ScenarioError(f"heir: {heir!r} is not allowed; expected the index of the leader who takes the Primus "
+                            "Augustus marker (Primus case 5, seed 3.5.2)")
+    for field, value in [("usurper", usurper)] + [("defectors", d) for d in defectors]:
+        if not 0 <= value < len(leaders) or value == dead:
+            raise ScenarioError(f"{field}: {value!r} is not allowed; expected the index of a living leader "
+                                f"(0 to {len(leaders) - 1}, not the dead Augustus {dead})")
     gone = set(defectors)
     new = [dict(ldr) for ldr in leaders]
     for i in gone:
