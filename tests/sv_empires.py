@@ -1,4 +1,4 @@
-"""Random but consistent Semper Victor empires (zones, adjacency, leaders with titles within SV 3.5.1, units)
+"""Random but consistent Semper Victor empires (zones, adjacency, leaders with titles within seed 3.5.1, units)
 for the property tests of the succession and usurpation scenarios."""
 from hypothesis import strategies as st
 

@@ -1,4 +1,4 @@
-"""SV 2.12 Assassinat with and without the Protectores Domestici (2.10): WP2, options SV-A2, SV-A3, SV-A23, the
+"""spec 2.12 Assassinat with and without the Protectores Domestici (spec 2.10): WP2, options SV-A2, SV-A3, SV-A23, the
 D13 built-ins, Monte Carlo against exact, kernel against reference, a user @njit policy.
 
 Every expected value is derived in its comment from the rule text, not taken from the code's output.

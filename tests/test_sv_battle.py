@@ -161,6 +161,23 @@ def test_p8_8_civil_war(kills):
     assert e["p_augustus_defeated"] == F(6, 25)
 
 
+def test_note_2_usurpation_forces_fight_alone_but_a_dux_may_join_them():
+    """Seed 3.6.3 Note 2: « The Usurpers, the Leaders with a Civil War marker and their units cannot stack in the
+    same zone as Roman Leaders of same side, nor add their forces with them in the same battle » (so no plain
+    general, Caesar or Augustus of the Usurper's player beside him); seed 3.3: « A Dux can only change sides if he
+    joins a Usurper » (so a Dux may fight in a usurpation force)."""
+    for loyal in ("general", "caesar", "augustus"):
+        for rebel in ("usurper", "civil_war"):
+            with pytest.raises(romesim.ScenarioError, match="seed 3.6.3 Note 2"):
+                romesim.scenario(BATTLE, attacker_leaders=[dict(role=rebel), dict(role=loyal)])
+    # a Dux beside a Usurper: accepted, and P8.8 treats the force as a usurpation force (the beaten Augustus dies)
+    e = exact(**{**ONE_V_ONE, "attacker_leaders": [dict(tb=0, role="usurper"), dict(tb=0, role="dux")],
+                 "defender_leaders": [dict(tb=0, role="augustus")]})
+    assert e["defender_leaders_killed"] == F(6, 25)
+    # the Dux of a loyal side may still fight beside his Augustus
+    assert romesim.scenario(BATTLE, defender_leaders=[dict(role="augustus"), dict(role="dux")])
+
+
 def test_augustus_beaten_by_an_ordinary_general_only_rolls():
     e = exact(**{**ONE_V_ONE, "attacker_leaders": [dict(tb=0)], "defender_leaders": [dict(tb=0, role="augustus")]})
     assert e["defender_leaders_killed"] == F(6, 25) * F(1, 10)
@@ -445,6 +462,7 @@ def test_proposal_is_visible_in_the_listing_and_the_results():
     (dict(attacker_leaders=[dict(tb=6)]), r"attacker_leaders\[0\].tb: 6 is not allowed"),
     (dict(attacker_leaders=[{}] * 5), "attacker_leaders: "),
     (dict(defender_leaders=[dict(role="usurper"), dict(role="augustus")]), "Note 2"),
+    (dict(attacker_leaders=[dict(role="civil_war"), dict(role="general")]), "Note 2"),
     (dict(defender_leaders=[dict(role="augustus")] * 3), "3 leaders with role 'augustus'"),
     (dict(attacker_retreat_zones=5), "attacker_retreat_zones: 5 is not allowed"),
     (dict(p8_threshold="sum"), "p8_threshold: 'sum' is not allowed"),

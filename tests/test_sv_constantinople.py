@@ -1,4 +1,4 @@
-"""SV 2.4.3 building Constantinopolis over several turns: the seed's timing, restarts, options SV-A8, SV-A9,
+"""spec 2.4.3 building Constantinopolis over several turns: the seed's timing, restarts, options SV-A8, SV-A9,
 SV-A34, the D3 built-ins, Monte Carlo against exact, kernel against reference, a user @njit policy.
 
 The chances of occupation, of losing Constantin and of losing Thracia are parameters of an abstract model (the

@@ -1,4 +1,4 @@
-"""SV 2.3 initiative with the Initiative stratagem (2.12, D1): WP3, hand-derived values, options SV-A4 and
+"""spec 2.3 initiative with the Initiative stratagem (spec 2.12, D1): WP3, hand-derived values, options SV-A4 and
 SV-A30, Monte Carlo against exact, kernel against reference, a user @njit policy.
 
 Every expected fraction is derived in its comment from the rule text, not taken from the code's output.
@@ -19,11 +19,11 @@ def exact(policies=None, **params):
     return romesim.exact(romesim.scenario(INITIATIVE, **params), policies=policies).exact_values
 
 
-# ------------------------------------------------------------------ WP3 and SV-A30 (SV 2.3)
+# ------------------------------------------------------------------ WP3 and SV-A30 (spec 2.3)
 @pytest.mark.parametrize("pc, p", [(0, F(0)), (1, F(0)), (2, F(1, 6)), (3, F(1, 3)), (4, F(1, 2)),
                                    (5, F(2, 3)), (6, F(5, 6)), (7, F(1)), (9, F(1))])
 def test_wp3_primus_wins_the_roll_iff_d6_below_pc(pc, p):
-    # SV 2.3, WP3: P(d6 < PC) = clamp(PC - 1, 0, 6) / 6; no stratagem, so the roll decides
+    # spec 2.3, WP3: P(d6 < PC) = clamp(PC - 1, 0, 6) / 6; no stratagem, so the roll decides
     e = exact(primus_pc=pc)
     assert e["p_win"] == p and e["p_roll"] == p
     assert e["p_reversed"] == 0 and e["primus_played"] == 0 and e["secondus_played"] == 0
@@ -36,7 +36,7 @@ def test_sv_a30_at_most_reads_less_than_or_equal():
     assert exact(primus_pc=0, initiative_roll="at_most")["p_win"] == 0
 
 
-# ------------------------------------------------------------------ the Initiative stratagem (2.12, D1)
+# ------------------------------------------------------------------ the Initiative stratagem (spec 2.12, D1)
 def test_the_roll_loser_takes_the_initiative_with_the_stratagem():
     # seed 2.B / 6.3: the holder overrules the roll in his favour. SECONDUS holds one, PC 4: whenever PRIMUS wins
     # the roll (1/2) SECONDUS plays it, so PRIMUS never keeps the initiative

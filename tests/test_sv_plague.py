@@ -1,4 +1,4 @@
-"""SV 2.12 Foyer de peste: WP6, units, both sides, options SV-A24, the D13 zone choice, Monte Carlo against
+"""spec 2.12 Foyer de peste: WP6, units, both sides, options SV-A24, the D13 zone choice, Monte Carlo against
 exact, kernel against reference, a user @njit policy.
 
 Every expected value is derived in its comment from the rule text, not taken from the code's output.

@@ -1,4 +1,4 @@
-"""SV 2.5.1 number and split of the M/CS after the 2.3 initiative: WP3, the seed's 335 example, options SV-A11,
+"""spec 2.5.1 number and split of the M/CS after the spec 2.3 initiative: WP3, the seed's 335 example, options SV-A11,
 the D1 heuristic that sees the total, Monte Carlo against exact, kernel against reference, a user @njit policy.
 
 Every expected value is derived in its comment from the rule text, not taken from the code's output.

@@ -1,7 +1,7 @@
-"""SV 3.5.2 successions: exact values worked by hand from the rules, Monte Carlo against exact, kernel against
+"""seed 3.5.2 successions: exact values worked by hand from the rules, Monte Carlo against exact, kernel against
 reference, user policies at D7 and D8, and random empires.
 
-Every expected value below is derived in its comment from the seed (3.5.2) and the specification (2.8, WP7,
+Every expected value below is derived in its comment from the seed (seed 3.5.2) and the specification (spec 2.8, WP7,
 SV-A13, SV-A14, SV-A35), not taken from the code's output. The default empire (romesim/semper_victor/empire.py)
 is, by leader index:
   0 PRIMUS Primus Augustus, zone 1, PC 5        7 SECONDUS Secondus Augustus, zone 10, PC 4
@@ -21,6 +21,7 @@ from numba import njit
 from sv_empires import empires, leader, units, zone
 
 import romesim
+from romesim.semper_victor import empire as sv
 from romesim.semper_victor.empire import DEFAULT_LEADERS, DEFAULT_UNITS
 
 SUCCESSION = "semper_victor.succession"
@@ -32,7 +33,7 @@ def with_titles(**titles):
     for key, title in titles.items():
         leaders[int(key[1:])]["title"] = title
         if title in ("none", "dux"):
-            leaders[int(key[1:])]["guard"] = False  # the Protectores Domestici go with a title (SV 3.5.3)
+            leaders[int(key[1:])]["guard"] = False  # the Protectores Domestici go with a title (seed 3.5.3)
     return leaders
 
 
@@ -82,7 +83,7 @@ def test_dux_neither_named_nor_tested():
     assert e["units_defected"] == F(2, 3)
 
 
-# ------------------------------------------------------------------ the cases of SV 3.5.2, Primus Augustus
+# ------------------------------------------------------------------ the cases of seed 3.5.2, Primus Augustus
 def test_primus_case_1_other_augustus():
     # leader 3 named extra Augustus: he becomes Primus Augustus, the Caesars stay Caesars
     e = exact(dies="primus", leaders=with_titles(l3="augustus"))
@@ -138,7 +139,7 @@ def test_primus_case_5_without_a_secondus_general():
     assert (e["case"], e["successor"], e["usurper"], e["p_usurper"]) == (5, 1, -1, 0)
 
 
-# ------------------------------------------------------------------ the cases of SV 3.5.2, Secondus Augustus
+# ------------------------------------------------------------------ the cases of seed 3.5.2, Secondus Augustus
 def test_secondus_cases_1_to_3():
     assert exact(leaders=with_titles(l10="augustus"))["successor"] == 10  # case 1
     e = exact(leaders=with_titles(l9="caesar"))  # case 2
@@ -276,3 +277,109 @@ def test_random_empires_play_to_the_end_like_the_reference(empire, dies, scope, 
     assert_reference_equal(scenario, n=200, seed=seed % 1000, policies=policies)
     e = romesim.exact(scenario, policies=policies).exact_values
     assert 0 <= e["p_win"] <= 1 and 0 <= e["defections"] <= len(empire["leaders"])
+
+
+# ------------------------------------------------------------------ the hand-off to the civil war (seed 3.5.2, 3.6.3)
+def test_secondus_case_4_hands_over_to_the_civil_war():
+    """Seed 3.5.2, Secondus case 4: « he chooses a general of his side in play on the map who receives a Usurper
+    marker (see 3.6). All the other Leaders of SECONDUS immediately make a loyalty check if in the zone with him
+    … he goes over to the side of the PRIMUS with all his combat units in the zone ». Nobody moves, so the
+    defector and his unit stay in the Usurper's zone as PRIMUS's pieces, and the civil war the Usurper launches
+    (seed 3.6.3 A: « All the combat units and the Leaders in the same zone as the Usurper immediately change
+    side ») takes them back at once: ``semper_victor.usurpation`` with ``stratagem = "succession"`` accepts that
+    empire (enemies share the Usurper's zone, an exception to SV-A38) and plays it like the one without the
+    defection."""
+    # the succession, played: Usurper 8 in zone 9 every game; leader 9 defects on d6 >= 3 (WP7)
+    outcomes = romesim.simulate(SUCCESSION, 3000, seed=5, keep=True).outcomes
+    assert set(outcomes["usurper"]) == {8} and set(outcomes["defections"]) == {0, 1}
+    usurpation = {}
+    for defections in sorted(set(outcomes["defections"])):
+        left = sv.after_succession(DEFAULT_LEADERS, DEFAULT_UNITS, 8, [9] if defections else [])
+        assert left["usurpations"] == [{"stratagem": "succession", "target": 7}]  # the dead 7 is off the map
+        scenario = romesim.scenario("semper_victor.usurpation", **left, march=[{"zone": 6}], assassinations=0,
+                                    counter_assassinations=0)
+        usurpation[defections] = romesim.exact(scenario).exact_values
+        if defections:
+            assert_matches_exact(romesim.simulate(scenario, 200_000, seed=11), romesim.exact(scenario))
+            assert_reference_equal(scenario)
+    assert usurpation[0] == usurpation[1]
+    e = usurpation[1]
+    # by hand, on the succession route (b = 0): A takes leader 9 and zone 9's two units; B: Thracia's other zone 10
+    # holds no PRIMUS leader; C: Pannoniae, the only Diocese adjacent to Thracia, holds a Caesar (m = 1):
+    # d10 + 1 < PC 4, 3/10; then zone 4 (the Caesar's) stays loyal, zone 5 has no leader, zone 6's leader of PC 5
+    # joins on d6 >= 5 (1/3) with its unit. The march into zone 6 stops at that leader unless he joined.
+    assert e["p_validated"] == 1 and e["p_extended"] == F(3, 10)
+    assert e["leaders"] == 1 + F(3, 10) * F(1, 3)
+    assert e["units"] == 2 + F(3, 10) * F(1, 3)
+    assert e["dioceses"] == 1 + F(1, 10)
+    assert e["p_march_stopped"] == 1 - F(1, 10)
+    assert e["p_win"] == 0  # no Assassinat and no battle: the Primus Augustus lives
+
+
+def test_succession_defectors_hold_sv_a14():
+    """The other reading (SV-A14 ``succession_defectors = hold``): the leader who « goes over to the side of the
+    PRIMUS with all his combat units in the zone » (seed 3.5.2) keeps to it when the civil war starts, and seed
+    3.6.3 A (« All the combat units and the Leaders in the same zone as the Usurper immediately change side »)
+    takes only the Usurper's own pieces there; the two forces share the zone until a battle (not fought here)."""
+    left = sv.after_succession(DEFAULT_LEADERS, DEFAULT_UNITS, 8, [9])
+    params = dict(left, march=[{"zone": 6}], assassinations=0, counter_assassinations=0,
+                  succession_defectors="hold")
+    scenario = romesim.scenario("semper_victor.usurpation", **params)
+    e = romesim.exact(scenario).exact_values
+    # A: only zone 9's free SECONDUS unit; B and C as with rejoin: zone 6's leader and unit join with 3/10 * 1/3
+    assert e["leaders"] == F(1, 10) and e["units"] == 1 + F(1, 10)
+    assert e["dioceses"] == 1 + F(1, 10) and e["p_march_stopped"] == 1 - F(1, 10)
+    assert_matches_exact(romesim.simulate(scenario, 200_000, seed=12), romesim.exact(scenario))
+    assert_reference_equal(scenario)
+    # without a defector in the zone the two readings agree
+    nobody = dict(params, **sv.after_succession(DEFAULT_LEADERS, DEFAULT_UNITS, 8, []))
+    assert romesim.exact(romesim.scenario("semper_victor.usurpation", **nobody)).exact_values == romesim.exact(
+        romesim.scenario("semper_victor.usurpation", **dict(nobody, succession_defectors="rejoin"))).exact_values
+
+
+def test_only_the_succession_usurpers_zone_is_shared():
+    """SV-A38 still holds elsewhere: PRIMUS's pieces may stand beside SECONDUS's only in the zone of the succession
+    Usurper named as the target, and only plain leaders (the defectors of seed 3.5.2 case 4: « goes over to the side
+    of the PRIMUS »; a Dux does not test, seed 3.3)."""
+    left = sv.after_succession(DEFAULT_LEADERS, DEFAULT_UNITS, 8, [9])
+    with pytest.raises(romesim.ScenarioError, match="SV-A38"):
+        romesim.scenario("semper_victor.usurpation", **dict(left, usurpations=[{"stratagem": "succession",
+                                                                                 "target": -1}]), march=[])
+    dux = [dict(ldr) for ldr in left["leaders"]]
+    dux[8]["title"] = "dux"
+    with pytest.raises(romesim.ScenarioError, match="only PRIMUS's plain leaders"):
+        romesim.scenario("semper_victor.usurpation", **dict(left, leaders=dux), march=[])
+
+
+def test_primus_case_5_hands_over_to_the_civil_war():
+    """Seed 3.5.2, Primus case 5: « The general chosen by the PRIMUS player gets the Primus Augustus marker, The
+    general chosen by the SECONDUS receives a Usurper marker (see 3.6 Usurpation for the procedure of the
+    usurpation) ». The empire it leaves is a legal input of the civil war, whose victim is the new Primus
+    Augustus."""
+    empire = dict(zones=[zone(1, "Italia"), zone(2, "Italia"), zone(9, "Thracia")],
+                  leaders=[leader(1, "primus", 5, "primus_augustus"), leader(2, "primus", 3),
+                           leader(9, "secondus", 4)],
+                  units=[units(1, "primus", 2), units(9, "secondus")])
+    e = exact(**empire, dies="primus")
+    assert (e["case"], e["successor"], e["usurper"]) == (5, 1, 2)
+    left = sv.after_succession(empire["leaders"], empire["units"], 2, heir=1, dies="primus")
+    assert [ldr["title"] for ldr in left["leaders"]] == ["primus_augustus", "none"]
+    assert left["usurpations"] == [{"stratagem": "succession", "target": 1}]
+    # the dead Augustus' units stay in his zone, free; no zone is adjacent, so only step A (nothing there) is played
+    assert {(u["zone"], u["side"], u["leader"]) for u in left["units"]} == {(1, "primus", -1), (9, "secondus", -1)}
+    civil = romesim.exact(romesim.scenario("semper_victor.usurpation", zones=empire["zones"], adjacent=[],
+                                           march=[], assassinations=1, counter_assassinations=0,
+                                           **left)).exact_values
+    # one Assassinat on the new Primus Augustus (no Protectores Domestici): d10 of 8 or 9
+    assert civil["p_validated"] == 1 and civil["p_win"] == F(2, 10) and civil["successor"] == F(2, 10) - F(8, 10)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(usurper=7), "usurper: 7 is not allowed"),  # the dead Secondus Augustus
+    (dict(usurper=8, defectors=[30]), "defectors: 30 is not allowed"),
+    (dict(usurper=8, dies="primus"), "heir: None is not allowed"),
+    (dict(usurper=8, dies="caesar"), "dies: 'caesar' is not allowed"),
+])
+def test_after_succession_names_bad_input(kwargs, words):
+    with pytest.raises(romesim.ScenarioError, match=words):
+        sv.after_succession(DEFAULT_LEADERS, DEFAULT_UNITS, **kwargs)

@@ -1,10 +1,10 @@
-"""SV 3.6 usurpation and civil war: exact values worked by hand from the rules, Monte Carlo against exact, kernel
+"""seed 3.6 usurpation and civil war: exact values worked by hand from the rules, Monte Carlo against exact, kernel
 against reference, user policies at D5, D6 and D8, validation, and random empires.
 
-Every expected value below is derived in its comment from the seed (3.6, 6.1-6.3) and the specification (2.11,
-2.12, WP1, SV-A1, A2, A3, A15-A19, A21, A22), not taken from the code's output. Dice: d6 1-6, d10 0-9 (SV 0.2).
-Validation d6 <= PC; step B d6 + b >= PC; step C d10 + m - b < PC; step D d6 - b <= PC (SV-A1 favour; with
-literal_add C is d10 + m + b < PC and D d6 + b <= PC); Assassinat kills on a modified 8 or 9.
+Every expected value below is derived in its comment from the seed (seed 3.6, 6.1-6.3) and the specification
+(spec 2.11, 2.12, WP1, SV-A1, A2, A3, A15-A19, A21, A22), not taken from the code's output. Dice: d6 1-6, d10 0-9
+(spec 0.2, seed 0.1). Validation d6 <= PC; step B d6 + b >= PC; step C d10 + m - b < PC; step D d6 - b <= PC
+(SV-A1 favour; with literal_add C is d10 + m + b < PC and D d6 + b <= PC); Assassinat kills on a modified 8 or 9.
 """
 from fractions import Fraction as F
 
@@ -60,7 +60,7 @@ def with_leader(base, index, **changes):
 # ------------------------------------------------------------------ WP1 (spec 7) and SV-A1
 def test_wp1_favour():
     e = exact(**wp1())
-    assert e["p_validated"] == F(2, 3)  # d6 <= 4, the +1 does not apply (SV 3.6, 6.2)
+    assert e["p_validated"] == F(2, 3)  # d6 <= 4, the +1 does not apply (seed 3.6, 6.2)
     # B: d6 + 1 >= 5 -> 1/2, the PC-5 leader and his unit
     assert e["leaders"] == F(2, 3) * F(1, 2)
     # C into Italia (m = 2): d10 + 2 - 1 < 4 -> 3/10; validated and extended 2/3 * 3/10 = 1/5 (WP1)
@@ -240,7 +240,7 @@ def test_sv_a22_defeated_and_assassinated():
 
 def test_sv_a15_primus_assassinated_in_civil_war():
     # only the Primus Augustus (the extra Augustus demoted to a simple leader): usurpation (default) 1/2 * 2/10;
-    # succession: his death would go to 3.5.2, so no Assassinat is spent on him and the usurpation cannot succeed
+    # succession: his death would go to seed 3.5.2, so no Assassinat is spent on him and the usurpation cannot succeed
     base = throne(leaders=with_leader(THRONE, 1, title="none"))
     assert exact(**base)["p_win"] == F(1, 10)
     e = exact(**dict(base, assassination_in_civil_war="succession"))

@@ -1,4 +1,4 @@
-"""SV 2.4.2 going-to-war draw over several turns: WP5, hand-derived multi-turn values, options SV-A5 and SV-A7,
+"""spec 2.4.2 going-to-war draw over several turns: WP5, hand-derived multi-turn values, options SV-A5 and SV-A7,
 the GAP G10 peace stand-in, Monte Carlo against exact, kernel against reference.
 
 Every expected value is derived in its comment from the rule text, not taken from the code's output.
@@ -18,7 +18,7 @@ def exact(**params):
 
 
 def test_wp5_one_draw():
-    # SV 2.4.2, WP5: 10 counters (5 markers, 5 dummies); a new war iff the marker of a people at peace: k/10
+    # spec 2.4.2, WP5: 10 counters (5 markers, 5 dummies); a new war iff the marker of a people at peace: k/10
     e = exact()
     assert e["new_wars"] == F(1, 2) and e["p_win"] == F(1, 2) and e["at_war"] == F(1, 2)
     assert e["p_persians_at_war"] == F(1, 10)  # the Persians' marker
@@ -38,6 +38,24 @@ def test_two_turns_with_replacement():
     assert e["new_wars"] == F(1, 2) + F(9, 20) and e["at_war"] == F(19, 20)
     # turns without war: turn 1: 1/2, turn 2: 1/4
     assert e["turns_without_war"] == F(3, 4)
+
+
+def test_sv_a5_without_replacement_is_labelled_an_invented_variant():
+    """SV-A5: seed 2.C refills the cup in every Phase C (« The players place in a container the markers of each of
+    the 5 Major non- Roman Peoples. They also place the 5 Leurres (dummy) counters »), so the counter drawn always
+    goes back; `war_draw_replace = false` has no basis in the seed and says so in the option table, the parameter's
+    documentation and the contract."""
+    from pathlib import Path
+
+    import romesim.semper_victor.scenarios as svs
+
+    rows = (Path(svs.__file__).parent / "data" / "sv_options.csv").read_text(encoding="utf-8")
+    (row,) = [line for line in rows.splitlines() if ",war_draw_replace," in line]
+    assert row.startswith("SV-A5,war_draw_replace,true|false,true,") and "invented variant" in row
+    spec = svs.WarDraw.parameters()["war_draw_replace"]
+    assert "invented variant" in spec.doc and "invented variant" in spec.rule
+    contract = Path(svs.__file__).parents[2] / "docs" / "contracts" / "semper_victor.md"
+    assert "invented variant, not a reading of the seed" in contract.read_text(encoding="utf-8")
 
 
 def test_sv_a5_without_replacement():

@@ -284,6 +284,11 @@ def test_transfert_tardif():
 
 
 def test_expulsion_vox_a22():
+    """Card EXPULSION (VOX-A22): « Les supporters impliqués sont chassés de leur quartier. Vous pouvez prendre un
+    supporter déjà en jeu et le poser sur un quartier vide de votre choix » (the supporters involved are driven out
+    of their quarter; you may take a supporter already in play and put it on an empty quarter of your choice). By
+    default the supporter goes to an empty cell of another quarter (`expulsion_target = other_quarter_cell`)."""
+    quarter = [int(P[st.P_QUARTER + c]) for c in range(48)]
     for seed in range(5):
         g = table()
         put_supporter(g, 10, 2, 5)
@@ -292,11 +297,31 @@ def test_expulsion_vox_a22():
         assert g[st.CELL_OWNER + 10] == st.EMPTY and list(owners).count(2) == 1
         dest = int(np.flatnonzero(owners == 2)[0])
         assert g[st.CELL_VALUE + dest] == 5 and dest not in ARENA_CELLS
+        assert quarter[dest] != quarter[10]
+    # the legal destinations, by hand: every empty cell (no piece, no arena) outside the origin's quarter 0
+    g = table()
+    put_supporter(g, 10, 2, 5)
+    put_supporter(g, 20, 3, 1)
+    legal = {c for c in range(48) if cards.expulsion_destination(g, P, c, 10)}
+    assert legal == {c for c in range(48) if quarter[c] != 0 and c not in ARENA_CELLS and c != 20}
+    # every other quarter full: the card has nowhere to send him (playable only with expulsion_target = empty_cell,
+    # the old reading that lets him stay in his own quarter)
+    g = table()
+    for c in range(48):
+        if quarter[c] != 0 and c not in ARENA_CELLS:
+            put_supporter(g, c, 3, 1)
+    put_supporter(g, 10, 2, 5)
+    assert not cards.expulsion_source(g, P, 1, 10)
+    assert cards.expulsion_source(g, P, 1, 20)  # a supporter of another quarter may still be driven into quarter 0
+    p_cell = compiled(expulsion_target="empty_cell")
+    assert cards.expulsion_source(g, p_cell, 1, 10)
+    assert {c for c in range(48) if cards.expulsion_destination(g, p_cell, c, 10)} == {
+        c for c in range(48) if quarter[c] == 0 and c not in ARENA_CELLS and c != 10}
     # expulsion_own_only: only the card player's supporters may move
     g = table()
     put_supporter(g, 10, 2, 5)
     assert not cards.card_playable(C["EXPULSION"], 1, W1A, g, compiled(expulsion_own_only=True))
-    # expulsion_target = empty_quarter: only into a quarter with no supporter
+    # expulsion_target = empty_quarter: only into another quarter with no supporter
     p = compiled(expulsion_target="empty_quarter")
     for seed in range(8):
         g = table()
@@ -309,6 +334,11 @@ def test_expulsion_vox_a22():
         (dest,) = after - before
         assert len(before - after) == 1
         assert [c for c in after if P[st.P_QUARTER + c] == P[st.P_QUARTER + dest]] == [dest]
+    # a supporter alone in his quarter may not stay in it, empty as it becomes once he is lifted
+    g = table()
+    put_supporter(g, 1, 2, 5)
+    legal = {c for c in range(48) if cards.expulsion_destination(g, p, c, 1)}
+    assert legal == {c for c in range(48) if quarter[c] != 0 and c not in ARENA_CELLS}
 
 
 def test_amicales_des_supporters_and_quartier_libre_vox_a31():

@@ -1,6 +1,6 @@
 """Vox Populi balance reports (romesim.vox_populi.reports): the bookkeeping of seat and bot reports (the
 Bradley-Terry fit itself is tested in test_analysis_ratings), and card impact with common random numbers
-(spec 8.4 winners, VOX-A15 deck_copies)."""
+(spec 8.4 winners, VOX-A15 deck_copies, inert_cards)."""
 import numpy as np
 import pytest
 
@@ -45,40 +45,50 @@ def test_rate_bots_orders_a_strong_and_a_weak_bot():
     assert (frame["ci_low"] < frame["rating"]).all() and (frame["rating"] < frame["ci_high"]).all()
 
 
-def test_card_impact_is_zero_in_games_where_the_card_is_never_drawn():
-    # common random numbers: without the card, the shuffle keeps every other card in order, so a game in which
-    # the card stays in the deck is the same game, bit for bit, with or without it (VOX-A15 deck_copies)
+def test_card_impact_is_the_cards_own_effect():
+    """Card impact against an inert card at the same place in the deck (§2.0 « Mélangez les cartes et placez le
+    paquet face cachée », shuffle the cards and put the deck face down; VOX-A15): with the card inert
+    (``inert_cards``) every draw stays where it was, so a game differs only where the real card could be played.
+    Played one by one, every game that differs is a game in which the card was drawn, and the report's changed
+    games (other winners) are among them."""
     card = CARD_NAMES.index("PIÉTINE")
     game = romesim.scenario("vox_populi.game")
-    copies = [1] * 55
-    copies[card] = 0
-    with_card, without = game.compiled(), game.replace(deck_copies=copies).compiled()
+    inert = [0] * 55
+    inert[card] = 1
+    real, blank = game.compiled(), game.replace(inert_cards=inert).compiled()
     resolved = resolve(game.decision_points)
     g, view = np.zeros(st.G_SIZE, np.int64), np.zeros(st.VIEW_SIZE, np.int64)
-    never_drawn = 0
-    for i in range(120):
-        row, err = play_one(4, i, with_card, resolved.codes, resolved.params, g, view)
+    n, seed = 120, 4
+    changed, never_drawn = 0, 0
+    for i in range(n):
+        row, err = play_one(seed, i, real, resolved.codes, resolved.params, g, view)
         assert err == 0
-        untouched = g[st.CARD_STATE + card] == st.IN_DECK
-        other, err = play_one(4, i, without, resolved.codes, resolved.params, g, view)
+        drawn = g[st.CARD_STATE + card] != st.IN_DECK
+        other, err = play_one(seed, i, blank, resolved.codes, resolved.params, g, view)
         assert err == 0
-        if untouched:
-            never_drawn += 1
-            assert np.array_equal(row, other), f"game {i}"
-    assert never_drawn > 20
-    # and the report agrees: it changes no more games than those where the card was drawn
-    impact = reports.card_impact(["PIÉTINE"], n=120, seed=4)
-    assert impact["changed"][0] <= 1 - never_drawn / 120
+        assert drawn == (g[st.CARD_STATE + card] != st.IN_DECK)  # the same draws both ways
+        never_drawn += not drawn
+        if not np.array_equal(row, other):
+            assert drawn, f"game {i} changed though the card was never drawn"
+            changed += 1
+    assert never_drawn > 20 and changed > 0
+    impact = reports.card_impact(["PIÉTINE"], n=n, seed=seed)
+    # winners differ only in games that differ at all
+    assert 0 < impact["changed"][0] * n <= changed
 
 
-def test_card_impact_of_a_card_that_cannot_matter():
-    # with no dice cards in the deck MAGOUILLE can never be played (it reacts to a die, spec 7.5): removing it only
-    # moves the later draws up one card, which favours nobody: seat 0's win changes by about 0
+def test_card_impact_of_an_inert_card_is_zero():
+    """An inert card against itself, and a card that can never be played (MAGOUILLE « Lorsqu'un dé vient d'être
+    lancé … choisissez à la place le chiffre qui vous convient », when a die has just been rolled, choose the
+    number you like instead; spec 7.5), in a deck with no dice card, change no game at all: the baseline has no
+    floor (removing the card instead changed about a third of the games)."""
+    inert = [0] * 55
+    inert[CARD_NAMES.index("BOOKMAKER")] = 1
+    impact = reports.card_impact(["BOOKMAKER"], n=300, seed=6, inert_cards=inert)
+    assert impact["changed"][0] == 0 and impact["emperor_changed"][0] == 0 and impact["delta"][0] == 0
     copies = [0 if CARD_ROLLS_DICE[c] else 1 for c in range(55)]
-    impact = reports.card_impact(["MAGOUILLE"], n=1500, seed=6, deck_copies=copies)
-    row = impact.iloc[0]
-    assert row["delta_low"] <= 0 <= row["delta_high"]
-    assert row["delta_high"] - row["delta_low"] < 0.1
+    impact = reports.card_impact(["MAGOUILLE"], n=300, seed=6, deck_copies=copies)
+    assert impact["changed"][0] == 0 and impact["emperor_changed"][0] == 0 and impact["delta"][0] == 0
     with pytest.raises(romesim.ScenarioError, match="not in this scenario's deck"):
         reports.card_impact(["BOOKMAKER"], n=10, deck_copies=copies)
     with pytest.raises(romesim.ScenarioError, match="unknown card"):

@@ -1,5 +1,5 @@
-"""Assassinat stratagem (SV 2.12, seed 6.3) against one enemy Roman leader, with or without the Protectores
-Domestici (SV 2.10, SV-A2, SV-A3): kernel.
+"""Assassinat stratagem (spec 2.12, seed 6.3) against one enemy Roman leader, with or without the Protectores
+Domestici (spec 2.10, SV-A2, SV-A3): kernel.
 
 The scenario compiles to an int64 vector ``p`` (constants below): the number of counters the player may play,
 whether the bodyguard's modifier applies to the target, and that modifier. The outcome row follows
@@ -29,7 +29,7 @@ def kill_faces(modifier):
 
 @njit(cache=True, inline="always")
 def assassination_game(stream, row, state, p, codes, params, fn_play):
-    """SV 2.12: each Assassinat played rolls a d10 and kills on 8 or 9; the bodyguard's holder adds the SV-A2
+    """spec 2.12: each Assassinat played rolls a d10 and kills on 8 or 9; the bodyguard's holder adds the SV-A2
     modifier (-1: only a 9 kills). Before each attempt the player decides to play the next counter or keep the
     rest (D13). Fills ``row``; returns 0 or a policy error code."""
     row[:] = 0

@@ -1,4 +1,4 @@
-"""Building Constantinopolis over several turns (SV 2.4.3, seed 3.1.2; SV-A8, SV-A9, SV-A34): kernel.
+"""Building Constantinopolis over several turns (spec 2.4.3, seed 3.1.2; SV-A8, SV-A9, SV-A34): kernel.
 
 Only the seed's timing is a rule: the marker goes 6 boxes ahead, the construction is checked once, in the
 Phase F in which the Turn marker reaches the box, and it is cancelled if the Secondus Augustus or a Usurper
@@ -41,7 +41,7 @@ def percent(stream, chance):
 
 @njit(cache=True, inline="always")
 def constantinople_game(stream, row, state, p, codes, params, fn_start):
-    """SV 2.4.3 over ``TURNS`` turns: in Phase C PRIMUS may start when he controls Thracia, Constantin is Primus
+    """spec 2.4.3 over ``TURNS`` turns: in Phase C PRIMUS may start when he controls Thracia, Constantin is Primus
     Augustus and nothing is under way (D3); the completion Phase F is that of the turn ``DURATION - 1`` after the
     start (SV-A8: 6 turns counting the start year, 7 with end_of_box_year). A cancelled construction may be
     started again from zero in a later Phase C. With SV-A9 ``continuous`` losing either starting condition also
@@ -51,7 +51,7 @@ def constantinople_game(stream, row, state, p, codes, params, fn_start):
     constantin, thracia, built = True, True, False
     due = 0  # turn of the completion Phase F of the construction under way, 0 = none
     for t in range(1, turns + 1):
-        # Phase C (2.4.3)
+        # Phase C (spec 2.4.3)
         if not built and due == 0 and constantin and thracia:
             state[0], state[1], state[2], state[3], state[4] = (
                 t, turns - t + 1, p[DURATION], row[ATTEMPTS], row[INTERRUPTIONS])

@@ -1,4 +1,4 @@
-"""An abstract Roman Empire for the succession and usurpation scenarios (SV 3.5, 3.6): its records, checks and
+"""An abstract Roman Empire for the succession and usurpation scenarios (seed 3.5, 3.6): its records, checks and
 arrays.
 
 The user describes the empire as four ``records`` parameters:
@@ -8,10 +8,10 @@ The user describes the empire as four ``records`` parameters:
 * ``leaders``: ``{zone, side, pc, title, cc, sr, tb, guard, defeated}``; a leader is named by his position in
   the list, from 0;
 * ``units``: ``{zone, side, count, leader}``, Roman combat units; ``leader`` puts them under that leader's
-  counter (only the Secondus loyalty check of SV 3.5.2 case 4 reads it), -1 leaves them to the zone.
+  counter (only the Secondus loyalty check of seed 3.5.2 case 4 reads it), -1 leaves them to the zone.
 
 ``check_empire`` raises a ``ScenarioError`` naming the field and the value for anything the rules exclude.
-Rule numbers: "SV 3.5.x" and "SV 3.6.x" are the seed's sections (the English rules), "seed 3.1" and the like its
+Rule numbers: "seed 3.5.x" and "seed 3.6.x" are the seed's sections (the English rules), "seed 3.1" and the like its
 other sections, "spec 2.x" the specification's algorithms.
 """
 import numpy as np
@@ -61,8 +61,8 @@ LEADER_FIELDS = (
     ("cc", _int(0, 9, "Command Capacity (first succession tie-break)"), 0),
     ("sr", _int(0, 9, "Strategic Rating (second tie-break)"), 0),
     ("tb", _int(0, 9, "Tactical Bonus (third tie-break, SV-A13)"), 0),
-    ("guard", ParamSpec("bool", "holds his player's Protectores Domestici marker (SV 3.5.3)"), False),
-    ("defeated", ParamSpec("bool", "a victim-side Augustus already defeated in a civil-war battle (SV 3.6.4 A)"),
+    ("guard", ParamSpec("bool", "holds his player's Protectores Domestici marker (seed 3.5.3)"), False),
+    ("defeated", ParamSpec("bool", "a victim-side Augustus already defeated in a civil-war battle (seed 3.6.4 A)"),
      False),
 )
 UNIT_FIELDS = (
@@ -73,7 +73,7 @@ UNIT_FIELDS = (
 )
 
 # The default empire: PRIMUS holds the West with his Primus Augustus at Mediolanum and two Caesars; SECONDUS
-# holds Thracia with his Secondus Augustus. Every step of SV 3.6.3 has something to do in it.
+# holds Thracia with his Secondus Augustus. Every step of seed 3.6.3 has something to do in it.
 DEFAULT_ZONES = [
     {"id": 1, "diocese": "Italia"}, {"id": 2, "diocese": "Italia"}, {"id": 3, "diocese": "Italia"},
     {"id": 4, "diocese": "Pannoniae"}, {"id": 5, "diocese": "Pannoniae"}, {"id": 6, "diocese": "Pannoniae"},
@@ -114,7 +114,7 @@ def zones_param():
 
 def adjacent_param():
     return param(DEFAULT_ADJACENT, kind="records", fields=PAIR_FIELDS, max_len=MAX_PAIRS,
-                 doc="pairs of adjacent zones {a, b}, straits included", rule="SV 3.6.3 C")
+                 doc="pairs of adjacent zones {a, b}, straits included", rule="seed 3.6.3 C")
 
 
 def leaders_param():
@@ -137,7 +137,7 @@ def is_titled(title):
 
 
 def status(title):
-    """Rank of a title for the status-zone rule of SV 3.6.2: simple leader 0, Caesar 1, extra Augustus 2,
+    """Rank of a title for the status-zone rule of seed 3.6.2: simple leader 0, Caesar 1, extra Augustus 2,
     Primus or Secondus Augustus 3."""
     return {CAESAR: 1, AUGUSTUS: 2, PRIMUS_AUGUSTUS: 3, SECONDUS_AUGUSTUS: 3}.get(title, 0)
 
@@ -170,8 +170,13 @@ class Empire:
         return [i for i, ldr in enumerate(self.leaders) if ldr["side"] == side and ldr["title"] == title]
 
 
-def check_empire(zones, adjacent, leaders, units, capitals=IMPERIAL_CAPITALS):
-    """Raise a ScenarioError for an empire the rules exclude; return the ``Empire``."""
+def check_empire(zones, adjacent, leaders, units, capitals=IMPERIAL_CAPITALS, shared_zone=None):
+    """Raise a ScenarioError for an empire the rules exclude; return the ``Empire``.
+
+    ``shared_zone``: the zone id of a succession Usurper (seed 3.5.2, Secondus case 4), where PRIMUS's plain
+    leaders and their units may stand beside SECONDUS's: the leaders who fail their loyalty check "go over to the
+    side of the PRIMUS with all [their] combat units in the zone" without moving, and the civil war's step A
+    (seed 3.6.3) takes them at once."""
     seen = {}
     for i, z in enumerate(zones):
         if z["id"] in seen:
@@ -199,14 +204,21 @@ def check_empire(zones, adjacent, leaders, units, capitals=IMPERIAL_CAPITALS):
     occupant = {}  # zone id -> (side, field) of the first piece there
 
     def occupy(field, zid, side):
+        if zid == shared_zone:
+            return
         first = occupant.setdefault(zid, (side, field))
         if first[0] != side:
             raise ScenarioError(f"{field}: zone {zid} is not allowed for side {side!r}; {first[1]} of side "
-                                f"{first[0]!r} is there and enemies cannot share a zone (SV-A38)")
+                                f"{first[0]!r} is there and enemies cannot share a zone (SV-A38; only PRIMUS's "
+                                "defectors may stand with a succession Usurper named as the target, seed 3.5.2)")
 
     for i, ldr in enumerate(leaders):
         zone_of(f"leaders[{i}].zone", ldr["zone"])
         occupy(f"leaders[{i}]", ldr["zone"], ldr["side"])
+        if ldr["zone"] == shared_zone and ldr["side"] == "primus" and ldr["title"] != "none":
+            raise ScenarioError(f"leaders[{i}].title: {ldr['title']!r} is not allowed in zone {shared_zone} beside "
+                                "the succession Usurper; only PRIMUS's plain leaders, the defectors of Secondus "
+                                "case 4, stand there (seed 3.5.2; a Dux does not test his loyalty, seed 3.3)")
     _check_titles(leaders, capitals)
     owners = {}
     for i, u in enumerate(units):
@@ -229,7 +241,7 @@ def check_empire(zones, adjacent, leaders, units, capitals=IMPERIAL_CAPITALS):
 
 
 def _check_titles(leaders, capitals):
-    """The limits of SV 3.5.1 and the markers of 3.5.3, with the index of the offending leader."""
+    """The limits of seed 3.5.1 and the markers of 3.5.3, with the index of the offending leader."""
     holders = {}
     for i, ldr in enumerate(leaders):
         t, side = ldr["title"], ldr["side"]
@@ -237,14 +249,14 @@ def _check_titles(leaders, capitals):
             if t == senior:
                 if side != owner:
                     raise ScenarioError(f"leaders[{i}].title: {t!r} is not allowed for side {side!r}; the "
-                                        f"{senior.replace('_', ' ').title()} belongs to {owner.upper()} (SV 3.5.1)")
+                                        f"{senior.replace('_', ' ').title()} belongs to {owner.upper()} (seed 3.5.1)")
                 if senior in holders:
                     raise ScenarioError(f"leaders[{i}].title: {t!r} is not allowed; leaders[{holders[senior][0]}] "
-                                        "already holds it and there is only one (SV 3.5.1)")
+                                        "already holds it and there is only one (seed 3.5.1)")
         holders.setdefault(t, []).append(i)
     if "primus_augustus" not in holders:
         raise ScenarioError("leaders: no leader has title 'primus_augustus'; there must always be a Primus "
-                            "Augustus (SV 3.5.1)")
+                            "Augustus (seed 3.5.1)")
     secondus = "secondus_augustus" in holders
     for side in SIDES:
         mine = [i for i, ldr in enumerate(leaders) if ldr["side"] == side]
@@ -253,28 +265,28 @@ def _check_titles(leaders, capitals):
             if len(named) > cap:
                 what = "one extra Augustus besides the Primus or Secondus" if title == "augustus" else "two Caesars"
                 raise ScenarioError(f"leaders[{named[cap]}].title: {title!r} is not allowed; {side} already has "
-                                    f"{what} (SV 3.5.1: at most two Augusti and two Caesars per side)")
+                                    f"{what} (seed 3.5.1: at most two Augusti and two Caesars per side)")
             if named and side == "secondus" and not secondus:
                 raise ScenarioError(f"leaders[{named[0]}].title: {title!r} is not allowed for side 'secondus' "
-                                    "without a Secondus Augustus (SV 3.5.1: SECONDUS names co-emperors only "
-                                    "while he has one, and 3.5.2 promotes them when he dies)")
+                                    "without a Secondus Augustus (seed 3.5.1: SECONDUS names co-emperors only "
+                                    "while he has one, and seed 3.5.2 promotes them when he dies)")
         guards = [i for i in mine if leaders[i]["guard"]]
         if len(guards) > 1:
             raise ScenarioError(f"leaders[{guards[1]}].guard: True is not allowed; leaders[{guards[0]}] already "
-                                f"holds the Protectores Domestici of {side} (one marker per player, SV 3.5.3)")
+                                f"holds the Protectores Domestici of {side} (one marker per player, seed 3.5.3)")
     for i, ldr in enumerate(leaders):
         if ldr["guard"] and ldr["title"] not in ("caesar", "augustus", "primus_augustus", "secondus_augustus"):
             raise ScenarioError(f"leaders[{i}].guard: True is not allowed for title {ldr['title']!r}; the "
-                                "Protectores Domestici go with an Augustus or a Caesar (SV 3.5.3)")
+                                "Protectores Domestici go with an Augustus or a Caesar (seed 3.5.3)")
         if ldr["defeated"] and ldr["title"] not in ("augustus", "primus_augustus", "secondus_augustus"):
             raise ScenarioError(f"leaders[{i}].defeated: True is not allowed for title {ldr['title']!r}; only an "
-                                "Augustus is defeated in the sense of SV 3.6.4 A")
+                                "Augustus is defeated in the sense of seed 3.6.4 A")
     titled = [i for i, ldr in enumerate(leaders)
               if ldr["title"] in ("caesar", "augustus", "primus_augustus", "secondus_augustus")]
     if len(titled) > capitals:
         raise ScenarioError(f"leaders[{titled[capitals]}].title: {leaders[titled[capitals]]['title']!r} is not "
                             f"allowed; both sides together already have {capitals} Augusti and Caesars, the number "
-                            "of imperial capitals (SV 3.5.1)")
+                            "of imperial capitals (seed 3.5.1)")
     duces = holders.get("dux", [])
     if len(duces) > 4:
         raise ScenarioError(f"leaders[{duces[4]}].title: 'dux' is not allowed; there are only four Dux (seed 3.3)")
@@ -303,7 +315,52 @@ def compile_empire(empire):
     return nz, nl, zone_diocese, dadj, lead, units
 
 
-# ------------------------------------------------------------------ usurpation targets (SV 3.6, 6.1, 6.2)
+def after_succession(leaders, units, usurper, defectors=(), heir=None, dies="secondus"):
+    """The empire a succession leaves to its Usurper's civil war (seed 3.5.2), as ``semper_victor.usurpation``
+    parameters ``{leaders, units, usurpations}``: the dead senior Augustus is off the map (the leaders after him
+    move up one index); Primus case 5 (``dies = "primus"``): ``heir`` takes the Primus Augustus marker; Secondus
+    case 4: each of ``defectors`` "goes over to the side of the PRIMUS with all his combat units in the zone"
+    (the units under his counter; the zone's other units, and those under the dead Augustus' counter, when no
+    SECONDUS leader is left there), staying where he is. ``usurper``, ``heir`` and ``defectors`` are indices in
+    ``leaders``, as ``semper_victor.succession`` reports them (``usurper``, ``successor``; ``defections`` counts
+    the defectors among the leaders it tests)."""
+    if dies not in SIDES:
+        raise ScenarioError(f"dies: {dies!r} is not allowed; expected one of {SIDES}")
+    senior = "primus_augustus" if dies == "primus" else "secondus_augustus"
+    dead = next((i for i, ldr in enumerate(leaders) if ldr.get("title", "none") == senior), None)
+    if dead is None:
+        raise ScenarioError(f"dies: {dies!r} is not allowed; no leader has title {senior!r}")
+    if dies == "primus" and (heir is None or not 0 <= heir < len(leaders) or heir == dead):
+        raise ScenarioError(f"heir: {heir!r} is not allowed; expected the index of the leader who takes the Primus "
+                            "Augustus marker (Primus case 5, seed 3.5.2)")
+    for field, value in [("usurper", usurper)] + [("defectors", d) for d in defectors]:
+        if not 0 <= value < len(leaders) or value == dead:
+            raise ScenarioError(f"{field}: {value!r} is not allowed; expected the index of a living leader "
+                                f"(0 to {len(leaders) - 1}, not the dead Augustus {dead})")
+    gone = set(defectors)
+    new = [dict(ldr) for ldr in leaders]
+    for i in gone:
+        new[i]["side"] = "primus"
+    if dies == "primus" and heir is not None:
+        new[heir]["title"] = "primus_augustus"
+    left = {ldr["zone"] for i, ldr in enumerate(new) if i != dead and ldr["side"] == "secondus"}
+    index = {i: i - (i > dead) for i in range(len(leaders)) if i != dead}
+    counts = {}
+    for u in units:
+        side, boss = u["side"], u.get("leader", -1)
+        if boss == dead:
+            boss = -1
+        if boss in gone or (gone and boss == -1 and side == "secondus" and u["zone"] not in left
+                            and any(leaders[i]["zone"] == u["zone"] for i in gone)):
+            side = "primus"
+        key = (u["zone"], side, index.get(boss, -1))
+        counts[key] = counts.get(key, 0) + u.get("count", 1)
+    return {"leaders": [ldr for i, ldr in enumerate(new) if i != dead],
+            "units": [{"zone": z, "side": side, "count": c, "leader": boss} for (z, side, boss), c in counts.items()],
+            "usurpations": [{"stratagem": "succession", "target": index[usurper]}]}
+
+
+# ------------------------------------------------------------------ usurpation targets (seed 3.6, 6.1, 6.2)
 STRATAGEMS = ("augustus", "caesar", "leader", "succession")
 STRATAGEM_BONUS = {"augustus": 2, "caesar": 1, "leader": 0, "succession": 0}
 
@@ -320,19 +377,19 @@ def stratagem_problem(empire, player, stratagem):
         return f"{them} has {len(caesars)} Caesar(s) (seed 6.1, 6.2: playable if he has two Caesars)"
     if stratagem == "succession":
         if player != SECONDUS:
-            return ("a succession Usurper is always SECONDUS's (Primus case 5 and Secondus case 4 of SV 3.5.2): "
+            return ("a succession Usurper is always SECONDUS's (Primus case 5 and Secondus case 4 of seed 3.5.2): "
                     "use player = 'secondus'")
         mine = [i for i, ldr in enumerate(empire.leaders) if ldr["side"] == SECONDUS and is_titled(ldr["title"])]
         if mine:
             return (f"SECONDUS still has an Augustus or Caesar (leaders[{mine[0]}]): a succession leaves the "
-                    "Usurper only to a side without them (SV 3.5.2)")
+                    "Usurper only to a side without them (seed 3.5.2)")
     return None
 
 
 def target_pool(empire, player, stratagem):
     """The leaders ``stratagem`` may be played on: its own kind of victim leader (the non-senior Augustus, a
     Caesar, a simple leader; never a Dux, SV-A28) standing in no zone with a victim leader of higher status
-    (SV 3.6, SV-A38); for the succession route, the player's own simple leaders."""
+    (seed 3.6, SV-A38); for the succession route, the player's own simple leaders."""
     victim = 1 - player
     leaders = empire.leaders
     if stratagem == "succession":
@@ -344,6 +401,6 @@ def target_pool(empire, player, stratagem):
 
 
 def apart(empire, a, b):
-    """The targets of a double usurpation stand in two different Dioceses that are not adjacent (SV 3.6)."""
+    """The targets of a double usurpation stand in two different Dioceses that are not adjacent (seed 3.6)."""
     da, db = empire.leader_diocese(a), empire.leader_diocese(b)
     return a != b and da != db and not empire.diocese_adjacent(da, db)

@@ -47,7 +47,7 @@ def _initiative_outcomes(roll_to_primus, held_p, held_s, counterplay, policy, ke
 
 
 def initiative(pc, at_most, held_p, held_s, counterplay, policy, keep, mcs_total=None):
-    """SV 2.3: P(PRIMUS wins the roll) = #{faces d of the d6 with d < PC (d <= PC with SV-A30 at_most)} / 6 (WP3),
+    """spec 2.3: P(PRIMUS wins the roll) = #{faces d of the d6 with d < PC (d <= PC with SV-A30 at_most)} / 6 (WP3),
     then the Initiative stratagems of D1. Returns the metrics of ``semper_victor.initiative`` and, under
     ``mcs_total``, P(PRIMUS ends with the initiative) for the M/CS split."""
     faces = sum(1 for d in range(1, 7) if (d <= pc if at_most else d < pc))
@@ -67,7 +67,7 @@ def initiative(pc, at_most, held_p, held_s, counterplay, policy, keep, mcs_total
 
 
 def mcs_total(primus_sr, leaders, count_dux_usurpers, empty):
-    """SV 2.5.1: T = SR of the Primus Augustus + the highest SR of SECONDUS's leaders in play; ``leaders`` holds
+    """spec 2.5.1: T = SR of the Primus Augustus + the highest SR of SECONDUS's leaders in play; ``leaders`` holds
     (sr, kind, on the Pax Romana face). Seed example: Constantin SR 4 + the Picts' leader SR 1 = 5."""
     srs = [sr for sr, kind, pax in leaders
            if not pax and (count_dux_usurpers or kind in ("roman", "non_roman"))]
@@ -75,7 +75,7 @@ def mcs_total(primus_sr, leaders, count_dux_usurpers, empty):
 
 
 def sequences(total, p_primus_initiative):
-    """SV 2.5.1 / 2.6 with T = ``total``: the initiative player gets ceil(T/2) M/CS, the other floor(T/2), in
+    """spec 2.5.1 / 2.6 with T = ``total``: the initiative player gets ceil(T/2) M/CS, the other floor(T/2), in
     alternation from the initiative player; he is last iff T is odd. WP3: T = 5, PC 4: E[PRIMUS M/CS] = 5/2."""
     p = p_primus_initiative
     hi, lo = (total + 1) // 2, total // 2
@@ -85,7 +85,7 @@ def sequences(total, p_primus_initiative):
 
 
 def war_draw(turns, start_year, others_at_war, persians_at_war, peace, replace, without_leader):
-    """SV 2.4.2 over ``turns`` turns, as a distribution over counts carried forward turn by turn.
+    """spec 2.4.2 over ``turns`` turns, as a distribution over counts carried forward turn by turn.
 
     A state is (Persians at war, Persians' marker in the cup, other peoples at peace with marker in the cup, at
     war with marker in the cup, at war with marker out, dummies in the cup, a war has started): the four non-Persian
@@ -148,7 +148,7 @@ def war_draw(turns, start_year, others_at_war, persians_at_war, peace, replace, 
 
 
 def assassination(attempts, kill_faces, policy, min_chance):
-    """SV 2.12: each play kills with p = kill_faces/10 (WP2: 2/10, 1/10 with the bodyguard). Playing k counters
+    """spec 2.12: each play kills with p = kill_faces/10 (WP2: 2/10, 1/10 with the bodyguard). Playing k counters
     until a kill: P(kill) = 1 - (1-p)^k, E[plays] = sum_{i<k} (1-p)^i. ``random`` plays each next counter with
     probability 1/2."""
     p = Fraction(kill_faces, 10)
@@ -163,7 +163,7 @@ def assassination(attempts, kill_faces, policy, min_chance):
 
 
 def plague(zone_weights):
-    """SV 2.12 Foyer de peste: ``zone_weights`` lists (probability the zone is chosen, enemy leaders rolling, own
+    """spec 2.12 Foyer de peste: ``zone_weights`` lists (probability the zone is chosen, enemy leaders rolling, own
     leaders rolling, enemy full, enemy weakened, own full, own weakened). Each leader dies with 1/10 (one face of
     the d10), independently: P(no enemy dies) = (9/10)^e (WP6: (9/10)^3 = 729/1000); units lose a step for sure."""
     nine = Fraction(9, 10)
@@ -184,7 +184,7 @@ def plague(zone_weights):
 
 def constantinople(turns, duration, continuous, any_usurper, occ_augustus, occ_usurper, occ_primus_usurper,
                    constantin_loss, thracia_loss, thracia_regain, policy):
-    """SV 2.4.3 over ``turns`` turns as a distribution over (Constantin is Primus Augustus, PRIMUS holds Thracia,
+    """spec 2.4.3 over ``turns`` turns as a distribution over (Constantin is Primus Augustus, PRIMUS holds Thracia,
     turns until the completion Phase F (0 = nothing under way), built, ever interrupted), carried forward turn by
     turn; the counts (attempts, interruptions, cancellations, capital turns) are expected values summed on the way.
 
@@ -244,7 +244,7 @@ def constantinople(turns, duration, continuous, any_usurper, occ_augustus, occ_u
     return {"p_win": p_built, "p_interrupted": sum((p for s, p in dist.items() if s[4]), Fraction(0)),
             "attempts": exp["attempts"], "interruptions": exp["interruptions"],
             "cancellations": exp["cancellations"], "vp": 10 * p_built, "capital_turns": exp["capital_turns"]}
-# ------------------------------------------------------------------ succession and usurpation (SV 3.5.2, 3.6)
+# ------------------------------------------------------------------ succession and usurpation (seed 3.5.2, 3.6)
 # The civil war is a cascade of yes/no tests, so the reference procedure is replayed branching on each test's
 # outcome (two branches, weighted by the faces on each side) instead of on each face: a game of k tests has at
 # most 2^k paths rather than 6^k or 10^k.
@@ -373,7 +373,7 @@ def _sv_means(dist, metrics):
 
 
 def succession(s, policy, metrics):
-    """SV 3.5.2: the heirs by enumerating their few dice (SV-A13 tie, D7/D8 random picks), then the Secondus
+    """seed 3.5.2: the heirs by enumerating their few dice (SV-A13 tie, D7/D8 random picks), then the Secondus
     case-4 loyalty checks in closed form: each tested leader defects with P(d6 >= PC) = clamp(7 - PC, 0, 6)/6,
     independently; the zone's free units follow when every SECONDUS leader left there defected."""
     heirs = enumerate_tests(lambda dice: _sv_reference.succession_heirs(s, dice, policy), what=s.name)
@@ -411,7 +411,7 @@ def succession(s, policy, metrics):
 
 
 def usurpation(s, policy, metrics):
-    """SV 3.6: the cascade enumerated by test outcomes; the Assassinat exchange, which depends on the cascade only
+    """seed 3.6: the cascade enumerated by test outcomes; the Assassinat exchange, which depends on the cascade only
     through who is left standing, enumerated once per such state and combined."""
     cascade = enumerate_tests(lambda dice: _sv_reference.usurpation_civil_war(s, dice, policy), what=s.name)
     ends = {}

@@ -1,4 +1,4 @@
-"""Initiative (SV 2.3, Phase B) with the Initiative stratagem (SV 2.12, decision point D1): kernel.
+"""Initiative (spec 2.3, Phase B) with the Initiative stratagem (spec 2.12, decision point D1): kernel.
 
 The scenario is compiled into one int64 vector ``p`` indexed by the constants below; rule options (SV-A4,
 SV-A30) are integer flags in it. The outcome row follows ``Initiative.metrics``. ``initiative_phase`` is shared
@@ -25,7 +25,7 @@ UNKNOWN_MCS = -1  # the D1 state's M/CS total when the scenario does not model P
 @njit(cache=True, inline="always")
 def initiative_phase(stream, state, pc, at_most, counterplay, held_primus, held_secondus, mcs_total,
                      codes, params, fn_play):
-    """SV 2.3: PRIMUS rolls a d6 and has the initiative iff the die is below the Primus Augustus' PC (SV-A30
+    """spec 2.3: PRIMUS rolls a d6 and has the initiative iff the die is below the Primus Augustus' PC (SV-A30
     ``at_most``: or equal). The player without the initiative may then play an Initiative stratagem to take it
     (seed 6.3 "reverse the dice result in your favour"; D1). A played Initiative is final (SV-A4); with
     ``counterplay`` the player who lost it may answer with one of his own, and so on while counters last.
@@ -61,7 +61,7 @@ def initiative_phase(stream, state, pc, at_most, counterplay, held_primus, held_
 
 @njit(cache=True, inline="always")
 def initiative_game(stream, row, state, p, codes, params, fn_play):
-    """SV 2.3 with the Initiative stratagem: one Phase B. Fills ``row``; returns 0 or a policy error code."""
+    """spec 2.3 with the Initiative stratagem: one Phase B. Fills ``row``; returns 0 or a policy error code."""
     primus, won, played_p, played_s, err = initiative_phase(
         stream, state, p[PC], p[AT_MOST], p[COUNTERPLAY], p[PRIMUS_HELD], p[SECONDUS_HELD], UNKNOWN_MCS,
         codes, params, fn_play)

@@ -1,4 +1,4 @@
-"""Foyer de peste, the plague stratagem (SV 2.12, seed 6.3, SV-A24): kernel.
+"""Foyer de peste, the plague stratagem (spec 2.12, seed 6.3, SV-A24): kernel.
 
 The scenario compiles to an int64 vector ``p`` (number of candidate zones, the SV-A24 flags) and a
 ``MAX_ZONES x N_COLUMNS`` array with the contents of each candidate zone (columns below). The outcome row follows
@@ -41,7 +41,7 @@ def rolling_leaders(p, zones, z, side):
 
 @njit(cache=True, inline="always")
 def plague_game(stream, row, state, p, zones, codes, params, fn_zone):
-    """SV 2.12: the holder puts the marker on a zone (D13). Every unit there, both sides, loses a step (full to
+    """spec 2.12: the holder puts the marker on a zone (D13). Every unit there, both sides, loses a step (full to
     weakened, weakened eliminated); every leader there rolls a d10 and dies on a 9, the enemy's leaders first.
     Fills ``row``; returns 0 or a policy error code."""
     row[:] = 0

@@ -11,7 +11,7 @@ from .empire import MAX_LEADERS, N_DIOCESES
 
 PLAY_INITIATIVE = DecisionPoint(
     "play_initiative", "D1",
-    "Play an Initiative stratagem to take the initiative (SV 2.3, 2.12). Asked of the player without the "
+    "Play an Initiative stratagem to take the initiative (spec 2.3, 2.12). Asked of the player without the "
     "initiative who holds one: the roll's loser once; with initiative_counterplay = true (SV-A4) each play may be "
     "answered by the player who just lost the initiative, while counters last.",
     state=("player", "held", "opponent_held", "die", "pc", "mcs_total", "plays"),
@@ -23,14 +23,14 @@ PLAY_INITIATIVE = DecisionPoint(
               "never": Builtin(1, "keep every counter"),
               "random": Builtin(2, "play or keep with probability 1/2 each (one d2 from the game's stream)"),
               "odd_mcs": Builtin(3, "play only while holding more than `keep` counters and when the M/CS total "
-                                    "is odd, so that the initiative also brings the extra M/CS (2.5.1); where the "
+                                    "is odd, so that the initiative also brings the extra M/CS (spec 2.5.1); where the "
                                     "total is not modelled, only the `keep` test applies",
                                  params=("keep",), defaults=(0.0,))},
     default="always")
 
 START_CONSTANTINOPLE = DecisionPoint(
     "start_constantinople", "D3",
-    "Start building Constantinopolis in Phase C (SV 2.4.3). Asked only when it is legal: PRIMUS controls "
+    "Start building Constantinopolis in Phase C (spec 2.4.3). Asked only when it is legal: PRIMUS controls "
     "Thracia, Constantin is Primus Augustus and no construction is under way.",
     state=("turn", "turns_left", "duration", "attempts", "interruptions"),
     actions="0 = not this turn, 1 = start (turn: 1-based; turns_left: turns of the scenario from this one, this "
@@ -45,7 +45,7 @@ START_CONSTANTINOPLE = DecisionPoint(
 
 ASSASSINATE = DecisionPoint(
     "assassinate", "D13",
-    "Play the next Assassinat stratagem on the target now (SV 2.12). Asked before each attempt while the target "
+    "Play the next Assassinat stratagem on the target now (spec 2.12). Asked before each attempt while the target "
     "lives and the player holds a counter; keeping the rest ends the attempts.",
     state=("attempt", "held", "protected", "kill_faces"),
     actions="0 = keep the remaining counters, 1 = play one (attempt: 1-based; held: counters still held, this one "
@@ -63,7 +63,7 @@ PLAGUE_MAX_ZONES = 4
 PLAGUE_STATE_ZONE = 1  # the state's first zone block; each zone has the four entries named below
 PLAGUE_ZONE = DecisionPoint(
     "plague_zone", "D13",
-    "The zone where Foyer de peste is put (SV 2.12), among the scenario's candidate zones.",
+    "The zone where Foyer de peste is put (spec 2.12), among the scenario's candidate zones.",
     state=("zones",) + tuple(f"z{i}_{f}" for i in range(1, PLAGUE_MAX_ZONES + 1)
                              for f in ("enemy_rolls", "own_rolls", "enemy_steps", "own_steps")),
     actions="a zone number 1..zones (zi_enemy_rolls, zi_own_rolls: leaders of the holder's enemy and of the "
@@ -136,7 +136,7 @@ def decide_plague_zone(code, params, state, stream, fn):
         if z == 0 or score > best_score:
             best, best_score = z + 1, score
     return best
-# ------------------------------------------------------------------ succession and usurpation (SV 3.5.2, 3.6): D5-D8
+# ------------------------------------------------------------------ succession and usurpation (seed 3.5.2, 3.6): D5-D8
 
 
 # D5 state: four scalars, then the candidates' leader indices, PCs and pieces in their zones
@@ -170,13 +170,13 @@ USURPATION_TARGET = DecisionPoint(
     "target", "D5",
     "The enemy Roman leader a usurpation stratagem is played on, when the scenario leaves it open (target = -1). "
     "Asked for each attempt in order, before any validation roll; the candidates obey the stratagem's "
-    "precondition and the status-zone rule (SV 3.6, SV-A28, SV-A38) and, for a double usurpation, the second "
+    "precondition and the status-zone rule (seed 3.6, SV-A28, SV-A38) and, for a double usurpation, the second "
     "must stand in a Diocese neither the first's nor adjacent to it (while the first is chosen only among leaders "
     "that leave such a second choice).",
     state=("candidates", "attempt", "stratagem", "bonus") + _per("leader", MAX_LEADERS) + _per("pc", MAX_LEADERS)
     + _per("pieces", MAX_LEADERS),
     actions="the index (position in `leaders`, from 0) of one of the candidates leader_0 .. leader_{n-1}. "
-            "attempt: 0 or 1; stratagem: 0 augustus, 1 caesar, 2 leader; bonus: b of SV 3.6.3; pc_i: the "
+            "attempt: 0 or 1; stratagem: 0 augustus, 1 caesar, 2 leader; bonus: b of seed 3.6.3; pc_i: the "
             "candidate's PC; pieces_i: leaders (himself excluded) and units in his zone, who join him in step A",
     builtins={"best": Builtin(0, "the highest PC (validation, step C and rallies all improve with it), then the "
                                  "most pieces in his zone, then the first in the list"),
@@ -186,7 +186,7 @@ USURPATION_TARGET = DecisionPoint(
 
 USURPATION_DIOCESE = DecisionPoint(
     "diocese", "D6",
-    "The Diocese D2 a Usurper extends the civil war to in step C (SV 3.6.3 C): one with a zone adjacent to his "
+    "The Diocese D2 a Usurper extends the civil war to in step C (seed 3.6.3 C): one with a zone adjacent to his "
     "Diocese (straits count), not his own, and not the one the other Usurper of a double usurpation chose. "
     "Asked when there is at least one; the Usurper always tries, a failed roll costing nothing.",
     state=("candidates", "usurper", "pc", "bonus", "from_diocese", "literal") + _per("diocese", N_DIOCESES)
@@ -204,7 +204,7 @@ USURPATION_DIOCESE = DecisionPoint(
 
 SUCCESSION_GENERAL = DecisionPoint(
     "general", "D7",
-    "The general a player picks on the map in a succession without heir (SV 3.5.2): PRIMUS his new Primus "
+    "The general a player picks on the map in a succession without heir (seed 3.5.2): PRIMUS his new Primus "
     "Augustus (Primus case 5), then SECONDUS the leader who receives the Usurper marker (Primus case 5, Secondus "
     "case 4). Any Roman leader of that player but a Dux (SV-A35); the dead Augustus is not on the map.",
     state=("candidates", "role", "case", "dead") + _per("leader", MAX_LEADERS) + _per("pc", MAX_LEADERS)
@@ -222,7 +222,7 @@ EMPEROR_TIE = DecisionPoint(
     "tie", "D8",
     "The controller's pick between two leaders the rules leave tied: the two Caesars of succession case 3 equal "
     "in CC, SR and TB (asked only with tiebreak_final = controller, SV-A13), or the two living Usurpers of a "
-    "successful double usurpation with equal PC (SV 3.6, 'the player chooses').",
+    "successful double usurpation with equal PC (seed 3.6, 'the player chooses').",
     state=("context", "a", "b", "pc_a", "pc_b", "cc_a", "cc_b", "sr_a", "sr_b", "tb_a", "tb_b"),
     actions="a or b, the index of the leader who takes the senior title (context: 0 succession case 3, 1 double "
             "usurpation)",

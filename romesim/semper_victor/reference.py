@@ -20,8 +20,8 @@ def _wants_initiative(policy, dice, held, mcs_total):
 
 
 def initiative_phase(s, dice, policy, mcs_total=None):
-    """SV 2.3: PRIMUS has the initiative iff d6 < PC of the Primus Augustus (SV-A30 at_most: <=). The loser may
-    play an Initiative stratagem to take it (2.12, D1); a play is final unless SV-A4 counterplay lets the new loser
+    """spec 2.3: PRIMUS has the initiative iff d6 < PC of the Primus Augustus (SV-A30 at_most: <=). The loser may
+    play an Initiative stratagem to take it (spec 2.12, D1); a play is final unless SV-A4 counterplay lets the new loser
     answer. Returns (PRIMUS has it, PRIMUS won the roll, Initiatives played by PRIMUS, by SECONDUS)."""
     die = dice.d6()
     primus_won = die <= s.primus_pc if s.initiative_roll == "at_most" else die < s.primus_pc
@@ -41,13 +41,13 @@ def initiative_phase(s, dice, policy, mcs_total=None):
 
 
 def initiative(s, dice, policy):
-    """SV 2.3 alone: (p_win, p_roll, p_reversed, primus_played, secondus_played)."""
+    """spec 2.3 alone: (p_win, p_roll, p_reversed, primus_played, secondus_played)."""
     primus, won, played_p, played_s = initiative_phase(s, dice, policy)
     return int(primus), int(won), int(primus != won), played_p, played_s
 
 
 def mcs_count(s):
-    """SV 2.5.1: SR of the Primus Augustus plus the best SR of SECONDUS's leaders in play (a Pax Romana face is
+    """spec 2.5.1: SR of the Primus Augustus plus the best SR of SECONDUS's leaders in play (a Pax Romana face is
     not in play); none: the SV-A11 value. Dux and Usurpers count unless SV-A11's option says otherwise."""
     counted = [leader["sr"] for leader in s.secondus_leaders
                if not leader["pax_romana"]
@@ -56,7 +56,7 @@ def mcs_count(s):
 
 
 def sequences(s, dice, policy):
-    """SV 2.3 then 2.5.1 and 2.6: (p_win, primus_mcs, secondus_mcs, mcs_total, p_primus_last)."""
+    """spec 2.3 then 2.5.1 and 2.6: (p_win, primus_mcs, secondus_mcs, mcs_total, p_primus_last)."""
     total = mcs_count(s)
     primus, _, _, _ = initiative_phase(s, dice, policy, total)
     more, fewer = total - total // 2, total // 2
@@ -77,7 +77,7 @@ PEOPLE_NAMES = ("Persians", "Major 2", "Major 3", "Major 4", "Major 5")
 
 
 def war_draw(s, dice, policy):
-    """SV 2.4.2 over s.turns turns, from s.start_year: (p_win, new_wars, at_war, p_persians_at_war,
+    """spec 2.4.2 over s.turns turns, from s.start_year: (p_win, new_wars, at_war, p_persians_at_war,
     turns_without_war). Cup order: the five markers (Persians first), then the five dummies."""
     at_war = {name: False for name in PEOPLE_NAMES}
     at_war["Persians"] = s.persians_at_war
@@ -104,7 +104,7 @@ def war_draw(s, dice, policy):
 
 
 def assassination(s, dice, policy):
-    """SV 2.12 Assassinat: each play, d10 (+ SV-A2 modifier for a protected target) in {8, 9} kills.
+    """spec 2.12 Assassinat: each play, d10 (+ SV-A2 modifier for a protected target) in {8, 9} kills.
     (p_win, plays)."""
     protected = s.bodyguard == "holder" or (s.bodyguard == "stacked" and s.guard_scope == "zone")
     modifier = s.assassin_guard_mod if protected else 0
@@ -134,7 +134,7 @@ def _plague_rollers(s, zone, side):
 
 
 def plague(s, dice, policy):
-    """SV 2.12 Foyer de peste on the zone chosen by D13: units lose a step, leaders die on a d10 of 9, the enemy's
+    """spec 2.12 Foyer de peste on the zone chosen by D13: units lose a step, leaders die on a d10 of 9, the enemy's
     first. (p_win, p_no_leader_dies, enemy/own leaders killed, enemy eliminated/weakened, own elim./weakened)."""
     zones = s.zones
     name = policy["name"]
@@ -158,7 +158,7 @@ def plague(s, dice, policy):
 
 
 def constantinople(s, dice, policy):
-    """SV 2.4.3 over s.turns turns with the scenario's per-turn chances (percent, one dn(100) each):
+    """spec 2.4.3 over s.turns turns with the scenario's per-turn chances (percent, one dn(100) each):
     (p_win, p_interrupted, attempts, interruptions, cancellations, vp, capital_turns)."""
     length = 6 if s.constantinople_completion == "advance_into_box" else 7
     constantin = thracia = True
@@ -202,7 +202,7 @@ def constantinople(s, dice, policy):
     built = built_in is not None
     return (int(built), int(interruptions > 0), attempts, interruptions, cancellations, 10 if built else 0,
             s.turns - built_in if built else 0)
-# ------------------------------------------------------------------ succession and usurpation (SV 3.5.2, 3.6)
+# ------------------------------------------------------------------ succession and usurpation (seed 3.5.2, 3.6)
 # Dice are only added to and compared with numbers, or turned into an index with int(), so that the exact solver
 # can replay these procedures branching on each test's yes/no instead of on every face.
 _SV_DIOCESES = ("Hispaniae", "Britanniae", "Viennensis", "Galliae", "Italia", "Africa", "Pannoniae", "Moesiae",
@@ -231,7 +231,7 @@ def _sv_best(candidates, key):
 
 
 def succession_heirs(s, dice, policy):
-    """SV 3.5.2 up to the loyalty checks: (case, successor, usurper, roles change); -1 for nobody."""
+    """seed 3.5.2 up to the loyalty checks: (case, successor, usurper, roles change); -1 for nobody."""
     leaders = s.leaders
     senior = "primus_augustus" if s.dies == "primus" else "secondus_augustus"
     dead = next(i for i, ldr in enumerate(leaders) if ldr["title"] == senior)
@@ -273,7 +273,7 @@ def succession_heirs(s, dice, policy):
 
 
 def succession_loyalty(s, usurper, dice):
-    """SV 3.5.2 Secondus case 4: each other SECONDUS leader in scope (SV-A14; a Dux does not test, seed 3.3)
+    """seed 3.5.2 Secondus case 4: each other SECONDUS leader in scope (SV-A14; a Dux does not test, seed 3.3)
     rolls a d6 and goes over to PRIMUS on a roll >= his PC, with the units under his counter; the zone's other
     units follow only when no SECONDUS leader is left there. Returns (defections, units)."""
     leaders = s.leaders
@@ -299,7 +299,7 @@ def succession_loyalty(s, usurper, dice):
 
 
 def succession(s, dice, policy):
-    """SV 3.5.2, the metrics of ``Succession``."""
+    """seed 3.5.2, the metrics of ``Succession``."""
     case, successor, usurper, roles = succession_heirs(s, dice, policy)
     defections, units = 0, 0
     if s.dies == "secondus" and usurper >= 0:
@@ -345,7 +345,7 @@ def _sv_status(title):
 
 
 def usurpation_targets(s, stratagem):
-    """The leaders a usurpation stratagem may be played on (SV 3.6 validation, 6.1, 6.2, SV-A28, SV-A38), before
+    """The leaders a usurpation stratagem may be played on (seed 3.6 validation, 6.1, 6.2, SV-A28, SV-A38), before
     any double-usurpation constraint; the succession route's Usurper is one of the player's own simple leaders."""
     leaders = s.leaders
     victim = _SV_OTHER[s.player]
@@ -366,7 +366,7 @@ def usurpation_targets(s, stratagem):
 
 
 def _sv_apart(world, a, b):
-    """Two targets of a double usurpation: different Dioceses that are not adjacent (SV 3.6)."""
+    """Two targets of a double usurpation: different Dioceses that are not adjacent (seed 3.6)."""
     da, db = world.diocese[world.leaders[a]["zone"]], world.diocese[world.leaders[b]["zone"]]
     return a != b and da != db and not world.dioceses_adjacent(da, db)
 
@@ -397,7 +397,7 @@ def _sv_choose_targets(s, world, dice, policy):
 
 
 def _sv_loyalty(world, zone, b, dice):
-    """SV 3.6.3 B in one zone: titled victim leaders keep it loyal (SV-A18); else one d6 for the best PC."""
+    """seed 3.6.3 B in one zone: titled victim leaders keep it loyal (SV-A18); else one d6 for the best PC."""
     here = world.at(zone, world.victim)
     titled = [i for i in here if world.leaders[i]["title"] in _SV_TITLED]
     plain = [i for i in here if i not in titled]
@@ -414,7 +414,7 @@ def _sv_loyalty(world, zone, b, dice):
 
 
 def _sv_modifier(world, diocese, usurper):
-    """SV 3.6.3 C: +2 for an Augustus in the Diocese, else +1 for a Caesar (SV-A19: whose)."""
+    """seed 3.6.3 C: +2 for an Augustus in the Diocese, else +1 for a Caesar (SV-A19: whose)."""
     titles = {ldr["title"] for i, ldr in enumerate(world.leaders)
               if ldr["alive"] and i != usurper and world.diocese[ldr["zone"]] == diocese
               and (world.s.stepC_mod_side == "any" or ldr["side"] == world.victim)}
@@ -446,13 +446,14 @@ def _sv_gain(world, diocese, usurper, b):
 
 
 def _sv_civil_war(world, a, x, b, chosen, dice, policy):
-    """SV 3.6.3 A, B and C for the validated Usurper ``x``; returns the Diocese chosen in C (or None)."""
+    """seed 3.6.3 A, B and C for the validated Usurper ``x``; returns the Diocese chosen in C (or None)."""
     s, leaders = world.s, world.leaders
     leaders[x].update(side=world.player, title="none", guard=False)
     home = leaders[x]["zone"]
     world.touched.add(world.diocese[home])
-    for i in world.at(home):  # A
-        if i == x:
+    hold = s.succession_defectors == "hold" and s.usurpations[a]["stratagem"] == "succession"
+    for i in world.at(home):  # A (the defectors of seed 3.5.2 case 4 stay PRIMUS's with succession_defectors = hold)
+        if i == x or hold and leaders[i]["side"] == world.victim:
             continue
         if leaders[i]["title"] in _SV_TITLED:
             if s.stepA_titled == "stay_loyal_and_move_out":
@@ -461,7 +462,8 @@ def _sv_civil_war(world, a, x, b, chosen, dice, policy):
         leaders[i]["side"] = world.player
         world.counts["leaders"] += 1
     for side in ("primus", "secondus"):
-        world.take_units(home, side)
+        if not (hold and side == world.victim):
+            world.take_units(home, side)
     for zone in world.order:  # B
         if zone != home and world.diocese[zone] == world.diocese[home]:
             _sv_loyalty(world, zone, b, dice)
@@ -483,7 +485,7 @@ def _sv_civil_war(world, a, x, b, chosen, dice, policy):
 
 
 def _sv_march(world, x, b, steps, dice):
-    """SV 3.6.3 D along the route: a zone with victim leaders stops him; unled victim units are rallied on
+    """seed 3.6.3 D along the route: a zone with victim leaders stops him; unled victim units are rallied on
     d6 - b <= PC (SV-A1 literal_add: d6 + b), else he stops and must fight them."""
     pc = world.leaders[x]["pc"]
     for zone in steps:
@@ -537,7 +539,7 @@ def usurpation_civil_war(s, dice, policy):
 
 
 def usurpation_exchange(s, start, dice, policy):
-    """SV 3.6.4 after the cascade: the Usurper's player's Assassinat counters on the victim Augusti and the
+    """seed 3.6.4 after the cascade: the Usurper's player's Assassinat counters on the victim Augusti and the
     victim's on the Usurper(s), alternately, the Usurper's player first. Returns (won, Augusti assassinated,
     Usurpers all killed, successor)."""
     augusti = [dict(index=i, title=t, zone=z, guard=g, down=d) for i, t, z, g, d in start[0]]
@@ -601,7 +603,7 @@ def usurpation_exchange(s, start, dice, policy):
         best = [u for u in living if u["rank"][0] == top]
         if len(best) == 1:
             successor = best[0]["index"]
-        elif policy["tie"] == "random":  # D8: equal PC, the player chooses (SV 3.6 double usurpation)
+        elif policy["tie"] == "random":  # D8: equal PC, the player chooses (seed 3.6 double usurpation)
             successor = _sv_pick(dice, best)["index"]
         else:
             successor = _sv_best(best, lambda u: u["rank"])["index"]
@@ -609,7 +611,7 @@ def usurpation_exchange(s, start, dice, policy):
 
 
 def usurpation(s, dice, policy):
-    """SV 3.6, the metrics of ``Usurpation``."""
+    """seed 3.6, the metrics of ``Usurpation``."""
     cascade, start = usurpation_civil_war(s, dice, policy)
     validated, double, extended, leaders, units, dioceses, rallied, stopped = cascade
     win, killed, lost, successor = usurpation_exchange(s, start, dice, policy) if start else (0, 0, 0, -1)

@@ -58,26 +58,26 @@ def _procedure_policy(policies):
 
 @register
 class Initiative(Scenario):
-    """SV 2.3, Phase B: PRIMUS rolls a d6 and has the initiative iff it is below the Primus Augustus' PC; the
-    player who lost the roll may play an Initiative stratagem (2.12, mixed, phase B) to take it (D1).
+    """spec 2.3, Phase B: PRIMUS rolls a d6 and has the initiative iff it is below the Primus Augustus' PC; the
+    player who lost the roll may play an Initiative stratagem (spec 2.12, mixed, phase B) to take it (D1).
 
     ``p_reversed`` is the chance that the stratagems change the roll's result; the M/CS the initiative brings are
     the ``semper_victor.sequences`` scenario (here the D1 state's ``mcs_total`` is -1, unknown).
     """
 
     name = "semper_victor.initiative"
-    rule = "SV 2.3, 2.12"
+    rule = "spec 2.3, 2.12"
     title = "Initiative of Phase B, with Initiative stratagems"
     p_win = "PRIMUS has the initiative at the end of Phase B"
     metrics = ("p_win", "p_roll", "p_reversed", "primus_played", "secondus_played")
     decision_points = INITIATIVE_POINTS
     kernel = staticmethod(initiative_kernel)
 
-    primus_pc: int = param(4, lo=0, hi=9, doc="Political Capacity of the Primus Augustus", rule="SV 2.3")
+    primus_pc: int = param(4, lo=0, hi=9, doc="Political Capacity of the Primus Augustus", rule="spec 2.3")
     primus_initiative: int = param(0, lo=0, hi=6, doc="Initiative stratagems PRIMUS holds (5 in reserve + 1 drawn)",
-                                   rule="SV 2.2, 2.12")
+                                   rule="spec 2.2, 2.12")
     secondus_initiative: int = param(0, lo=0, hi=6, doc="Initiative stratagems SECONDUS holds",
-                                     rule="SV 2.2, 2.12")
+                                     rule="spec 2.2, 2.12")
     initiative_roll: str = option("initiative_roll")
     initiative_counterplay: bool = option("initiative_counterplay")
 
@@ -99,22 +99,22 @@ SECONDUS_LEADER_KINDS = ("roman", "dux", "usurper", "non_roman")
 
 @register
 class Sequences(Scenario):
-    """SV 2.5.1 (Phase D) after 2.3 (Phase B): T = SR of the Primus Augustus + the highest SR among SECONDUS's
+    """spec 2.5.1 (Phase D) after 2.3 (Phase B): T = SR of the Primus Augustus + the highest SR among SECONDUS's
     leaders in play; the initiative player gets ceil(T/2) M/CS, the other floor(T/2), alternating from the
-    initiative player (2.6). Only the initiative is random; D1 sees T (the `odd_mcs` built-in plays the
+    initiative player (spec 2.6). Only the initiative is random; D1 sees T (the `odd_mcs` built-in plays the
     Initiative stratagem only when T is odd, i.e. when it also buys the extra M/CS).
     """
 
     name = "semper_victor.sequences"
-    rule = "SV 2.5.1, 2.3, 2.6"
+    rule = "spec 2.5.1, 2.3, 2.6"
     title = "Number and split of the Movement/Combat Sequences"
     p_win = "PRIMUS has the initiative (first M/CS, and the extra one when T is odd)"
     metrics = ("p_win", "primus_mcs", "secondus_mcs", "mcs_total", "p_primus_last")
     decision_points = INITIATIVE_POINTS
     kernel = staticmethod(sequences_kernel)
 
-    primus_pc: int = param(4, lo=0, hi=9, doc="Political Capacity of the Primus Augustus", rule="SV 2.3")
-    primus_sr: int = param(4, lo=0, hi=9, doc="Strategic Rating of the Primus Augustus", rule="SV 2.5.1")
+    primus_pc: int = param(4, lo=0, hi=9, doc="Political Capacity of the Primus Augustus", rule="spec 2.3")
+    primus_sr: int = param(4, lo=0, hi=9, doc="Strategic Rating of the Primus Augustus", rule="spec 2.5.1")
     secondus_leaders: tuple = param(
         [{"sr": 1, "kind": "non_roman"}], kind="records", max_len=40,
         fields=(("sr", ParamSpec("int", "Strategic Rating", lo=0, hi=9), REQUIRED),
@@ -122,10 +122,10 @@ class Sequences(Scenario):
                 ("pax_romana", ParamSpec("bool", "a non-Roman leader on his Pax Romana face (not in play)"),
                  False)),
         doc="SECONDUS's leaders on the map (default: the seed's 335 example, the Picts' leader SR 1)",
-        rule="SV 2.5.1, SV-A11")
-    primus_initiative: int = param(0, lo=0, hi=6, doc="Initiative stratagems PRIMUS holds", rule="SV 2.2, 2.12")
+        rule="spec 2.5.1, SV-A11")
+    primus_initiative: int = param(0, lo=0, hi=6, doc="Initiative stratagems PRIMUS holds", rule="spec 2.2, 2.12")
     secondus_initiative: int = param(0, lo=0, hi=6, doc="Initiative stratagems SECONDUS holds",
-                                     rule="SV 2.2, 2.12")
+                                     rule="spec 2.2, 2.12")
     initiative_roll: str = option("initiative_roll")
     initiative_counterplay: bool = option("initiative_counterplay")
     mcs_secondus_empty: int = option("mcs_secondus_empty")
@@ -162,32 +162,34 @@ class Sequences(Scenario):
 
 @register
 class WarDraw(Scenario):
-    """SV 2.4.2 over several turns: in each Phase C one counter is drawn from the cup of the five Major peoples'
+    """spec 2.4.2 over several turns: in each Phase C one counter is drawn from the cup of the five Major peoples'
     markers and five dummies; the marker of a people at peace sends it to war.
 
     The Persians are the marker the rules treat apart (seed 4.2.1: no Persian leader 310-319, SV-A7); the four
     others are interchangeable, so SV-A6 (which peoples are Major) changes no number here. How a war ends is not in
     the seed (GAP G10): ``peace_chance`` is a stand-in, 0 (the default) meaning wars never end. Uprising stratagems
-    (2.4.4, GAP G7) are not modelled.
+    (spec 2.4.4, GAP G7) are not modelled.
     """
 
     name = "semper_victor.war_draw"
-    rule = "SV 2.4.2"
+    rule = "spec 2.4.2"
     title = "Going-to-war draw of the Major peoples over several turns"
     p_win = "no Major people goes to war during the turns (the Empire's peace)"
     metrics = ("p_win", "new_wars", "at_war", "p_persians_at_war", "turns_without_war")
     kernel = staticmethod(war_draw_kernel)
 
-    turns: int = param(1, lo=1, hi=60, doc="turns played (one draw each)", rule="SV 2.1, 2.4.2")
+    turns: int = param(1, lo=1, hi=60, doc="turns played (one draw each)", rule="spec 2.1, 2.4.2")
     start_year: int = param(305, lo=305, hi=375, doc="year of the first turn (the Persians' 310-319 gap)",
                             rule="seed 4.2.1, SV-A7")
     others_at_war: int = param(0, lo=0, hi=4, doc="Major peoples other than the Persians at war at the start",
-                               rule="SV 2.4.2")
-    persians_at_war: bool = param(False, doc="the Persians are at war at the start", rule="SV 2.4.2")
+                               rule="spec 2.4.2")
+    persians_at_war: bool = param(False, doc="the Persians are at war at the start", rule="spec 2.4.2")
     peace_chance: int = param(0, lo=0, hi=10,
                               doc="GAP G10 stand-in, not a rule: in each Phase F every people at war makes peace "
                                   "on a d10 below this value (0 = never)", rule="GAP G10")
-    war_draw_replace: bool = option("war_draw_replace")
+    war_draw_replace: bool = option("war_draw_replace",
+                                    doc="rule option SV-A5; false is an invented variant, not a reading of the seed, "
+                                        "which refills the cup each Phase C (seed 2.C)")
     war_without_leader: bool = option("war_without_leader")
 
     def kernel_args(self):
@@ -207,8 +209,8 @@ ASSASSINATION_TARGETS = ("augustus", "caesar", "leader", "dux", "non_roman")
 
 @register
 class Assassination(Scenario):
-    """SV 2.12 Assassinat (mixed, phase E) against one enemy leader: d10 of 8 or 9 kills; the holder of the
-    Protectores Domestici (2.10) applies the SV-A2 modifier (-1: only a 9 kills).
+    """spec 2.12 Assassinat (mixed, phase E) against one enemy leader: d10 of 8 or 9 kills; the holder of the
+    Protectores Domestici (spec 2.10) applies the SV-A2 modifier (-1: only a 9 kills).
 
     ``bodyguard`` says where the marker is: on the target (``holder``), on another leader of the target's zone
     (``stacked``, protected only with SV-A3 ``guard_scope = zone``) or elsewhere (``none``). What follows a kill
@@ -216,7 +218,7 @@ class Assassination(Scenario):
     """
 
     name = "semper_victor.assassination"
-    rule = "SV 2.12, 2.10"
+    rule = "spec 2.12, 2.10"
     title = "Assassinat stratagem, with or without the Protectores Domestici"
     p_win = "the target is killed (the success of the player who plays Assassinat)"
     metrics = ("p_win", "plays")
@@ -224,12 +226,12 @@ class Assassination(Scenario):
     kernel = staticmethod(assassination_kernel)
 
     target: str = param("augustus", choices=ASSASSINATION_TARGETS, doc="the enemy leader aimed at",
-                        rule="SV 2.12, SV-A23")
+                        rule="spec 2.12, SV-A23")
     bodyguard: str = param("none", choices=("none", "holder", "stacked"),
                            doc="the enemy's Protectores Domestici: on the target, stacked with him, or elsewhere",
-                           rule="SV 2.10, SV-A3")
+                           rule="spec 2.10, SV-A3")
     attempts: int = param(1, lo=1, hi=6, doc="Assassinat stratagems the player holds for this target this turn",
-                          rule="SV 2.2, 2.12")
+                          rule="spec 2.2, 2.12")
     assassin_guard_mod: int = option("assassin_guard_mod")
     guard_scope: str = option("guard_scope")
     assassinate_nonroman: bool = option("assassinate_nonroman")
@@ -242,10 +244,10 @@ class Assassination(Scenario):
                                 "aims at enemy Roman leaders only (seed 6.3, SV-A23)")
         if self.bodyguard == "holder" and self.target not in ("augustus", "caesar"):
             raise ScenarioError(f"bodyguard: 'holder' is not allowed for a target {self.target!r}; only an "
-                                "Augustus or a Caesar carries the Protectores Domestici (SV 2.10)")
+                                "Augustus or a Caesar carries the Protectores Domestici (spec 2.10)")
         if self.bodyguard == "stacked" and self.target == "non_roman":
             raise ScenarioError("bodyguard: 'stacked' is not allowed for a non-Roman target; non-Roman leaders "
-                                "never stack with Roman leaders (seed 4.2.3)")
+                                "never stack with Roman leaders (seed 4.2.4)")
 
     def protected(self):
         return self.bodyguard == "holder" or (self.bodyguard == "stacked" and self.guard_scope == "zone")
@@ -278,14 +280,14 @@ def _plague_key(key):
 
 @register
 class Plague(Scenario):
-    """SV 2.12 Foyer de peste (mixed, phase E): put on one zone (D13, among ``zones``), it weakens every unit
+    """spec 2.12 Foyer de peste (mixed, phase E): put on one zone (D13, among ``zones``), it weakens every unit
     there (a weakened unit is eliminated) and every leader there rolls a d10 and dies on a 9 (SV-A24: both sides,
     Dux and non-Roman leaders included unless the options spare them). Units of every kind are always hit ("all
     the combat units", seed 6.3).
     """
 
     name = "semper_victor.plague"
-    rule = "SV 2.12"
+    rule = "spec 2.12"
     title = "Foyer de peste (plague) stratagem on a zone"
     p_win = "at least one leader of the holder's enemy dies"
     metrics = ("p_win", "p_no_leader_dies", "enemy_leaders_killed", "own_leaders_killed", "enemy_units_eliminated",
@@ -296,7 +298,7 @@ class Plague(Scenario):
     zones: tuple = param([{"enemy_leaders": 3}], kind="records", min_len=1, max_len=PLAGUE_ZONES,
                          fields=tuple(_plague_key(k) for k in PLAGUE_ZONE_KEYS),
                          doc="candidate zones and what each holds (default: WP6, three leaders)",
-                         rule="SV 2.12, D13")
+                         rule="spec 2.12, D13")
     plague_dux_rolls: bool = option("plague_dux_rolls")
     plague_non_roman_rolls: bool = option("plague_non_roman_rolls")
 
@@ -340,7 +342,7 @@ class Plague(Scenario):
 
 @register
 class Constantinople(Scenario):
-    """SV 2.4.3 over several turns: PRIMUS starts the building in Phase C (D3) when he controls Thracia and
+    """spec 2.4.3 over several turns: PRIMUS starts the building in Phase C (D3) when he controls Thracia and
     Constantin is Primus Augustus; in the Phase F in which the Turn marker reaches the box 6 years on (SV-A8) the
     city is built (+10 VP) unless the Secondus Augustus or a Usurper stands with a combat unit in Thracia zone 3;
     a cancelled construction may start again from zero.
@@ -351,7 +353,7 @@ class Constantinople(Scenario):
     """
 
     name = "semper_victor.constantinople"
-    rule = "SV 2.4.3"
+    rule = "spec 2.4.3"
     title = "Building Constantinopolis: completion or interruption over several turns"
     p_win = "Constantinopolis is completed within the turns (PRIMUS's success)"
     metrics = ("p_win", "p_interrupted", "attempts", "interruptions", "cancellations", "vp", "capital_turns")
@@ -359,25 +361,25 @@ class Constantinople(Scenario):
     kernel = staticmethod(constantinople_kernel)
 
     turns: int = param(10, lo=1, hi=60, doc="turns played, the first with the starting conditions met",
-                       rule="SV 2.1")
+                       rule="spec 2.1")
     occupation_augustus: int = param(
         10, lo=0, hi=100, doc="model, not a rule: % chance that at the completion Phase F the Secondus Augustus "
-                              "stands with a combat unit in Thracia zone 3", rule="SV 2.4.3, GAPS G1, G9")
+                              "stands with a combat unit in Thracia zone 3", rule="spec 2.4.3, GAPS G1, G9")
     occupation_usurper: int = param(
         0, lo=0, hi=100, doc="model, not a rule: % chance that a Usurper of SECONDUS stands there instead",
-        rule="SV 2.4.3, SV-A34")
+        rule="spec 2.4.3, SV-A34")
     occupation_primus_usurper: int = param(
         0, lo=0, hi=100, doc="model, not a rule: % chance that a Usurper of PRIMUS stands there instead (cancels only "
-                             "with constantinople_usurper = any)", rule="SV 2.4.3, SV-A34")
+                             "with constantinople_usurper = any)", rule="spec 2.4.3, SV-A34")
     constantin_loss: int = param(
         0, lo=0, hi=100, doc="model, not a rule: % chance per Phase D that Constantin stops being Primus Augustus "
-                             "(10 = the spec's PROPOSAL 3.7 flat death model)", rule="SV 2.5.4, GAP G5, SV-A9")
+                             "(10 = the spec's PROPOSAL 3.7 flat death model)", rule="spec 2.5.4, GAP G5, SV-A9")
     thracia_loss: int = param(0, lo=0, hi=100,
                               doc="model, not a rule: % chance per Phase F that PRIMUS loses Thracia",
-                              rule="SV 2.13.1, GAP G1, SV-A9")
+                              rule="spec 2.13.1, GAP G1, SV-A9")
     thracia_regain: int = param(0, lo=0, hi=100,
                                 doc="model, not a rule: % chance per Phase F that PRIMUS regains a lost Thracia",
-                                rule="SV 2.13.1, GAP G1")
+                                rule="spec 2.13.1, GAP G1")
     constantinople_completion: str = option("constantinople_completion")
     constantinople_conditions: str = option("constantinople_conditions")
     constantinople_usurper: str = option("constantinople_usurper")
@@ -406,7 +408,7 @@ class Constantinople(Scenario):
                                      self.constantinople_usurper == "any", self.occupation_augustus,
                                      self.occupation_usurper, self.occupation_primus_usurper, self.constantin_loss,
                                      self.thracia_loss, self.thracia_regain, policies.names[0])
-# ------------------------------------------------------------------ succession and usurpation (SV 3.5.2, 3.6)
+# ------------------------------------------------------------------ succession and usurpation (seed 3.5.2, 3.6)
 
 
 def _usurp_names(scenario, policies):
@@ -415,7 +417,7 @@ def _usurp_names(scenario, policies):
 
 @register
 class Succession(Scenario):
-    """SV 3.5.2: the Primus or the Secondus Augustus dies (any cause but a successful usurpation) and his
+    """seed 3.5.2: the Primus or the Secondus Augustus dies (any cause but a successful usurpation) and his
     successor is found by the seed's cases, in order: his player's other Augustus (1), his only Caesar (2), the
     better of his two Caesars by CC, SR, TB (3, SV-A13 for a full tie), for PRIMUS the Secondus Augustus with a
     change of roles (4), else PRIMUS names a general (D7) and SECONDUS a Usurper (5); for SECONDUS without an
@@ -429,7 +431,7 @@ class Succession(Scenario):
     """
 
     name = "semper_victor.succession"
-    rule = "SV 3.5.2 (spec 2.8)"
+    rule = "seed 3.5.2 (spec 2.8)"
     title = "Succession of a dead Primus or Secondus Augustus, with the loyalty checks"
     p_win = ("his side keeps the title among its own emperors: an Augustus or Caesar of the dead Augustus' player "
              "succeeds (cases 1-3)")
@@ -442,9 +444,9 @@ class Succession(Scenario):
     leaders: tuple = _empire.leaders_param()
     units: tuple = _empire.units_param()
     capitals: int = param(6, lo=6, hi=7, doc="imperial capitals, the cap on all Augusti and Caesars together "
-                                             "(7 once Constantinopolis is built)", rule="SV 3.5.1")
+                                             "(7 once Constantinopolis is built)", rule="seed 3.5.1")
     dies: str = param("secondus", choices=_empire.SIDES, doc="whose senior Augustus dies: the Primus Augustus "
-                                                             "('primus') or the Secondus Augustus", rule="SV 3.5.2")
+                                                             "('primus') or the Secondus Augustus", rule="seed 3.5.2")
     tiebreak_final: str = option("tiebreak_final")
     secondus_case4_scope: str = option("secondus_case4_scope")
 
@@ -463,7 +465,7 @@ class Succession(Scenario):
                 and not any(ldr["side"] == "primus" and ldr["title"] == "none" for ldr in self.leaders):
             raise ScenarioError("leaders: PRIMUS has no leader but his Primus Augustus and Dux; succession case 5 "
                                 "needs a general of his on the map, and there must always be a Primus Augustus "
-                                "(SV 3.5.1, 3.5.2)")
+                                "(seed 3.5.1, 3.5.2)")
 
     def kernel_args(self):
         nz, nl, _, _, lead, _ = _empire.compile_empire(self._empire)
@@ -501,12 +503,12 @@ MARCH_FIELDS = (
 
 @register
 class Usurpation(Scenario):
-    """SV 3.6: ``player`` plays one usurpation stratagem (two for a double usurpation) on enemy Roman leaders,
+    """seed 3.6: ``player`` plays one usurpation stratagem (two for a double usurpation) on enemy Roman leaders,
     rolls each validation (d6 <= PC; the succession route is validated at once), and each Usurper runs the civil
-    war of SV 3.6.3: A (his zone follows him), B (one loyalty roll per other zone of his Diocese), C (one d10 to
+    war of seed 3.6.3: A (his zone follows him), B (one loyalty roll per other zone of his Diocese), C (one d10 to
     extend to an adjacent Diocese chosen by D6, then B there), D (rallies along the scenario's ``march``). Then
     both players play their Assassinat stratagems, alternately, the Usurper's player first: the usurpation
-    succeeds (SV 3.6.4) when every Augustus of the victim side is down - ``defeated`` in a civil-war battle (an
+    succeeds (seed 3.6.4) when every Augustus of the victim side is down - ``defeated`` in a civil-war battle (an
     input: the battle is ``semper_victor.battle``) or assassinated - and fails when every Usurper is killed.
 
     Counts are those of the cascade, before any failure sends the joiners home. ``successor`` is the index of the
@@ -516,14 +518,15 @@ class Usurpation(Scenario):
     ``stepA_titled`` the other Caesar in a Caesar Usurper's zone; ``stepB_titled_zone`` zones with a victim
     Augustus or Caesar and simple leaders; ``stepC_mod_side`` the C roll when the usurping player's own Augustus
     or Caesar stands in D2; ``assassination_in_civil_war`` and ``two_augusti_mixed`` the success test;
-    ``assassin_guard_mod`` and ``guard_scope`` the Assassinat rolls on a guarded Augustus. ``rally_optional``
-    changes no metric: a declined rally stops the march as a failed one does, so the Usurper always tries.
+    ``assassin_guard_mod`` and ``guard_scope`` the Assassinat rolls on a guarded Augustus;
+    ``succession_defectors`` step A on the succession route when PRIMUS's defectors share the Usurper's zone
+    (``empire.after_succession``). ``rally_optional`` changes no metric: a declined rally stops the march as a failed one does, so the Usurper always tries.
     """
 
     name = "semper_victor.usurpation"
-    rule = "SV 3.6 (spec 2.11, 2.12)"
+    rule = "seed 3.6 (spec 2.11, 2.12)"
     title = "Usurpation: validation, civil war steps A-D, success or failure"
-    p_win = ("for the usurping player: a Usurper was validated and the usurpation succeeds (SV 3.6.4: every "
+    p_win = ("for the usurping player: a Usurper was validated and the usurpation succeeds (seed 3.6.4: every "
              "victim Augustus defeated or assassinated while a Usurper lives)")
     metrics = ("p_win", "p_validated", "p_double", "p_extended", "leaders", "units", "dioceses", "units_rallied",
                "p_march_stopped", "augusti_assassinated", "p_usurper_killed", "successor")
@@ -535,20 +538,20 @@ class Usurpation(Scenario):
     leaders: tuple = _empire.leaders_param()
     units: tuple = _empire.units_param()
     capitals: int = param(6, lo=6, hi=7, doc="imperial capitals, the cap on all Augusti and Caesars together "
-                                             "(7 once Constantinopolis is built)", rule="SV 3.5.1")
+                                             "(7 once Constantinopolis is built)", rule="seed 3.5.1")
     player: str = param("secondus", choices=_empire.SIDES, doc="the player who plays the stratagem(s) and controls "
                                                                "the Usurper(s); the other side is the victim",
-                        rule="SV 3.6, 6.1, 6.2")
+                        rule="seed 3.6, 6.1, 6.2")
     usurpations: tuple = param([{"stratagem": "caesar", "target": 1}], kind="records", fields=USURPATION_FIELDS,
-                               min_len=1, max_len=2, rule="SV 3.6, 6.1, 6.2",
+                               min_len=1, max_len=2, rule="seed 3.6, 6.1, 6.2",
                                doc="the attempts {stratagem, target} of this Phase C (two: a double usurpation)")
     march: tuple = param([{"zone": 5}, {"zone": 6}], kind="records", fields=MARCH_FIELDS,
-                         max_len=_usurp.MAX_MARCH, rule="SV 3.6.3 D",
+                         max_len=_usurp.MAX_MARCH, rule="seed 3.6.3 D",
                          doc="the zones each Usurper enters in E.1, in order {zone, usurper}, from his own zone")
     assassinations: int = param(1, lo=0, hi=6, doc="Assassinat stratagems the usurping player plays on the victim "
-                                                   "Augusti during the civil war", rule="SV 3.6.4 B, 6.3")
+                                                   "Augusti during the civil war", rule="seed 3.6.4 B, 6.3")
     counter_assassinations: int = param(1, lo=0, hi=6, doc="Assassinat stratagems the victim plays on the "
-                                                           "Usurper(s)", rule="SV 3.6.4, 6.3")
+                                                           "Usurper(s)", rule="seed 3.6.4, 6.3")
     usurp_bonus_mode: str = option("usurp_bonus_mode")
     failed_validation_strips_title: bool = option("failed_validation_strips_title")
     stepA_titled: str = option("stepA_titled")
@@ -558,17 +561,24 @@ class Usurpation(Scenario):
                                                         "rally stops the march like a failed one)")
     assassination_in_civil_war: str = option("assassination_in_civil_war")
     two_augusti_mixed: bool = option("two_augusti_mixed")
+    succession_defectors: str = option("succession_defectors")
     assassin_guard_mod: int = option("assassin_guard_mod")
     guard_scope: str = option("guard_scope")
 
     def check(self):
-        empire = _empire.check_empire(self.zones, self.adjacent, self.leaders, self.units, self.capitals)
+        # seed 3.5.2, Secondus case 4: the defectors stay in the succession Usurper's zone, now PRIMUS's pieces
+        shared = None
+        first = self.usurpations[0]
+        if (len(self.usurpations) == 1 and first["stratagem"] == "succession" and self.player == "secondus"
+                and 0 <= first["target"] < len(self.leaders) and self.leaders[first["target"]]["side"] == "secondus"):
+            shared = self.leaders[first["target"]]["zone"]
+        empire = _empire.check_empire(self.zones, self.adjacent, self.leaders, self.units, self.capitals, shared)
         object.__setattr__(self, "_empire", empire)
         player = _empire.SIDES.index(self.player)
         for i, ldr in enumerate(self.leaders):
             if ldr["defeated"] and ldr["side"] == self.player:
                 raise ScenarioError(f"leaders[{i}].defeated: True is not allowed for side {self.player!r}; only "
-                                    "an Augustus of the victim side is defeated in the sense of SV 3.6.4 A")
+                                    "an Augustus of the victim side is defeated in the sense of seed 3.6.4 A")
         pools = []
         for a, attempt in enumerate(self.usurpations):
             field = f"usurpations[{a}]"
@@ -579,7 +589,7 @@ class Usurpation(Scenario):
             t = attempt["target"]
             if t >= len(self.leaders) or t >= 0 and t not in pool:
                 raise ScenarioError(f"{field}.target: {t} is not allowed; the {attempt['stratagem']} stratagem of "
-                                    f"{self.player} may be played on leaders {pool or 'none'} (SV 3.6: its kind "
+                                    f"{self.player} may be played on leaders {pool or 'none'} (seed 3.6: its kind "
                                     "of victim leader, never a Dux, in no zone with a leader of higher status)")
             if not pool:
                 raise ScenarioError(f"{field}.target: -1 is not allowed; no leader can be the target of the "
@@ -587,11 +597,11 @@ class Usurpation(Scenario):
             pools.append([t] if t >= 0 else pool)
         if len(self.usurpations) == 2:
             if "succession" in (u["stratagem"] for u in self.usurpations):
-                raise ScenarioError("usurpations: a succession Usurper comes alone (SV 3.5.2); list one attempt")
+                raise ScenarioError("usurpations: a succession Usurper comes alone (seed 3.5.2); list one attempt")
             if not any(_empire.apart(empire, a, b) for a in pools[0] for b in pools[1]):
                 raise ScenarioError(f"usurpations: {[dict(u) for u in self.usurpations]!r} is not allowed; a double "
                                     "usurpation needs its two targets in two different, non-adjacent Dioceses "
-                                    "(SV 3.6)")
+                                    "(seed 3.6)")
         for k, step in enumerate(self.march):
             if step["usurper"] > len(self.usurpations):
                 raise ScenarioError(f"march[{k}].usurper: {step['usurper']} is not allowed; there are "
@@ -642,6 +652,7 @@ class Usurpation(Scenario):
         p[u.MIXED_DOWN] = self.two_augusti_mixed
         p[u.GUARD_MOD] = self.assassin_guard_mod
         p[u.GUARD_ZONE] = self.guard_scope == "zone"
+        p[u.DEFECTORS_HOLD] = self.succession_defectors == "hold"
         return p, zone_diocese, dadj, lead, units, legal, march
 
     def reference(self, dice, policies):
@@ -673,7 +684,7 @@ BATTLE_LEADER_FIELDS = (
     ("cc", ParamSpec("int", "Command Capacity (P8.2 tie-break)", "seed 1.2", 0, 10), 3),
     ("sr", ParamSpec("int", "Strategic Rating (P8.2 tie-break)", "seed 1.2", 0, 6), 2),
     ("role", ParamSpec("choice", "status: P8.8 kills a losing usurper, and an augustus beaten by a usurpation "
-                                 "force", "P8.8, 2.11", choices=BATTLE_ROLES), "general"),
+                                 "force", "P8.8, spec 2.11", choices=BATTLE_ROLES), "general"),
     ("barred", _zones_spec("leader"), ()),
 )
 
@@ -759,17 +770,22 @@ class Battle(Scenario):
                         raise ScenarioError(
                             f"{side}_{kind}[{i}].barred: {list(r['barred'])} is not allowed; expected zone indices "
                             f"below {side}_retreat_zones={zones}")
+            # seed 3.6.3 Note 2: « The Usurpers, the Leaders with a Civil War marker and their units cannot stack
+            # in the same zone as Roman Leaders of same side, nor add their forces with them in the same battle »;
+            # a Dux may fight beside them, having joined the Usurper (seed 3.3: « A Dux can only change sides if
+            # he joins a Usurper »)
             roles = [g["role"] for g in getattr(self, f"{side}_leaders")]
             rebels = [r for r in roles if r in ("usurper", "civil_war")]
-            loyal = [r for r in roles if r in ("augustus", "caesar", "dux")]
+            loyal = [r for r in roles if r in ("augustus", "caesar", "general")]
             if rebels and loyal:
                 raise ScenarioError(
-                    f"{side}_leaders: roles {roles} are not allowed together; a usurpation force never fights "
-                    "alongside its player's augustus, caesar or dux (2.11.3 Note 2)")
+                    f"{side}_leaders: roles {roles} are not allowed together; a usurpation force (usurper, "
+                    "civil_war, and a dux who joined it) never fights alongside its player's other Roman leaders "
+                    "(augustus, caesar, general; seed 3.6.3 Note 2, seed 3.3)")
             for role, cap in (("augustus", 2), ("caesar", 2), ("usurper", 2)):
                 if roles.count(role) > cap:
                     raise ScenarioError(f"{side}_leaders: {roles.count(role)} leaders with role {role!r} are not "
-                                        f"allowed; expected at most {cap} per player (2.9.1, 2.11.1)")
+                                        f"allowed; expected at most {cap} per player (spec 2.9.1, 2.11.1)")
 
     def kernel_args(self):
         units, leaders = [], []

@@ -1,4 +1,4 @@
-"""Number and split of the Movement/Combat Sequences (SV 2.5.1, Phase D) after the initiative of Phase B: kernel.
+"""Number and split of the Movement/Combat Sequences (spec 2.5.1, Phase D) after the initiative of Phase B: kernel.
 
 The scenario is compiled into an int64 vector ``p`` (constants below) and three per-leader vectors of the
 SECONDUS leaders: SR, kind and Pax Romana face. The outcome row follows ``Sequences.metrics``.
@@ -23,7 +23,7 @@ ROMAN, DUX, USURPER, NON_ROMAN = range(4)
 
 @njit(cache=True, inline="always")
 def mcs_total(p, sr, kind, pax):
-    """SV 2.5.1: SR of the Primus Augustus + the highest SR among SECONDUS's leaders in play, Roman or not; a
+    """spec 2.5.1: SR of the Primus Augustus + the highest SR among SECONDUS's leaders in play, Roman or not; a
     non-Roman leader on his Pax Romana face is not in play. No SECONDUS leader: ``EMPTY_VALUE`` (SV-A11, 0); Dux
     and Usurpers count unless the SV-A11 option leaves them out."""
     best = -1
@@ -39,8 +39,8 @@ def mcs_total(p, sr, kind, pax):
 
 @njit(cache=True, inline="always")
 def sequences_game(stream, row, state, p, sr, kind, pax, codes, params, fn_play):
-    """SV 2.3 then 2.5.1: the initiative player gets ceil(T/2) M/CS, the other floor(T/2); they alternate from
-    the initiative player (2.6), so he also makes the last one when T is odd. Returns 0 or a policy error code."""
+    """spec 2.3 then 2.5.1: the initiative player gets ceil(T/2) M/CS, the other floor(T/2); they alternate from
+    the initiative player (spec 2.6), so he also makes the last one when T is odd. Returns 0 or a policy error code."""
     total = mcs_total(p, sr, kind, pax)
     primus, won, played_p, played_s, err = initiative_phase(
         stream, state, p[PC], p[AT_MOST], p[COUNTERPLAY], p[PRIMUS_HELD], p[SECONDUS_HELD], total,

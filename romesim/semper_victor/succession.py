@@ -1,4 +1,4 @@
-"""Succession of the Primus or Secondus Augustus (SV 3.5.2, seed 3.5): kernel.
+"""Succession of the Primus or Secondus Augustus (seed 3.5.2, seed 3.5): kernel.
 
 The scenario is compiled into the int64 vector ``p`` (constants below), the empire's leader rows
 (``empire.compile_empire``) and the units of each zone not under a leader's counter; rule options are flags in
@@ -89,7 +89,7 @@ def pick_general(stream, state, role, case, dead, side, p, lead, codes, params, 
 
 @njit(cache=True, inline="always")
 def succession_game(stream, row, state, side, zflag, p, lead, free, codes, params, fn_general, fn_tie):
-    """SV 3.5.2: the Primus (``p[DIES]`` = 0) or Secondus Augustus dies by any cause but a successful
+    """seed 3.5.2: the Primus (``p[DIES]`` = 0) or Secondus Augustus dies by any cause but a successful
     usurpation; his successor is found by the cases of the seed, in order. Fills ``row``; returns 0 or a policy
     error code."""
     row[:] = 0

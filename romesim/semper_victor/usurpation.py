@@ -1,9 +1,9 @@
-"""Usurpation and civil war (SV 3.6, seed 3.6 and 6.1-6.2): kernel.
+"""Usurpation and civil war (seed 3.6 and 6.1-6.2): kernel.
 
 One game: the usurping player names his target(s) (D5), rolls each validation, runs steps A, B and C of the civil
 war for each validated Usurper (D6 picks the Diocese of step C), marches each Usurper along the scenario's route
 with the rallies of step D, then plays the Assassinat stratagems of both sides until the usurpation succeeds
-(SV 3.6.4) or every Usurper is dead. The scenario is compiled into the int64 vector ``p`` (constants below),
+(seed 3.6.4) or every Usurper is dead. The scenario is compiled into the int64 vector ``p`` (constants below),
 the empire's arrays (``empire.compile_empire``), the static candidate table ``legal`` and the route ``march``;
 rule options are flags in ``p``. The outcome row follows ``Usurpation.metrics``.
 """
@@ -73,7 +73,7 @@ STRAT_AUGUSTUS, STRAT_CAESAR, STRAT_LEADER, STRAT_SUCCESSION = range(4)
 # indices into the compiled parameter vector
 (NZ, NL, PLAYER, N_ATTEMPTS, STRAT_0, TARGET_0, STRAT_1, TARGET_1, N_MARCH, ASSASSINATIONS, COUNTER, LITERAL,
  STRIP_TITLE, STEP_A_STAY, STEP_B_TEST_OTHERS, STEP_C_VICTIM_ONLY, PRIMUS_DEATH_IS_SUCCESSION, MIXED_DOWN,
- GUARD_MOD, GUARD_ZONE, N_PARAMS) = range(21)
+ GUARD_MOD, GUARD_ZONE, DEFECTORS_HOLD, N_PARAMS) = range(22)
 
 # outcome columns, in Usurpation.metrics order
 (WIN, VALIDATED, DOUBLE, EXTENDED, LEADERS, UNITS, DIOCESES, RALLIED, MARCH_STOPPED, AUGUSTI_KILLED,
@@ -91,7 +91,7 @@ AUX_SIZE = AUX_TOUCHED + N_DIOCESES
 
 @njit(cache=True, inline="always")
 def bonus_of(stratagem):
-    """b of SV 3.6.3: 2 for the Augustus stratagems, 1 for the Caesar ones, 0 otherwise (6.1, 6.2)."""
+    """b of seed 3.6.3: 2 for the Augustus stratagems, 1 for the Caesar ones, 0 otherwise (seed 6.1, 6.2)."""
     if stratagem == STRAT_AUGUSTUS:
         return 2
     if stratagem == STRAT_CAESAR:
@@ -111,7 +111,7 @@ def augustus(title):
 
 @njit(cache=True)
 def zone_test(z, victim, nl, lead, ls):
-    """Who a loyalty test of SV 3.6.3 B looks at in zone ``z``: ``(best, has_titled)``, the victim-side
+    """Who a loyalty test of seed 3.6.3 B looks at in zone ``z``: ``(best, has_titled)``, the victim-side
     leader without an Augustus or Caesar title with the highest PC (the first among equals: Note 1's random pick
     among equal PCs changes nothing, since only the PC is read and the whole zone follows), and whether an
     Augustus or Caesar of the victim side is there."""
@@ -127,7 +127,7 @@ def zone_test(z, victim, nl, lead, ls):
 
 @njit(cache=True)
 def loyalty_zone(stream, row, z, b, player, p, lead, ls, zs, aux, zone_diocese):
-    """SV 3.6.3 B in one zone: a zone holding an Augustus or Caesar of the victim side stays loyal (SV-A18
+    """seed 3.6.3 B in one zone: a zone holding an Augustus or Caesar of the victim side stays loyal (SV-A18
     loyal; with test_others its other leaders are tested and would leave without the units); otherwise one d6
     for the best PC, and on d6 + b >= PC every victim leader and unit of the zone joins the Usurper (b helps in
     both SV-A1 modes)."""
@@ -150,7 +150,7 @@ def loyalty_zone(stream, row, z, b, player, p, lead, ls, zs, aux, zone_diocese):
 
 @njit(cache=True)
 def diocese_modifier(d, usurper, player, p, lead, ls, zone_diocese):
-    """m of SV 3.6.3 C: +2 with an Augustus in Diocese ``d``, else +1 with a Caesar, not cumulative; any side's
+    """m of seed 3.6.3 C: +2 with an Augustus in Diocese ``d``, else +1 with a Caesar, not cumulative; any side's
     titled leader counts (SV-A19 any) or only the victim's (victim_only); never the Usurper himself."""
     m = 0
     for ldr in range(p[NL]):
@@ -195,7 +195,7 @@ def expected_gain(d, b, faces, player, p, lead, ls, zs, zone_diocese):
 @njit(cache=True)
 def step_c(stream, row, state, a, usurper, b, p, lead, ls, zs, aux, zone_diocese, dadj, codes, params,
            fn_diocese):
-    """SV 3.6.3 C: the Usurper picks a Diocese D2 adjacent to his (D6), rolls a d10, and on success applies
+    """seed 3.6.3 C: the Usurper picks a Diocese D2 adjacent to his (D6), rolls a d10, and on success applies
     step B to every zone of D2 (SV-A20: one roll per zone). Returns 0 or a policy error code."""
     player = p[PLAYER]
     victim = 1 - player
@@ -245,7 +245,7 @@ def step_c(stream, row, state, a, usurper, b, p, lead, ls, zs, aux, zone_diocese
 
 @njit(cache=True)
 def protected(ldr, p, lead, ls):
-    """SV 3.5.3, SV-A3: the Protectores Domestici cover their holder, or with guard_scope = zone anyone of his
+    """seed 3.5.3, SV-A3: the Protectores Domestici cover their holder, or with guard_scope = zone anyone of his
     side stacked with him."""
     if ls[LS_GUARD, ldr]:
         return True
@@ -269,7 +269,7 @@ def kill_faces_of(modifier):
 
 @njit(cache=True)
 def usurpation_won(p, ls):
-    """SV 3.6.4: every Augustus of the victim side is down (defeated or assassinated; with SV-A22
+    """seed 3.6.4: every Augustus of the victim side is down (defeated or assassinated; with SV-A22
     two_augusti_mixed = false all by the same means). A victim side without an Augustus cannot be beaten."""
     victim = 1 - p[PLAYER]
     n, defeated, killed = 0, 0, 0
@@ -288,7 +288,7 @@ def usurpation_won(p, ls):
 @njit(cache=True)
 def assassination_target(p, lead, ls):
     """The victim Augustus the Usurper's player aims his next Assassinat at, or -1: one whose death counts for
-    SV 3.6.4 B (not the Primus Augustus under SV-A15 succession; none once an Augustus is defeated under SV-A22
+    seed 3.6.4 B (not the Primus Augustus under SV-A15 succession; none once an Augustus is defeated under SV-A22
     two_augusti_mixed = false), the most kill faces first, then the senior Augustus, then the first listed."""
     victim = 1 - p[PLAYER]
     if not p[MIXED_DOWN]:
@@ -312,7 +312,7 @@ def assassination_target(p, lead, ls):
 @njit(cache=True, inline="always")
 def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead, units, legal, march, codes,
                     params, fn_target, fn_diocese, fn_tie):
-    """SV 3.6: one usurpation attempt (two with a double usurpation) and its civil war. Fills ``row``; returns 0
+    """seed 3.6: one usurpation attempt (two with a double usurpation) and its civil war. Fills ``row``; returns 0
     or a policy error code."""
     row[:] = 0
     row[SUCCESSOR] = -1
@@ -334,7 +334,7 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
     aux[AUX_D2] = -1
     aux[AUX_D2 + 1] = -1
 
-    # D5: the targets, all named before any validation roll (SV 3.6, double usurpation)
+    # D5: the targets, all named before any validation roll (seed 3.6, double usurpation)
     for a in range(p[N_ATTEMPTS]):
         t = p[TARGET_0 + 2 * a]
         if t < 0:
@@ -367,7 +367,7 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
                 return error_code(USURP_DP_TARGET, t)
         aux[AUX_TARGET + a] = t
 
-    # validation: d6 <= PC for every stratagem, automatic after a succession (SV 3.6, 6.1, 6.2)
+    # validation: d6 <= PC for every stratagem, automatic after a succession (seed 3.6, 6.1, 6.2)
     for a in range(p[N_ATTEMPTS]):
         t = aux[AUX_TARGET + a]
         if p[STRAT_0 + 2 * a] == STRAT_SUCCESSION:
@@ -389,14 +389,18 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
             continue
         x = aux[AUX_TARGET + a]
         b = bonus_of(p[STRAT_0 + 2 * a])
-        ls[LS_SIDE, x] = player  # SV 3.6: he changes side and loses his Augustus or Caesar marker
+        ls[LS_SIDE, x] = player  # seed 3.6: he changes side and loses his Augustus or Caesar marker
         ls[LS_TITLE, x] = NONE
         ls[LS_GUARD, x] = 0
         home = lead[L_ZONE, x]
         aux[AUX_TOUCHED + zone_diocese[home]] = 1
-        # A: everyone in his zone follows him at once (SV-A17)
+        # A: everyone in his zone follows him at once (SV-A17); on the succession route with
+        # succession_defectors = hold the defectors of seed 3.5.2 case 4 standing there stay PRIMUS's
+        hold = p[DEFECTORS_HOLD] == 1 and p[STRAT_0 + 2 * a] == STRAT_SUCCESSION
         for ldr in range(nl):
             if ldr == x or not ls[LS_ALIVE, ldr] or lead[L_ZONE, ldr] != home:
+                continue
+            if hold and ls[LS_SIDE, ldr] == victim:
                 continue
             if titled(ls[LS_TITLE, ldr]):
                 if p[STEP_A_STAY]:
@@ -405,9 +409,10 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
                 ls[LS_GUARD, ldr] = 0
             ls[LS_SIDE, ldr] = player
             row[LEADERS] += 1
-        moved = zs[0, home] + zs[1, home]
-        zs[0, home] = 0
-        zs[1, home] = 0
+        moved = zs[player, home] + (0 if hold else zs[victim, home])
+        zs[player, home] = 0
+        if not hold:
+            zs[victim, home] = 0
         zs[ZS_USURPATION, home] += moved
         row[UNITS] += moved
         # B: the other zones of his Diocese, one roll each (Note 1)
@@ -451,7 +456,7 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
     for d in range(N_DIOCESES):
         row[DIOCESES] += aux[AUX_TOUCHED + d]
 
-    # success or failure (SV 3.6.4): the two players' Assassinat stratagems, alternately, the Usurper's first
+    # success or failure (seed 3.6.4): the two players' Assassinat stratagems, alternately, the Usurper's first
     left_p, left_v = p[ASSASSINATIONS], p[COUNTER]
     won = usurpation_won(p, ls)
     lost = False
@@ -496,7 +501,7 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
             if winner < 0 or lead[L_PC, x] > lead[L_PC, winner]:
                 winner = x
             elif lead[L_PC, x] == lead[L_PC, winner]:
-                # SV 3.6 double usurpation: equal PC, the player chooses (D8)
+                # seed 3.6 double usurpation: equal PC, the player chooses (D8)
                 state[TIE_CONTEXT], state[TIE_A], state[TIE_B] = 1, winner, x
                 state[TIE_PC], state[TIE_PC + 1] = lead[L_PC, winner], lead[L_PC, x]
                 state[TIE_CC], state[TIE_CC + 1] = lead[L_CC, winner], lead[L_CC, x]

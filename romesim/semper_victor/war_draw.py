@@ -1,4 +1,4 @@
-"""Going-to-war draw of the Major peoples over several turns (SV 2.4.2, Phase C): kernel.
+"""Going-to-war draw of the Major peoples over several turns (spec 2.4.2, Phase C): kernel.
 
 Counters 0..4 are the markers of the five Major peoples (0 = the Persians, the one people the rules treat
 apart, SV-A7), 5..9 the dummies. The cup is an ordered array: a draw takes the counter at position
@@ -25,7 +25,7 @@ NO_PERSIAN_KING = (310, 319)  # seed 4.2.1: between 310 and 319 there is no Pers
 
 @njit(cache=True, inline="always")
 def war_draw_game(stream, row, at_war, cup, p):
-    """SV 2.4.2 once per turn for ``TURNS`` turns. A drawn dummy, or the marker of a people already at war,
+    """spec 2.4.2 once per turn for ``TURNS`` turns. A drawn dummy, or the marker of a people already at war,
     starts nothing; any other marker sends its people to war, except the Persians' in 310-319 when
     SV-A7 ``war_without_leader`` is false. Returns 0."""
     row[:] = 0

@@ -145,6 +145,7 @@ from .state import (
     O_FORCED_MATCH_WINDOW,
     OCTAVE,
     ORGANISER,
+    P_INERT,
     P_QUARTER,
     PANEM,
     PAX,
@@ -371,11 +372,19 @@ def quarter_has_supporter(g, p, quarter, ignore_cell):
 
 @njit(cache=True, inline="always")
 def expulsion_destination(g, p, cell, origin):
-    """EXPULSION (VOX-A22): an empty cell other than the origin; with ``expulsion_target = empty_quarter`` only in
-    a quarter holding no supporter once the moved one is lifted."""
+    """EXPULSION (VOX-A22): « Les supporters impliqués sont chassés de leur quartier … le poser sur un quartier vide
+    de votre choix »: the supporter is driven out of his quarter, so by default (``other_quarter_cell``) he goes to an
+    empty cell of another quarter; ``empty_quarter``: of another quarter holding no supporter at all;
+    ``empty_cell``: any empty cell but the origin, his own quarter included."""
     if cell == origin or g[CELL_OWNER + cell] != EMPTY:
         return False
-    return p[O_EXPULSION_TARGET] == 0 or not quarter_has_supporter(g, p, p[P_QUARTER + cell], origin)
+    target = p[O_EXPULSION_TARGET]
+    if target == 2:
+        return True
+    quarter = p[P_QUARTER + cell]
+    if quarter == p[P_QUARTER + origin]:
+        return False
+    return target == 0 or not quarter_has_supporter(g, p, quarter, origin)
 
 
 @njit(cache=True)
@@ -477,6 +486,8 @@ def precondition(card, seat, g, p):
 def card_playable(card, seat, window, g, p):
     """May ``seat`` play ``card`` in ``window`` (W1A..W3) now? The game has checked that the card is in his hand
     and that PLACE AU SPORT is not in force. Colour and window (spec 7.1), who may play it, precondition, cost."""
+    if p[P_INERT + card]:
+        return False  # a blank card (``inert_cards``): held, never played
     if CARD_REACTION[card] != NO_REACTION:
         return False  # MAGOUILLE, MATCH TRUQUÉ, CENSURE, TRICHERIE: offered by roll_die / hold_vote only
     if (card_windows(card, p) >> window) & 1 == 0:
@@ -537,7 +548,8 @@ def transfert_tardif(g, p, seat, view, stream, codes, params, fns):
 
 @njit(cache=True)
 def expulsion(g, p, seat, view, stream, codes, params, fns):
-    """EXPULSION (VOX-A22): a supporter already on the board (param 0: its cell) moves to an empty cell (param 1)."""
+    """EXPULSION (VOX-A22): a supporter already on the board (param 0: its cell) moves to an empty cell of another
+    quarter (param 1; ``expulsion_destination``)."""
     open_param(g, p, seat, C_EXPULSION, PT_SUPPORTER_CELL, 0, N_CELLS, view)
     for cell in range(N_CELLS):
         view[VIEW_LEGAL + cell] = 1 if expulsion_source(g, p, seat, cell) else 0

@@ -51,6 +51,7 @@ from .state import (
     O_POOL_PROTOCOL,
     O_PUBLIC_MONEY,
     O_VOTE_REACTION_TIMING,
+    P_INERT,
     PHASE,
     PT_SEAT_HARM,
     PUBLIC_END,
@@ -125,9 +126,9 @@ def override_card(g, p, seat):
         return -1
     phase2 = g[PHASE] == 2
     any_phase = p[O_DIE_OVERRIDE_ANY_PHASE] == 1
-    if g[hand_at(seat, C_MAGOUILLE)] and (not phase2 or any_phase):
+    if g[hand_at(seat, C_MAGOUILLE)] and not p[P_INERT + C_MAGOUILLE] and (not phase2 or any_phase):
         return C_MAGOUILLE
-    if g[hand_at(seat, C_MATCH_TRUQUE)] and (phase2 or any_phase):
+    if g[hand_at(seat, C_MATCH_TRUQUE)] and not p[P_INERT + C_MATCH_TRUQUE] and (phase2 or any_phase):
         return C_MATCH_TRUQUE
     return -1
 
@@ -175,8 +176,8 @@ def _vote_reactions(g, p, card, card_player, target, view, stream, codes, params
     n = g[N_SEATS]
     seat, passes = card_player, 0
     while passes < n and g[LOCKED] == 0:
-        can_censure = g[hand_at(seat, C_CENSURE)] == 1 and g[VOTE_CENSURED] < 0
-        can_cheat = g[hand_at(seat, C_TRICHERIE)] == 1 and g[VOTE_DOUBLED] < 0
+        can_censure = g[hand_at(seat, C_CENSURE)] == 1 and not p[P_INERT + C_CENSURE] and g[VOTE_CENSURED] < 0
+        can_cheat = g[hand_at(seat, C_TRICHERIE)] == 1 and not p[P_INERT + C_TRICHERIE] and g[VOTE_DOUBLED] < 0
         if can_censure or can_cheat:
             open_decision(g, p, seat, K_CARD_WINDOW, N_CARDS + 1, view)
             view[VIEW_ARGS] = -1  # a reaction window, not W1a..W3

@@ -7,10 +7,12 @@ for shares and paired differences.
 
 * ``seat_advantage``: win rate and win share per seat, and the share minus the fair 1/N.
 * ``bot_win_rates``: bots at a mixed table, their seats rotated so that each bot sits at every seat equally often.
-* ``card_impact``: each card against the same games without it (``deck_copies``), with common random numbers:
-  the same seed gives the same dice and the same shuffle (the game drops a removed card from the shuffled order,
-  so every other card keeps its place relative to the rest). The paired differences measure what the card
-  changes, not the biased "win rate of the player who played it".
+* ``card_impact``: each card against the same games with that card made inert (``inert_cards``: still shuffled
+  and drawn at its place in the deck, never playable), with common random numbers: the same seed gives the same
+  dice and the same shuffle, and every draw, the card's own included, stays where it was. A game differs only
+  where holding the real card made a difference, so the paired differences measure the card's own effect, not the
+  biased "win rate of the player who played it" (removing the card instead would move every later draw up one
+  place and change about a third of all games whatever the card does).
 * ``rate_bots``: a Bradley-Terry rating of bots (Elo scale, ``romesim.analysis.ratings``) from a round robin of
   mixed tables.
 """
@@ -194,16 +196,17 @@ def _emperor(result):
 
 def card_impact(cards=None, scenario=None, n=5_000, seed=0, *, metric="p_win", policies=None, workers=None,
                 **params):
-    """What each card changes, from the same ``n`` games (same seed: same shuffle, same dice) played with and
-    without it in the deck. One row per card of ``cards`` (names or indices; default every card in the deck):
+    """What each card changes, from the same ``n`` games (same seed: same shuffle, same dice) played with the card
+    and with the card made inert at the same place in the deck (``inert_cards``: drawn, never playable). One row per
+    card of ``cards`` (names or indices; default every card in the deck):
 
     * ``changed``: share of games whose set of winners differs (Wilson interval): how much the card matters;
     * ``emperor_changed``: share of games with another Emperor (or none);
     * ``delta``: mean of ``metric`` with the card minus without it, per game, with its paired interval
       (default ``p_win``: seat 0's win; any metric of the game, e.g. ``turns``, ``assassinations``).
 
-    A card never drawn in a game leaves that game unchanged, so its rows are exactly 0 when it is never drawn.
-    Sorted by ``changed``, most influential first."""
+    A game in which the card is never playable is the same game both ways, so a card that is already inert (or
+    never drawn) has rows of exactly 0. Sorted by ``changed``, most influential first."""
     game = _scenario(scenario, params)
     n = _check_n(n)
     if metric not in game.metrics:
@@ -218,9 +221,9 @@ def card_impact(cards=None, scenario=None, n=5_000, seed=0, *, metric="p_win", p
     base_metric = base.outcomes[metric].to_numpy().astype(np.float64)
     rows = []
     for c in chosen:
-        copies = list(game.deck_copies)
-        copies[c] = 0
-        other = simulate(game.replace(deck_copies=copies), n, seed, policies=policies, workers=workers, keep=True)
+        inert = list(game.inert_cards)
+        inert[c] = 1
+        other = simulate(game.replace(inert_cards=inert), n, seed, policies=policies, workers=workers, keep=True)
         changed = int(np.any(_winners(other, game.players) != base_winners, axis=1).sum())
         emperor_changed = int((_emperor(other) != base_emperor).sum())
         delta, delta_low, delta_high = mean_interval(base_metric - other.outcomes[metric].to_numpy())

@@ -22,6 +22,7 @@ from .state import (
     OPTION_NAMES,
     P_ADJ,
     P_DECK_COPIES,
+    P_INERT,
     P_DEGREE,
     P_MAX_TURNS,
     P_N,
@@ -93,6 +94,9 @@ class Game(Scenario):
                                 rule="§1.0, VOX-A3")
     deck_copies: tuple = param((1,) * N_CARDS, kind="ints", lo=0, hi=1, min_len=N_CARDS, max_len=N_CARDS,
                                doc="copies of each card VP01..VP55 in the deck (0 removes a card)", rule="VOX-A15")
+    inert_cards: tuple = param((0,) * N_CARDS, kind="ints", lo=0, hi=1, min_len=N_CARDS, max_len=N_CARDS,
+                               doc="1 makes a card of the deck inert: shuffled and drawn as usual but never playable "
+                                   "(the baseline of reports.card_impact)", rule="VOX-A15")
     board_quarters: tuple = param((), kind="ints", lo=0, hi=5, max_len=N_CELLS,
                                   doc="with board_graph = custom: the quarter of each of the 48 cells (8 per quarter)",
                                   rule="VOX-A4")
@@ -178,6 +182,7 @@ class Game(Scenario):
         p[P_ADJ:P_ADJ + N_CELLS * MAX_DEGREE] = adjacency.ravel()
         p[P_MAX_TURNS] = self.turn_guard
         p[P_DECK_COPIES:P_DECK_COPIES + N_CARDS] = self.deck_copies
+        p[P_INERT:P_INERT + N_CARDS] = self.inert_cards
         for i, name in enumerate(OPTION_NAMES):
             p[P_OPT + i] = encode_option(name, getattr(self, name))
         return p

@@ -172,11 +172,13 @@ _P, P_SIZE = _layout((
     ("P_ADJ", N_CELLS * MAX_DEGREE),             # neighbours of each cell, -1 padded
     ("P_MAX_TURNS", 1),                          # turn guard (flagged in the metrics if it ever trips)
     ("P_DECK_COPIES", N_CARDS),                  # copies of each card in the deck: 0 or 1 (VOX-A15)
+    ("P_INERT", N_CARDS),                        # 1: the card is shuffled and drawn but never playable
     ("P_OPT", len(OPTION_NAMES)),                # rule options, encoded as in vox_options.csv (index of value;
                                                  # integer options as their value; booleans 0/1)
 ))
-P_N, P_N_PIECES, P_PIECES, P_QUARTER, P_DEGREE, P_ADJ, P_MAX_TURNS, P_DECK_COPIES, P_OPT = (_P[k] for k in (
-    "P_N", "P_N_PIECES", "P_PIECES", "P_QUARTER", "P_DEGREE", "P_ADJ", "P_MAX_TURNS", "P_DECK_COPIES", "P_OPT"))
+(P_N, P_N_PIECES, P_PIECES, P_QUARTER, P_DEGREE, P_ADJ, P_MAX_TURNS, P_DECK_COPIES, P_INERT,
+ P_OPT) = (_P[k] for k in ("P_N", "P_N_PIECES", "P_PIECES", "P_QUARTER", "P_DEGREE", "P_ADJ", "P_MAX_TURNS",
+                          "P_DECK_COPIES", "P_INERT", "P_OPT"))
 (
     O_TURN_DIRECTION, O_ALLOW_TWO_PLAYERS, O_ARENA_SETUP_START, O_BOARD_GRAPH, O_VOTE_ONLY_IF_ATTENDING,
     O_END_SCOPE, O_EMPTY_CLUB_TURN, O_COUNT_WAITING_GLADIATORS, O_DECOY_LIMIT, O_DECOY_SUPPLY, O_DECOY_BUY,
