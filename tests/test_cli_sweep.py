@@ -73,7 +73,8 @@ def test_the_progress_bar_counts_points_and_games(tmp_path, capsys):
     assert main(["sweep", str(path), "--progress"]) == 0
     out, err = capsys.readouterr()
     assert "21/21 points" in err and "21.0k/21.0k" in err
-    assert "closest to 0.5: policy.tactic.p_attack=" in out
+    assert "closest to an even game (p_win − p_loss closest to 0): policy.tactic.p_attack=" in out
+    assert "|x - 0.5|" not in out and "|edge|" in out
     assert len(Store(tmp_path / "s").files()) == 21
     assert main(["sweep", str(path), "--metric", "vp", "--no-progress"]) == 0
     out, _ = capsys.readouterr()

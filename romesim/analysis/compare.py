@@ -211,9 +211,9 @@ def compare(a, b=None, n=None, seed=0, *, policies_a=None, policies_b=None, metr
     a, b: scenarios or registered names (``b`` defaults to ``a``, to compare two sets of policies). Both play
     games ``0 .. n-1`` from ``seed`` (positional, as in ``simulate``): game ``g`` of both draws the same dice
     (common random numbers), so the per-game differences give a paired 95 % interval. metrics: a name or a list
-    (default: every common metric, then for games reporting both sides' wins the ``edge`` p_win - p_loss, then the
-    distance of the fairness measure from an even game: ``|edge|``, or ``|p_win - 0.5|``; its difference is
-    negative when B is fairer). workers: processes over chunks of games (joblib/loky); the numbers do not depend
+    (default: every common metric, then for games reporting both sides' wins the ``edge`` p_win - p_loss). When the
+    fairness measure (``edge``, else ``p_win``) is compared, a last row gives its distance from an even game,
+    ``|edge|`` or ``|p_win - 0.5|``: a negative difference means B is fairer. workers: processes over chunks of games (joblib/loky); the numbers do not depend
     on it.
 
     Columns: ``metric, a, b`` (the two estimates), ``difference`` (b - a), ``ci_low, ci_high`` (paired normal
@@ -228,8 +228,8 @@ def compare(a, b=None, n=None, seed=0, *, policies_a=None, policies_b=None, metr
     va, vb, common = variants(a, b, policies_a, policies_b, metrics)
     moments = play_paired(va, [vb], seed, 0, n, workers)[0]
     table = paired_table(moments, common)
-    row = _distance_row(moments, common, va.scenario) if metrics is None and (
-        fairness_metric(va.scenario) == fairness_metric(vb.scenario)) else None
+    same_measure = fairness_metric(va.scenario) == fairness_metric(vb.scenario)
+    row = _distance_row(moments, common, va.scenario) if same_measure else None
     if row is not None:
         table = pd.concat([table, pd.DataFrame([row])], ignore_index=True)
     return table
