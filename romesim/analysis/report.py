@@ -588,7 +588,8 @@ def _findings(scenario, knobs):
                      f"{int(low['point'])}) to {_number(high['estimate'])} (point {int(high['point'])}).")
     for axis, means, best_value, rules in knobs:
         row = means[means["label"] == best_value].iloc[0]
-        text = (f"{axis}: closest to even at {best_value}, mean {metric} over the other axes "
+        mean = f"mean {metric} over the other axes" if len(scenario.axes) > 1 else metric
+        text = (f"{axis}: closest to even at {best_value}, {mean} "
                 f"{_number(row['estimate'])} {_interval(row['ci_low'], row['ci_high'])}")
         if rules is not None and rules != best_value and rules in set(means["label"]):
             own = means[means["label"] == rules].iloc[0]
