@@ -338,6 +338,20 @@ def compare_variants(args):
     return a, b, settings, policies_a, policies_b
 
 
+def _own(a, policies_a, b, policies_b):
+    """What tells each variant from the other, as short text: ``("tactic=attack", "tactic=defence")``."""
+    pa, pb = a.to_dict(), b.to_dict()
+    texts = []
+    for mine, other, policies, others in ((pa, pb, policies_a, policies_b), (pb, pa, policies_b, policies_a)):
+        items = [f"{k}={json.dumps(v)}" for k, v in mine.items() if other.get(k) != v]
+        items += [f"{dp}={spec if isinstance(spec, str) else spec[0]}" for dp, spec in policies.items()
+                  if others.get(dp) != spec]
+        texts.append(", ".join(items))
+    if a.name != b.name:
+        texts = [f"{s.name}" + (f" {t}" if t else "") for s, t in zip((a, b), texts)]
+    return texts
+
+
 def signed(x):
     return "–" if x is None or math.isnan(x) else f"{x:+.4f}"
 
@@ -392,20 +406,25 @@ def cmd_compare(args):
                              metrics=args.metric or None, workers=workers)
     answers = []
     rows = {r["metric"]: r for r in frame.to_dict("records")}
+    own = dict(zip("AB", _own(a, policies_a, b, policies_b)))
+
+    def named(who):
+        return f"{who} ({own[who]})" if own[who] else who
+
     target = even_value(a, fair) if fair else None
     distance = rows.get(distance_name(fair, target)) if fair else None
     name = f"{EDGE_TEXT}" if fair == EDGE else fair
     if distance is not None:
         low, high, diff = distance["ci_low"], distance["ci_high"], distance["difference"]
         who = "B" if high < 0 else "A" if low > 0 else None
-        text = (f"{who} is fairer" if who else "neither is shown fairer (the interval holds 0)")
+        text = (f"{named(who)} is fairer" if who else "neither is shown fairer (the interval holds 0)")
         answers.append(f"fairer:   {text}: |{name}{'' if target == 0 else f' - {target:g}'}| "
                        f"A {number(distance['a'])}, B {number(distance['b'])}; B - A = {signed(diff)} "
                        f"[{signed(low)}, {signed(high)}]")
     if fair in rows:
         r = rows[fair]
         who = "B" if r["ci_low"] > 0 else "A" if r["ci_high"] < 0 else None
-        text = (f"{who} is stronger for the p_win side" if who else
+        text = (f"{named(who)} is stronger for the p_win side" if who else
                 "neither is shown stronger (the interval holds 0)")
         answers.append(f"stronger: {text}: {name} A {number(r['a'])}, B {number(r['b'])}; B - A = "
                        f"{signed(r['difference'])} [{signed(r['ci_low'])}, {signed(r['ci_high'])}]")

@@ -7,7 +7,6 @@ fairest. Expected values come from hand derivations in the comments or from the 
 """
 import math
 import warnings
-from fractions import Fraction as F
 
 import numpy as np
 import pytest

@@ -35,7 +35,8 @@ def test_should_rome_attack_or_defend(capsys):
     table = compare(BATTLE, None, N, 3, policies_a={"tactic": "attack"}, policies_b={"tactic": "defence"})
     edge = table.set_index("metric").loc["edge"]
     assert edge["ci_low"] > 0
-    assert (f"stronger: B is stronger for the p_win side: p_win − p_loss A {edge['a']:.4f}, B {edge['b']:.4f}; "
+    assert (f"stronger: B (tactic=defence) is stronger for the p_win side: p_win − p_loss A {edge['a']:.4f}, "
+            f"B {edge['b']:.4f}; "
             f"B - A = {edge['difference']:+.4f} [{edge['ci_low']:+.4f}, {edge['ci_high']:+.4f}]") in text
     assert "A  kings_of_rome.battle: all default parameters; policies tactic=attack" in text
     assert "B  kings_of_rome.battle: all default parameters; policies tactic=defence" in text
@@ -52,7 +53,8 @@ def test_is_the_attacker_wins_tie_rule_fairer(capsys):
     b = romesim.scenario(BATTLE, battle_tie_rule="attacker_wins")
     row = compare(BATTLE, b, N, metrics=["p_win", "p_loss", "edge"]).set_index("metric").loc["|edge|"]
     assert row["ci_low"] > 0  # B is further from an even battle
-    assert (f"fairer:   A is fairer: |p_win − p_loss| A {row['a']:.4f}, B {row['b']:.4f}; B - A = "
+    assert (f"fairer:   A (battle_tie_rule=\"no_winner\") is fairer: |p_win − p_loss| A {row['a']:.4f}, "
+            f"B {row['b']:.4f}; B - A = "
             f"{row['difference']:+.4f} [{row['ci_low']:+.4f}, {row['ci_high']:+.4f}]") in text
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("metric "))
@@ -69,7 +71,8 @@ def test_two_toml_files_and_options_after_vs(tmp_path, capsys):
                     garrison=1), 2_000, 4, metrics=["p_win"]).set_index("metric")
     d = table.loc["|p_win - 0.5|"]
     who = "B" if d["ci_high"] < 0 else "A"
-    assert f"fairer:   {who} is fairer: |p_win - 0.5| A {d['a']:.4f}, B {d['b']:.4f}" in text
+    own = 2 if who == "A" else 1
+    assert f"fairer:   {who} (garrison={own}) is fairer: |p_win - 0.5| A {d['a']:.4f}, B {d['b']:.4f}" in text
     assert "n = 2,000 games each, seed = 4" in text  # A's file sets the run
     # the run's options may follow --vs; B's --set adds to the options before --vs
     again = output(capsys, "compare", "kings_of_rome.siege", "--set", "garrison=2", "--vs", "--set", "garrison=1",

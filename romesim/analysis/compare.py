@@ -213,8 +213,8 @@ def compare(a, b=None, n=None, seed=0, *, policies_a=None, policies_b=None, metr
     (common random numbers), so the per-game differences give a paired 95 % interval. metrics: a name or a list
     (default: every common metric, then for games reporting both sides' wins the ``edge`` p_win - p_loss). When the
     fairness measure (``edge``, else ``p_win``) is compared, a last row gives its distance from an even game,
-    ``|edge|`` or ``|p_win - 0.5|``: a negative difference means B is fairer. workers: processes over chunks of games (joblib/loky); the numbers do not depend
-    on it.
+    ``|edge|`` or ``|p_win - 0.5|``: a negative difference means B is fairer. workers: processes over chunks of
+    games (joblib/loky); the numbers do not depend on it.
 
     Columns: ``metric, a, b`` (the two estimates), ``difference`` (b - a), ``ci_low, ci_high`` (paired normal
     interval), ``unpaired_low, unpaired_high`` (the interval the same games would give as independent samples:
@@ -442,5 +442,5 @@ def sprt(a, b=None, n=1_000_000, seed=0, *, test="fairer", metric=None, target=N
     return _sequential(moments_at, metric, *settings)
 
 
-__all__ = ["compare", "distance_name", "sprt", "sprt_paired", "SPRTResult", "PairedMoments", "paired_table", "play_paired", "variant",
-           "variants"]
+__all__ = ["compare", "distance_name", "sprt", "sprt_paired", "SPRTResult", "PairedMoments", "paired_table",
+           "play_paired", "variant", "variants"]
