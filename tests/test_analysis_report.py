@@ -302,8 +302,9 @@ def test_report_opens_in_headless_chromium(report, tmp_path):
             browser.close()
     assert errors == []
     assert [u for u in requests if not u.startswith(("file:", "data:"))] == []
-    assert len(widths) == 3 and all(w > 0 for w in widths)
-    assert len(tables) == 5 and tables[1] == 7  # header, points (+ heading row), fairest, metrics, shared
+    assert len(widths) == 7 and all(w > 0 for w in widths)
+    # header, points (+ heading row), per knob (5 values + heading row), fairest, metrics, shared
+    assert len(tables) == 6 and tables[1] == 7 and tables[2] == 6
     with Image.open(screenshot) as image:
         assert image.width == 1200 and image.height > 2000  # the whole page, not the viewport
         assert colours(image) > 50  # text, tables and plots, not one colour

@@ -621,15 +621,15 @@ def _section(scenario):
     points = scenario.frame["point"].nunique()
     over = ", ".join(scenario.axes) if scenario.axes else "no axis (every point has the same parameters)"
     parts.append(f'<p class="note">{points} point{"s" if points != 1 else ""} over {_e(over)}.</p>')
-    parts.append(f"<h3>Points</h3>\n{_points_table(scenario, metric)}")
+    parts.append(f"<h3>Points</h3>\n<div class=\"wide\">{_points_table(scenario, metric)}</div>")
     fair = scenario.fair()
     knobs = _knobs(scenario) if fair and scenario.axes else []
     if knobs:
-        parts.append(f"<h3>Per knob</h3>\n{_knob_table(scenario, knobs)}")
+        parts.append(f"<h3>Per knob</h3>\n<div class=\"wide\">{_knob_table(scenario, knobs)}</div>")
     if scenario.axes and fair:
         parts.append(f"<h3>Plots</h3>\n{_plots(scenario, knobs)}")
     if fair:
-        parts.append(f"<h3>Closest to an even game</h3>\n{_fairest_table(scenario)}")
+        parts.append(f"<h3>Closest to an even game</h3>\n<div class=\"wide\">{_fairest_table(scenario)}</div>")
     distributions = _distributions(scenario)
     if distributions:
         parts.append(f"<h3>Distributions</h3>\n{distributions}")

@@ -238,6 +238,8 @@ class Sweep:
         0 for the edge and 0.5 for a probability of a two-outcome game; a mean or ``p_loss`` needs one.
         """
         metric = fairness_metric(self.scenario) if metric is None else metric
+        if metric is None:
+            raise ScenarioError(f"metric: {self.scenario.name} reports no probability; name a metric and a target")
         goal = even_value(self.scenario, metric, target)
         table = self.table(metric)
         table.insert(len(self.axes) + 1, "distance", (table["estimate"] - goal).abs())
