@@ -352,6 +352,19 @@ def _own(a, policies_a, b, policies_b):
     return texts
 
 
+def _json_ready(value):
+    """Numbers as JSON numbers, NaN and infinities as null (strict JSON has neither)."""
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    if hasattr(value, "item"):  # a numpy scalar
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
 def signed(x):
     return "–" if x is None or math.isnan(x) else f"{x:+.4f}"
 
@@ -377,7 +390,7 @@ def cmd_compare(args):
             out = {k: v for k, v in vars(result).items() if k != "history"}
             out.update(a=_variant_text(a, policies_a), b=_variant_text(b, policies_b), seed=seed,
                        estimate_a=out.pop("a"), estimate_b=out.pop("b"))
-            print(json.dumps(out, indent=2, default=float))
+            print(json.dumps(_json_ready(out), indent=2))
             return
         name = f"{EDGE} ({EDGE_TEXT})" if metric == EDGE else metric
         if args.test == "fairer":
@@ -435,7 +448,7 @@ def cmd_compare(args):
     if args.json:
         out = {"a": _variant_text(a, policies_a), "b": _variant_text(b, policies_b), "n": int(n), "seed": seed,
                "answers": answers, "rows": frame.to_dict("records")}
-        print(json.dumps(out, indent=2, default=lambda v: None if v != v else float(v)))
+        print(json.dumps(_json_ready(out), indent=2))
         return
     lines = head + [f"n = {n:,} games each, seed = {seed}: game g of A and of B draws the same dice (common "
                     "random numbers), so B - A has a paired interval", ""]

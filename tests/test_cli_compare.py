@@ -106,6 +106,7 @@ def test_json_rows_are_the_library_table(capsys):
     assert [r["metric"] for r in out["rows"]] == list(table["metric"])
     assert out["rows"][0]["difference"] == pytest.approx(table["difference"].iat[0])
     assert out["n"] == 2000 and any(a.startswith("fairer:") for a in out["answers"])
+    assert out["rows"][-1]["metric"] == "|p_win - 0.5|" and out["rows"][-1]["correlation"] is None  # strict JSON
 
 
 @pytest.mark.parametrize("argv, message", [
