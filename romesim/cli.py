@@ -285,7 +285,9 @@ def cmd_sweep(args):
     lines += table(header, rows) + [""]
     if edged or probability:
         best = fair.iloc[0]
-        where = ", ".join(f"{a}={best[a]}" for a in result.axes)
+        values = result.points[int(best["point"])]  # as declared: a row of mixed types would show 2 as 2.0
+        where = ", ".join(f"{a}={values[a] if isinstance(values[a], str) else json.dumps(values[a])}"
+                          for a in result.axes)
         interval = f"[{number(best['ci_low'])}, {number(best['ci_high'])}]"
         lines.append(f"closest to an even game ({EDGE_TEXT} closest to 0): {where} ({EDGE} {number(best['estimate'])} "
                      f"{interval})" if edged else
