@@ -15,34 +15,41 @@ def d6():
 
 
 def play_siege(garrison=2, leader=0, nr_units=0, commander="king", astutia=0):
-    """KoR 5.5: roll a, then roll b, with Astutia rerolls of any failed roll that a reroll could still win.
+    """KoR 5.5: roll a, then roll b, with one Astutia reroll (5.7.9) of a failed roll that a reroll could still
+    win; roll a keeps the last point when roll b wins on more faces (the `greedy` policy).
 
     Returns (win, submit, city_taken, abandon, ip, vp, hostile_reactions, tokens_r_to_nr, tokens_nr_to_r,
     nr_units_lost, leader_captured).
     """
     king_led = commander in ("king", "interrex")  # an Interrex counts as the King (KOR-A34)
     rerolls_left = astutia
+    dice = 0
 
-    def siege_roll(succeeds):
-        nonlocal rerolls_left
+    def roll_b_ok(die):  # roll b: the garrison counts one Virtus more; either criterion succeeds
+        return (garrison > 0 and die >= 2 * (garrison + 1)) or (leader > 0 and die > leader)
+
+    def siege_roll(succeeds, keep_for_b):
+        nonlocal rerolls_left, dice
         die = d6()
-        while not succeeds(die) and rerolls_left > 0 and any(succeeds(face) for face in range(1, 7)):
-            rerolls_left -= 1
-            die = d6()
+        dice += 1
+        if not succeeds(die) and rerolls_left > 0:
+            faces = sum(succeeds(face) for face in range(1, 7))
+            if faces and not (keep_for_b(faces) and rerolls_left == 1):
+                rerolls_left -= 1
+                die = d6()
+                dice += 1
         return succeeds(die)
 
     win = submit = city_taken = ip = vp = units_lost = leader_captured = 0
-    rolls = 1
     # roll a: exceed twice the leader's Virtus, or the garrison's when no leader is in the city
     target = leader if leader else garrison
-    if siege_roll(lambda die: die > 2 * target):
+    b_faces = sum(roll_b_ok(face) for face in range(1, 7))
+    if siege_roll(lambda die: die > 2 * target, lambda faces: faces < b_faces):
         win = submit = city_taken = 1
         units_lost = nr_units  # the whole city submits; its leader goes to the R container, not captured
         ip += 2
     else:
-        rolls = 2
-        # roll b: the garrison counts one Virtus more; either criterion succeeds
-        if siege_roll(lambda die: (garrison > 0 and die >= 2 * (garrison + 1)) or (leader > 0 and die > leader)):
+        if siege_roll(roll_b_ok, lambda faces: False):
             win = 1
             has_garrison, has_leader, units = garrison > 0, leader > 0, nr_units
             for loss in range(2 if king_led else 1):
@@ -70,8 +77,10 @@ def play_siege(garrison=2, leader=0, nr_units=0, commander="king", astutia=0):
         if commander == "tribune":
             if d6() + d6() - 1 <= 8:  # ignominy trial after a lost siege: convicted
                 ip -= 3
-            ip -= 1  # the defeated Tribune's own penalty stacks with the trial
-    return win, submit, city_taken, 1 - win, ip, vp, rolls, 2 * (1 - win), win, units_lost, leader_captured
+    if commander == "tribune":
+        ip += 1 if win else -1  # 9.2.7.1: the Tribune's own +1 / -1 IP after the siege
+    # one hostile reaction per die rolled, rerolls included (5.5.1)
+    return win, submit, city_taken, 1 - win, ip, vp, dice, 2 * (1 - win), win, units_lost, leader_captured
 
 
 def play_treason(garrison=2, ip_spent=0, ip_available=10):

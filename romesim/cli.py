@@ -1,23 +1,26 @@
 """The ``romesim`` command line.
 
-    romesim list [--json]
+    romesim list [NAME [--point POINT]] [--json]
     romesim run NAME|FILE.toml [--set KEY=VALUE ...] [-n N] [--seed S] [--policy DP=NAME[:P,...] ...]
-                [--workers W] [--target-ci X] [--exact] [--json]
+                [--workers W] [--target-ci X] [--exact] [--progress | --no-progress] [--json | --csv]
     romesim exact NAME|FILE.toml [--set KEY=VALUE ...] [--policy ...] [--json]
     romesim matchups [--types TYPE ...] [-n N] [--seed S] [--set KEY=VALUE ...] [--json] [--plot FILE.png]
     romesim sweep FILE.toml [-n N] [--seed S] [--workers W] [--store DIR] [--metric M] [--no-progress]
-                  [--report FILE.html] [--json]
+                  [--report FILE.html] [--json | --csv]
     romesim compare A [B] [--set ...] [--policy ...] [-n N] [--seed S] [--workers W] [--metric M ...]
                     [--sprt [--test fairer|stronger] [--delta D]] [--json] [--vs [B] [--set ...] [--policy ...]]
     romesim report STORE|FILE.toml [-o FILE.html] [--title TEXT]
+    romesim query STORE "SQL" [--csv | --json]
     romesim cache [--clear]
 
 Bad input of any kind ends with one line ``romesim: error: ...`` on stderr and exit status 2, so scripts can
-tell a mistake in the question from a crash.
+tell a mistake in the question from a crash; Ctrl-C ends with one line saying what was kept and status 130; a
+closed pipe (``romesim list | head``) ends quietly.
 """
 import argparse
 import json
 import math
+import os
 import sys
 import textwrap
 import time
@@ -27,15 +30,38 @@ from fractions import Fraction
 from pathlib import Path
 
 import romesim
+from romesim.core.errors import Interrupted, did_you_mean
+from romesim.core.rng import GENERATOR
 from romesim.core.scenario import get as scenario_class
 
 DEFAULT_N = 100_000
 SPRT_MAX_N = 1_000_000
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
 
 
 class UsageError(Exception):
-    """Bad input found after argparse accepted the command line (argparse's own errors print usage too)."""
+    """Bad input found after argparse accepted the command line."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors, like every other bad input (argparse alone prints its usage too)."""
+
+    def error(self, message):
+        error_line(f"{message} (see '{self.prog} --help')")
+        self.exit(EXIT_USAGE)
+
+
+def count(text):
+    """A whole number of games or points: 200000, 200_000, 2e5 (not 2.5e-1)."""
+    try:
+        value = float(text.replace("_", "")) if any(c in text.lower() for c in ".e") else int(text)
+    except ValueError:
+        value = None
+    if value is None or value != int(value) or value > 2**62:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (write 100000, 100_000 or 1e5)")
+    return int(value)
 
 
 def parse_value(text):
@@ -83,6 +109,11 @@ def build(args):
     return scenario, settings, policies
 
 
+def with_version(out):
+    """JSON output, headed by the romesim version and the dice generator that produced it."""
+    return {"romesim": romesim.__version__, "generator": GENERATOR, **out}
+
+
 def number(x):
     return "–" if x is None or math.isnan(x) else f"{x:.4f}"
 
@@ -114,7 +145,20 @@ def describe(scenario, result, policies, asked=None):
 
 
 def cmd_list(args):
+    names = list(romesim.list_scenarios()["scenario"])
+    if args.name in names:
+        description = romesim.describe(args.name, args.point)
+        print(json.dumps(description.to_dict(), indent=2, default=str) if args.json
+              else str(description))
+        return
+    if args.point:
+        raise UsageError("--point needs a scenario name: romesim list NAME --point POINT")
     records = romesim.list_scenarios().to_dict("records")
+    if args.name:  # a prefix such as "jugule" or "kings_of_rome.s"
+        records = [r for r in records if r["scenario"].startswith(args.name)]
+        if not records:
+            raise UsageError(f"no scenario named or starting with {args.name!r}"
+                             f"{did_you_mean(args.name, names)}; known: {', '.join(names)}")
     if args.json:
         print(json.dumps(records, indent=2))
         return
@@ -148,7 +192,7 @@ def cmd_run(args):
     romesim.simulate(scenario, 1, seed, policies=policies)
     loaded = time.perf_counter()
     result = romesim.simulate(scenario, n, seed, policies=policies, workers=pick(args.workers, "workers"),
-                              target_ci=pick(args.target_ci, "target_ci"))
+                              target_ci=pick(args.target_ci, "target_ci"), progress=args.progress)
     elapsed = time.perf_counter() - loaded
     load = loaded - start
     exact, note = None, None
@@ -158,10 +202,16 @@ def cmd_run(args):
         except romesim.ExactNotSupported as exc:
             note = f"no exact column: {exc}"
     if args.json:
-        out = result.to_dict()
+        out = with_version(result.to_dict())
         if args.exact:
             out["exact"] = None if exact is None else {m: exact.estimate(m) for m in exact.metrics}
         print(json.dumps(out, indent=2))
+        return
+    if args.csv:
+        frame = result.summary()
+        if exact is not None:
+            frame["exact"] = [exact.estimate(m) for m in frame["metric"]]
+        print(frame.to_csv(index=False), end="")
         return
     lines = describe(scenario, result, policies, asked=n)
     header = ["metric", "estimate", "95% CI"] + (["exact"] if exact else [])
@@ -181,7 +231,7 @@ def cmd_exact(args):
     scenario, _, policies = build(args)
     result = romesim.exact(scenario, policies=policies)
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(json.dumps(with_version(result.to_dict()), indent=2))
         return
     rows = []
     for m in result.metrics:
@@ -208,7 +258,8 @@ def cmd_matchups(args):
         except (OSError, ValueError) as exc:
             raise UsageError(f"--plot {args.plot}: cannot write the picture: {exc}") from None
     if args.json:
-        out = {"n": args.n, "seed": args.seed, "parameters": sets, "mirrored": frame.attrs["mirrored"],
+        out = {"romesim": romesim.__version__, "generator": GENERATOR, "n": args.n, "seed": args.seed,
+               "parameters": sets, "mirrored": frame.attrs["mirrored"],
                "cells": frame.to_dict("records"),
                "balance": None if per_type is None else {**overall, "types": per_type.to_dict("records")}}
         print(json.dumps(out, indent=2))
@@ -216,7 +267,8 @@ def cmd_matchups(args):
     matrix = matchups.win_matrix(frame)
     header = ["A \\ B"] + list(matrix.columns)
     rows = [[a] + [f"{100 * matrix.at[a, b]:.1f}" for b in matrix.columns] for a in matrix.index]
-    lines = [f"jugule.duel matchups: P(A wins) in %, n = {args.n:,} duels per cell, seed = {args.seed}",
+    lines = [f"jugule.duel matchups: P(row type wins) in %, n = {args.n:,} duels per cell (half on each side), "
+             f"seed = {args.seed}",
              "parameters: " + (", ".join(f"{k}={json.dumps(v)}" for k, v in sets.items()) or "all defaults"), ""]
     lines += table(header, rows) + [""]
     if per_type is not None:
@@ -249,7 +301,10 @@ def cmd_sweep(args):
     if args.json:
         out = {"scenario": scenario.name, "n": result.n, "seed": result.seed, "axes": list(result.axes),
                "store": str(result.store.path), "points": result.summary().to_dict("records")}
-        print(json.dumps(out, indent=2, default=str))
+        print(json.dumps(with_version(out), indent=2, default=str))
+        return
+    if args.csv:
+        print(result.summary().to_csv(index=False), end="")
         return
     from romesim.analysis.fairness import EDGE, EDGE_TEXT, loss_metric
 
@@ -312,7 +367,7 @@ def _variant_text(scenario, policies):
 
 def compare_variants(args):
     """A and B: options before --vs set both, those after it (a scenario, --set, --policy) B alone."""
-    vs = argparse.ArgumentParser(prog="romesim compare ... --vs", add_help=False, exit_on_error=False)
+    vs = Parser(prog="romesim compare ... --vs", add_help=False, exit_on_error=False)
     vs.add_argument("scenario", nargs="?")
     vs.add_argument("--set", action="append", default=[])
     vs.add_argument("--policy", action="append", default=[])
@@ -392,7 +447,7 @@ def cmd_compare(args):
             out = {k: v for k, v in vars(result).items() if k != "history"}
             out.update(a=_variant_text(a, policies_a), b=_variant_text(b, policies_b), seed=seed,
                        estimate_a=out.pop("a"), estimate_b=out.pop("b"))
-            print(json.dumps(_json_ready(out), indent=2))
+            print(json.dumps(_json_ready(with_version(out)), indent=2))
             return
         name = f"{EDGE} ({EDGE_TEXT})" if metric == EDGE else metric
         if args.test == "fairer":
@@ -450,7 +505,7 @@ def cmd_compare(args):
     if args.json:
         out = {"a": _variant_text(a, policies_a), "b": _variant_text(b, policies_b), "n": int(n), "seed": seed,
                "answers": answers, "rows": frame.to_dict("records")}
-        print(json.dumps(_json_ready(out), indent=2))
+        print(json.dumps(_json_ready(with_version(out)), indent=2))
         return
     lines = head + [f"n = {n:,} games each, seed = {seed}: game g of A and of B draws the same dice (common "
                     "random numbers), so B - A has a paired interval", ""]
@@ -473,6 +528,22 @@ def cmd_report(args):
     print(f"report written to {path}")
 
 
+def cmd_query(args):
+    from romesim.analysis.store import Store
+
+    store = Store(args.store)
+    if not store.path.is_dir():
+        raise UsageError(f"store {args.store!r}: no such folder (a sweep's store, e.g. thraex_ap-store)")
+    frame = store.query(args.sql)
+    if args.json:
+        print(json.dumps(with_version({"store": str(store.path), "rows": frame.to_dict("records")}), indent=2,
+                         default=str))
+    elif args.csv:
+        print(frame.to_csv(index=False), end="")
+    else:
+        print(frame.to_string(index=False))
+
+
 def cmd_cache(args):
     from romesim.core import cache
 
@@ -491,11 +562,11 @@ def compare_options(parser, after_vs=False):
     def default(value):
         return argparse.SUPPRESS if after_vs else value
 
-    parser.add_argument("-n", type=int, default=default(None), help=f"games per variant (default {DEFAULT_N:,}; "
+    parser.add_argument("-n", type=count, default=default(None), help=f"games per variant (default {DEFAULT_N:,}; "
                         f"with --sprt the most, default {SPRT_MAX_N:,})")
     parser.add_argument("--seed", type=int, default=default(None), help="seed of the dice streams, the same for "
                         "both (default 0)")
-    parser.add_argument("--workers", type=int, default=default(None), help="processes over chunks of games")
+    parser.add_argument("--workers", type=count, default=default(None), help="processes over chunks of games")
     parser.add_argument("--metric", action="append", default=default(None), metavar="M",
                         help="the metrics to show (repeatable; default all); with --sprt the metric tested "
                         "(default: the fairness measure, edge = p_win - p_loss for games that may end with no "
@@ -510,12 +581,17 @@ def compare_options(parser, after_vs=False):
 
 
 def make_parser():
-    parser = argparse.ArgumentParser(prog="romesim", description="Play Roman-era wargame procedures many times: "
+    parser = Parser(prog="romesim", description="Play Roman-era wargame procedures many times: "
                                      "win rates with confidence intervals, and exact odds.")
     parser.add_argument("--version", action="version", version=f"romesim {romesim.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    listing = commands.add_parser("list", help="list the registered scenarios")
+    listing = commands.add_parser("list", help="list the registered scenarios, or describe one")
+    listing.add_argument("name", nargs="?", metavar="NAME", help="one scenario: every parameter with its allowed "
+                         "values and meaning, the metrics, the decision points and their built-ins; or a prefix "
+                         "(jugule) to list only those")
+    listing.add_argument("--point", metavar="POINT", help="with NAME: one decision point only (its state entries, "
+                         "actions and built-ins)")
     listing.add_argument("--json", action="store_true", help="print JSON instead of text")
     listing.set_defaults(func=cmd_list)
 
@@ -530,12 +606,15 @@ def make_parser():
     common.add_argument("--json", action="store_true", help="print JSON instead of a report")
 
     run = commands.add_parser("run", parents=[common], help="simulate a scenario")
-    run.add_argument("-n", type=int, help=f"games to play (default {DEFAULT_N:,})")
+    run.add_argument("-n", type=count, help=f"games to play (default {DEFAULT_N:,})")
     run.add_argument("--seed", type=int, help="seed of the dice streams (default 0)")
     run.add_argument("--workers", type=int, help="processes (default: this one, on all threads)")
     run.add_argument("--target-ci", type=float, metavar="X",
                      help="stop early once the 95%% CI half-width of p_win is at most X")
     run.add_argument("--exact", action="store_true", help="add the exact answer, where supported")
+    run.add_argument("--progress", action=argparse.BooleanOptionalAction,
+                     help="a progress bar on stderr (default: on a terminal, once the run has lasted 2 s)")
+    run.add_argument("--csv", action="store_true", help="print the table of metrics as CSV")
     run.set_defaults(func=cmd_run)
 
     exact = commands.add_parser("exact", parents=[common], help="the exact answer of a scenario")
@@ -543,7 +622,7 @@ def make_parser():
 
     match = commands.add_parser("matchups", help="the Jugule ! matchup matrix of the gladiator types")
     match.add_argument("--types", nargs="+", metavar="TYPE", help="gladiator types (default: all 18)")
-    match.add_argument("-n", type=int, default=10_000, help="duels per cell (default 10,000)")
+    match.add_argument("-n", type=count, default=10_000, help="duels per cell (default 10,000)")
     match.add_argument("--seed", type=int, default=0, help="seed of the dice streams, the same for every cell")
     match.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        help="a jugule.duel parameter (rank, bonus, rule option), as a TOML literal or a string")
@@ -554,7 +633,7 @@ def make_parser():
     sweep = commands.add_parser("sweep", help="play a scenario over a grid or Latin hypercube of its parameters")
     sweep.add_argument("file", metavar="FILE.toml", help="scenario, n, seed, [params], [policies], [grid] or [lhs] "
                        "(samples = K), optional store and workers")
-    sweep.add_argument("-n", type=int, help="games per point (overrides the file; more than stored plays only "
+    sweep.add_argument("-n", type=count, help="games per point (overrides the file; more than stored plays only "
                        "the new games)")
     sweep.add_argument("--seed", type=int, help="seed of the dice streams, the same at every point")
     sweep.add_argument("--workers", type=int, help="processes running points (default: this one, all threads)")
@@ -564,6 +643,7 @@ def make_parser():
                        help="a progress bar over points and games on stderr (default: on a terminal)")
     sweep.add_argument("--report", metavar="FILE.html", help="also write the HTML report")
     sweep.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    sweep.add_argument("--csv", action="store_true", help="print every point and metric as CSV")
     sweep.set_defaults(func=cmd_sweep)
 
     compare = commands.add_parser(
@@ -591,6 +671,15 @@ def make_parser():
     report.add_argument("--title", help="the page title")
     report.set_defaults(func=cmd_report)
 
+    query = commands.add_parser("query", help="SQL over a store's table `results` (one row per point and metric)")
+    query.add_argument("store", metavar="STORE", help="a sweep's store folder")
+    query.add_argument("sql", metavar="SQL", help="a DuckDB query, e.g. \"SELECT ap_a, b, estimate FROM results "
+                       "WHERE metric = 'p_win' ORDER BY ap_a\"")
+    form = query.add_mutually_exclusive_group()
+    form.add_argument("--csv", action="store_true", help="print CSV")
+    form.add_argument("--json", action="store_true", help="print JSON")
+    query.set_defaults(func=cmd_query)
+
     cache = commands.add_parser("cache", help="where numba keeps the compiled kernels (NUMBA_CACHE_DIR, else a "
                                 "per-user cache folder)")
     cache.add_argument("--clear", action="store_true", help="delete the compiled kernels (they compile again "
@@ -599,18 +688,31 @@ def make_parser():
     return parser
 
 
+def error_line(message):
+    """Bad input: one line on stderr, whatever the message holds."""
+    print(f"romesim: error: {' '.join(str(message).split())}", file=sys.stderr)
+    return EXIT_USAGE
+
+
 def main(argv=None):
-    """Run the command line; returns the exit status (0, or 2 for bad input) instead of exiting."""
+    """Run the command line; returns the exit status instead of exiting: 0, 2 for bad input, 130 after Ctrl-C."""
     try:
         args = make_parser().parse_args(argv)
-    except SystemExit as exc:  # argparse has printed its usage error or the help already
+    except SystemExit as exc:  # argparse printed the help (0) or, through Parser.error, its one-line error (2)
         return exc.code
     try:
         args.func(args)
+        sys.stdout.flush()
     except (romesim.RomesimError, UsageError) as exc:
-        message = " ".join(str(exc).split())  # one line, whatever the library's message holds
-        print(f"romesim: error: {message}", file=sys.stderr)
-        return EXIT_USAGE
+        return error_line(exc)
+    except KeyboardInterrupt as exc:
+        print(f"romesim: {exc.message if isinstance(exc, Interrupted) else 'interrupted'}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader left (romesim list | head): end quietly; point stdout at devnull so the interpreter's final
+        # flush does not fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return 0
 
 

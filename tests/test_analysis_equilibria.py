@@ -153,3 +153,42 @@ def test_type_equilibrium_on_a_cyclic_table():
     assert got.attrs["value"] == pytest.approx(0, abs=1e-12) and got.attrs["value_score"] == pytest.approx(0.5)
     with pytest.raises(romesim.ScenarioError, match="misses some cells"):
         jm.type_equilibrium(pd.DataFrame(rows[:-1]))
+
+
+def test_a_tidy_frame_is_solved_without_pivoting():
+    """``tactic_matrix`` (and any tidy frame with two label columns and ``estimate``) goes straight in; the cell
+    order is the frame's, and the metric is chosen."""
+    tidy = pd.DataFrame({"roman": ["attack", "attack", "defence", "defence"] * 2,
+                         "nr": ["attack", "defence"] * 4,
+                         "metric": ["p_win"] * 4 + ["vp"] * 4,
+                         "estimate": [3, -1, -2, 1, 0, 0, 0, 5], "ci_low": 0.0, "ci_high": 0.0})
+    eq = zero_sum(tidy)  # p_win cells [[3, -1], [-2, 1]]: by hand (3/7, 4/7), (2/7, 5/7), value 1/7
+    assert eq.row.to_dict() == pytest.approx({"attack": 3 / 7, "defence": 4 / 7})
+    assert eq.column.to_dict() == pytest.approx({"attack": 2 / 7, "defence": 5 / 7})
+    assert eq.value == pytest.approx(1 / 7) and eq.column_value == pytest.approx(-1 / 7)
+    assert zero_sum(tidy, metric="vp").value == 0  # [[0, 0], [0, 5]]: saddle point at (attack, attack)
+    with pytest.raises(romesim.ScenarioError, match="'p_loss' is not in the frame; metrics: p_win, vp"):
+        zero_sum(tidy, metric="p_loss")
+    with pytest.raises(romesim.ScenarioError, match="exactly two label columns"):
+        zero_sum(tidy.assign(extra=1))
+
+
+def test_tactic_matrix_goes_straight_into_zero_sum():
+    from romesim.kings_of_rome import tactic_matrix
+
+    table = tactic_matrix("kings_of_rome.battle", exact=True)
+    pivoted = table[table["metric"] == "p_win"].pivot(index="roman_tactic", columns="nr_tactic", values="estimate")
+    direct, by_hand = zero_sum(table), zero_sum(pivoted)
+    assert direct.value == pytest.approx(by_hand.value) == pytest.approx(float(table.attrs["equilibrium"]["p_win"]))
+    assert direct.row.tolist() == pytest.approx(by_hand.row.tolist())
+
+
+def test_one_equilibrium_type_with_a_notebook_view():
+    pennies = zero_sum([[1, -1], [-1, 1]])
+    sexes = bimatrix([[2, 0], [0, 1]], [[1, 0], [0, 2]])
+    assert all(type(e) is type(pennies) for e in sexes)
+    pure = next(e for e in sexes if e.row_support == (0,))
+    assert (pure.value, pure.column_value) == (2, 1) and (pure.row_payoff, pure.column_payoff) == (2, 1)
+    html = pennies._repr_html_()
+    assert "<table" in html and "value 0.0000" in html and "column" in repr(pennies)
+    assert pennies.strategies()["probability"].tolist() == [0.5, 0.5, 0.5, 0.5]

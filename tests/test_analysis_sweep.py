@@ -4,6 +4,7 @@ import math
 
 import numba
 import numpy as np
+import pandas as pd
 import pytest
 
 import romesim
@@ -158,3 +159,21 @@ def test_store_errors_name_the_folder(tmp_path):
     romesim.sweep(BATTLE, grid=TACTICS, n=100, seed=1, store=tmp_path / "s")
     with pytest.raises(RomesimError, match="store query failed"):
         romesim.store.query("SELECT nothing FROM results", store=tmp_path / "s")
+
+
+def test_n_and_seed_are_positional_as_in_simulate():
+    """``sweep(scenario, grid, n, seed)``, ``finite_differences(scenario, steps, n, seed)`` and
+    ``skill_luck(scenario, strong, weak, n, seed)`` read like ``simulate(scenario, n, seed)``."""
+    from romesim.analysis import finite_differences, skill_luck
+
+    treason = romesim.scenario("kings_of_rome.treason")
+    positional = romesim.sweep(treason, {"garrison": [1, 2]}, 500, 3)
+    keywords = romesim.sweep(treason, grid={"garrison": [1, 2]}, n=500, seed=3)
+    assert [r.sums.tolist() for r in positional.results] == [r.sums.tolist() for r in keywords.results]
+    pd.testing.assert_frame_equal(finite_differences(treason, {"garrison": 1}, 500, 3),
+                                  finite_differences(treason, {"garrison": 1}, n=500, seed=3))
+    siege = romesim.scenario("kings_of_rome.siege", astutia=1)
+    assert skill_luck(siege, {"reroll": "greedy"}, {"reroll": "never"}, 500, 3) == skill_luck(
+        siege, {"reroll": "greedy"}, {"reroll": "never"}, n=500, seed=3)
+    with pytest.raises(romesim.ScenarioError, match="n: None is not allowed"):
+        romesim.sweep(treason, {"garrison": [1, 2]})

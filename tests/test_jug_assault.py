@@ -19,6 +19,9 @@ SITUATIONS = {
     # JUG-A51 head stun, rear +2 and no shield (JUG-A18), same_location double attack
     "andabata_rear_on_provocator": dict(attacker="andabata", target="provocator", arc="rear",
                                         double_attack="same_location"),
+    # JUG-A51 variant: the head blow stuns only if it wounds (a Murmillo's helmet of 3 lets only a 6 through)
+    "andabata_stun_if_wounds_on_murmillo": dict(attacker="andabata", target="murmillo",
+                                                andabata_head="stun_if_wounds"),
     # W3: javelin at 7 hexes on a Retiarius (10.4)
     "veles_javelin_7": dict(attacker="veles", target="retiarius", attack="javelin", distance=7),
     # JUG-A42 spoiling point, JUG-A43 the Veles' 1d6-1, a parma that blocks the left arm

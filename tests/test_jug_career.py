@@ -20,7 +20,8 @@ def test_13_ladder_monte_carlo_within_5_sigma_of_the_markov_chain():
     assert_matches_exact(romesim.simulate(scenario, 200_000, seed=13), romesim.exact(scenario))
 
 
-@pytest.mark.parametrize("options", [dict(primus_is_novice=False), dict(career_counters="career_total")])
+@pytest.mark.parametrize("options", [dict(primus_is_novice=False), dict(career_counters="career_total"),
+                                     dict(career_counters="since_promotion"), dict(after_rudis="fight_on")])
 def test_jug_a63_a64_ladder_readings_within_5_sigma(options):
     scenario = romesim.scenario(LADDER_NAME, **LADDER, **options)
     assert_matches_exact(romesim.simulate(scenario, 100_000, seed=64), romesim.exact(scenario))
@@ -51,6 +52,30 @@ def test_13_c1_by_hand_one_duel_against_tiros():
     assert_matches_exact(romesim.simulate(scenario, 100_000, seed=1), exact)
 
 
+@pytest.mark.parametrize("counters, p_speciarius", [("novice_period", 1), ("since_promotion", 0),
+                                                    ("career_total", 1)])
+def test_13_c3_jug_a64_two_straight_wins_against_tiros(counters, p_speciarius):
+    """13 C3, JUG-A64: « Un novice (TIROS) … Remportant deux victoires contre des novices devient expérimenté
+    (SPECIARII) » (a novice, a tiro, who wins two victories against novices becomes experienced). Two duels won
+    against tiros make a speciarius: the first victory, won as a tiro, still counts after C1 made him primus
+    palus. ``since_promotion`` (the promotion to primus palus clears the count) needs a third."""
+    scenario = romesim.scenario(LADDER_NAME, opponent_ranks=[1, 0, 0, 0], fixed_win=[1000, 0, 0, 0],
+                                fixed_spared=[0, 0, 0, 0], max_fights=2, career_counters=counters)
+    assert romesim.exact(scenario).exact_values["p_speciarius"] == p_speciarius
+    assert romesim.simulate(scenario, 500, seed=3)["p_speciarius"] == p_speciarius
+
+
+def test_13_c6_d17_fight_on_after_the_rudis():
+    """13 C6, D17: « Mais rien ne l'empêche de poursuivre sa carrière dans l'arène s'il le souhaite » (but
+    nothing stops him from going on with his career in the arena if he wishes): always a veteranus opponent,
+    always won; with ``after_rudis = fight_on`` the freed gladiator fights on to the cap."""
+    base = dict(opponent_ranks=[0, 0, 0, 1], fixed_win=[0, 0, 0, 1000], fixed_spared=[0, 0, 0, 0], max_fights=14)
+    retire = romesim.simulate(romesim.scenario(LADDER_NAME, **base), 500, seed=2)
+    on = romesim.simulate(romesim.scenario(LADDER_NAME, **base, after_rudis="fight_on"), 500, seed=2)
+    assert (retire["p_rudis"], retire["fights"], retire["p_capped"]) == (1, 10, 0)
+    assert (on["p_rudis"], on["fights"], on["wins"], on["p_capped"]) == (1, 14, 14, 1)
+
+
 def test_13_c2_c5_c6_certain_path_to_the_rudis():
     # always a veteranus opponent, always won: C2 at once (speciarius), C5 next (veteranus), rudis at win 10
     scenario = romesim.scenario(LADDER_NAME, opponent_ranks=[0, 0, 0, 1], fixed_win=[0, 0, 0, 1000],
@@ -70,6 +95,7 @@ def test_13_c2_c5_c6_certain_path_to_the_rudis():
     (CAREER, dict(opponents=[{"type": "gorilla"}]), "opponents\\[0\\].type: 'gorilla'"),
     (CAREER, dict(opponents=[{"type": "secutor", "weight": 0}]), "opponents\\[0\\].weight: 0"),
     (CAREER, dict(career_counters="forever"), "career_counters: 'forever'"),
+    (LADDER_NAME, dict(after_rudis="never"), "after_rudis: 'never'"),
     (CAREER, dict(max_fights=0), "max_fights: 0"),
     (CAREER, dict(coward_turns=0), "coward_turns: 0"),
     (CAREER, dict(bonus_policy="gold"), "bonus_policy: 'gold'"),

@@ -405,3 +405,24 @@ def test_ap_override_is_the_type_with_that_many_action_points():
     assert romesim.scenario("jugule.duel", a="thraex_late", ap_a=0).gladiators()[0][0, G_AP] == 9
     with pytest.raises(romesim.ScenarioError, match="ap_a: 21 is not allowed; expected an integer from 0 to 20"):
         romesim.scenario("jugule.duel", ap_a=21)
+
+
+# ------------------------------------------------------------------------------------------------ D4, 5, 12.6
+@pytest.mark.parametrize("ap, distance, split", [(4, 2, (1, 2)), (5, 2, (1, 2)), (4, 3, (2, 2)), (13, 2, (2, 8)),
+                                                 (5, 4, (3, 2)), (5, 5, (3, 0))])
+def test_d4_default_split_attacks_when_closing_in(ap, distance, split):
+    """5, 12.6, D4: « Si pendant 3 tours un gladiateur ne porte pas d'attaque, il est considéré comme lâche et est
+    exécuté » (a gladiator who makes no attack for 3 turns is deemed a coward and executed). Closing in with a
+    reach-1 weapon, the default split pays the steps into reach, then one assault (2 CP) before its reserve and a
+    spare MP; a 4-5 AP gladiator kept 0 CP on such turns. Far away (no attack possible) it moves."""
+    state = np.zeros(pol.STATE_SIZE, np.int64)
+    state[pol.S_AP], state[pol.S_DIST], state[pol.S_REACH], state[pol.S_TURN] = ap, distance, 1, 1
+    action = pol._allocate(pol.CODE_DEFAULT, np.zeros(8), state, new_stream())
+    assert divmod(action, 100) == split
+
+
+def test_d4_crupellarius_is_no_longer_executed_as_a_coward_most_of_the_time():
+    """12.6: Crupellarius (4 AP) against Hoplomachus ended by cowardice in 82 % of duels when the default split left
+    him no combat point while closing in; now he attacks and cowardice ends far fewer."""
+    got = romesim.simulate(romesim.scenario("jugule.duel", a="crupellarius", b="hoplomachus"), 2_000, seed=9)
+    assert got["p_by_cowardice"] < 0.5

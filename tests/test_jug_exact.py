@@ -190,6 +190,34 @@ def test_jug_a51_andabata_head_hit_stuns_whatever_the_damage():
     assert sum(p for o, p in dist.items() if o.stunned) == head + body
 
 
+def test_jug_a51_stun_if_wounds_variant():
+    """10.8, JUG-A51 variant: « Un coup à la tête assomme net l'adversaire » (a blow to the head knocks the
+    opponent out cold). ``andabata_head = stun_if_wounds``: only a head blow that removes at least 1 HP stuns.
+    Against a closed helmet of 4 the fists (1d6-2, at least 1) never get through, so only the body blows' sum of
+    5 or more stuns; ``none`` gives the same figure here, the default adds every head hit."""
+    closed_helmet = jx.Target(armour=(0, 0, 0, 0, 0, 4))
+    body = F(5, 6) * F(sum(1 for a in range(2, 7) for b in range(2, 7) if max(1, a - 2) + max(1, b - 2) >= 5), 36)
+    for mode in ("stun_if_wounds", "none"):
+        dist = jx.assault_distribution("iron_fists", closed_helmet, double_attack="same_location",
+                                       andabata_head=mode)
+        assert sum(p for o, p in dist.items() if o.stunned) == body, mode
+    # an open head (armour 0): every head blow that lands wounds, so the variant is the default
+    for double in ("same_location", "two_locations"):
+        base = jx.assault_distribution("iron_fists", jx.Target(), double_attack=double)
+        variant = jx.assault_distribution("iron_fists", jx.Target(), double_attack=double,
+                                          andabata_head="stun_if_wounds")
+        assert base == variant
+    # helmet 3: a head blow wounds only on a 6 (6 - 2 - 3 = 1); same location, the first blow lands (die 2..6,
+    # 5/6), the second rolls 1 (fumble: no second blow) to 6: stunned when either head die shows 6, or the sum of
+    # losses reaches 5 (impossible: at most 1 + 1)
+    helmet3 = jx.Target(armour=(0, 0, 0, 0, 0, 3))
+    dist = jx.assault_distribution("iron_fists", helmet3, double_attack="same_location",
+                                   andabata_head="stun_if_wounds")
+    head_first = F(1, 6) * (F(1, 6) + F(4, 6) * F(1, 6))  # first die 6 (then anything), or 2..5 then a 6
+    body = F(5, 6) * F(sum(1 for a in range(2, 7) for b in range(2, 7) if max(1, a - 2) + max(1, b - 2) >= 5), 36)
+    assert sum(p for o, p in dist.items() if o.stunned) == head_first + body
+
+
 # --------------------------------------------------------------------------- quick checks of section 18
 @pytest.mark.parametrize("k, want", [(1, F(0)), (2, F(1, 6)), (3, F(1, 3)), (4, F(1, 2)), (5, F(2, 3))])
 def test_jug_a38_net_escape(k, want):
@@ -238,11 +266,50 @@ def test_13_one_duel_survival_by_hand():
 
 def test_jug_a64_career_total_counts_the_tiro_win():
     odds = jx.DuelOdds(win=(F(1), F(1), F(0), F(0)), spared=(F(0),) * 4)
-    since = jx.promote(jx.TIRO, jx.TIRO, True, (0, 0, 0))
+    since = jx.promote(jx.TIRO, jx.TIRO, True, (0, 0, 0), career_counters="since_promotion")
     total = jx.promote(jx.TIRO, jx.TIRO, True, (0, 0, 0), career_counters="career_total")
     assert since == (jx.PRIMUS_PALUS, (0, 0, 0)) and total == (jx.PRIMUS_PALUS, (1, 0, 0))
     got = jx.career_solution(odds, (1, 0, 0, 0), max_fights=2, career_counters="career_total")
     assert got["p_speciarius"] == 1
+
+
+def test_13_c3_jug_a64_the_novice_period_keeps_the_tiro_win():
+    """13 C3, JUG-A64: « Un novice (TIROS) … Remportant deux victoires contre des novices devient expérimenté
+    (SPECIARII) » (a novice, a tiro, who wins two victories against novices becomes experienced): the tiro's
+    victory counts, the step to primus palus (C1) clears nothing. C4 (« Un SPECIARII Remportant trois victoires
+    contre des SPECIARII », a speciarius who wins three victories against speciarii) counts as a speciarius."""
+    assert jx.promote(jx.TIRO, jx.TIRO, True, (0, 0, 0)) == (jx.PRIMUS_PALUS, (1, 0, 0))
+    assert jx.promote(jx.PRIMUS_PALUS, jx.TIRO, True, (1, 0, 0))[0] == jx.SPECIARIUS
+    # a novice's win over a speciarius promotes him (C2) but is no victory "as a speciarius" for C4
+    assert jx.promote(jx.PRIMUS_PALUS, jx.SPECIARIUS, True, (1, 0, 0)) == (jx.SPECIARIUS, (1, 0, 1))
+    assert jx.promote(jx.PRIMUS_PALUS, jx.SPECIARIUS, True, (1, 0, 0), career_counters="career_total") == (
+        jx.SPECIARIUS, (1, 1, 1))
+    with pytest.raises(ValueError, match="career_counters: 'forever'"):
+        jx.promote(jx.TIRO, jx.TIRO, True, (0, 0, 0), career_counters="forever")
+    # by hand: against tiros only, win 1/2, spared 1/4: speciarius after two duels iff both were won, 1/4
+    odds = jx.DuelOdds(win=(F(1, 2),) * 4, spared=(F(1, 4),) * 4)
+    assert jx.career_solution(odds, (1, 0, 0, 0), max_fights=2)["p_speciarius"] == F(1, 4)
+    assert jx.career_solution(odds, (1, 0, 0, 0), max_fights=2,
+                              career_counters="since_promotion")["p_speciarius"] == 0
+
+
+def test_13_c6_d17_the_freed_gladiator_may_fight_on():
+    """13 C6, D17: « Un gladiateur ayant remporté 10 victoires contre des SPECIARII ou des VETERANII est affranchi
+    … Mais rien ne l'empêche de poursuivre sa carrière dans l'arène s'il le souhaite » (a gladiator with 10
+    victories over speciarii or veterani is freed … but nothing stops him from going on with his career in the
+    arena if he wishes). By hand: veterani only, always won, 12 duels at most."""
+    odds = jx.DuelOdds(win=(F(0), F(0), F(0), F(1)), spared=(F(0),) * 4)
+    retire = jx.career_solution(odds, (0, 0, 0, 1), max_fights=12)
+    assert (retire["p_rudis"], retire["fights"], retire["p_capped"]) == (1, 10, 0)
+    assert retire["survival"] == (1,) * 12  # a retired rudiarius is alive
+    on = jx.career_solution(odds, (0, 0, 0, 1), max_fights=12, after_rudis="fight_on")
+    assert (on["p_rudis"], on["fights"], on["wins"], on["p_capped"]) == (1, 12, 12, 1)
+    # won 1/2, fatal 1/2: freed at duel 10 with (1/2)^10; fighting on, he dies in duel 11 with half of that
+    odds = jx.DuelOdds(win=(F(0), F(0), F(0), F(1, 2)), spared=(F(0),) * 4)
+    on = jx.career_solution(odds, (0, 0, 0, 1), max_fights=11, after_rudis="fight_on")
+    assert on["p_rudis"] == F(1, 2 ** 10) and on["p_capped"] == F(1, 2 ** 11)
+    assert on["survival"][10] == F(1, 2 ** 11)
+    assert jx.career_solution(odds, (0, 0, 0, 1), max_fights=11)["survival"][10] == F(1, 2 ** 10)
 
 
 def test_jug_a63_primus_is_not_a_novice():

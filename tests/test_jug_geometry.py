@@ -12,6 +12,7 @@ import pytest
 from romesim.jugule import combat as cb
 from romesim.jugule import duel
 from romesim.jugule import geometry as geo
+from romesim.jugule import policies as pol
 
 D = [(int(geo.DQ[k]), int(geo.DR[k])) for k in range(6)]
 
@@ -177,15 +178,59 @@ def test_net_area_example_15_7():
 @pytest.mark.parametrize("mode, target, exits", [
     (geo.NET_ROSETTE_PLUS2, (1, 0), 9), (geo.NET_ROSETTE_PLUS2, (2, 0), 9), (geo.NET_ROSETTE_PLUS2, (2, -1), 9),
     (geo.NET_ROSETTE7, (1, 0), 11), (geo.NET_ROSETTE7, (2, 0), 11)])
-def test_net_exits_15_7(mode, target, exits):
-    # "9 of the 12 distance-2 hexes (11 with rosette7) are legal exits" whether the thrower is at 1 or 2
+def test_net_exits_any_hex_jug_a36(mode, target, exits):
+    # net_exit = any: "9 of the 12 distance-2 hexes (11 with rosette7) are legal exits" at distance 1 or 2
     area = np.zeros((9, 2), np.int64)
     n = geo.net_area(mode, 0, 0, *target, area)
     out = np.zeros((16, 2), np.int64)
-    k = geo.net_exits(area, n, 0, 0, 0, out)
+    k = geo.net_exits(area, n, 0, 0, 0, geo.NET_EXIT_ANY, out)
     assert k == exits
     for q, r in out[:k]:
         assert geo.dist(target[0], target[1], q, r) == 2 and (q, r) != (0, 0)
+
+
+@pytest.mark.parametrize("mode, target, exits", [
+    # thrower (0, 0) adjacent on a straight line: straight behind T and the two hexes 60 degrees off the line
+    (geo.NET_ROSETTE_PLUS2, (1, 0), {(3, 0), (3, -2), (1, 2)}),
+    (geo.NET_ROSETTE_PLUS2, (2, 0), {(4, 0), (4, -2), (2, 2)}),
+    # distance-2 diagonal: T + 2 D0 and T + 2 D1 are in the net, only T + D0 + D1 is left
+    (geo.NET_ROSETTE_PLUS2, (2, -1), {(4, -2)}),
+    # without the two extras, the hexes behind T at distance 2 are open as well
+    (geo.NET_ROSETTE7, (1, 0), {(3, 0), (3, -1), (3, -2), (2, 1), (1, 2)}),
+    (geo.NET_ROSETTE7, (2, 0), {(4, 0), (4, -1), (4, -2), (3, 1), (2, 2)})])
+def test_10_3_net_exit_is_a_step_back(mode, target, exits):
+    """10.3, JUG-A36: « Un adversaire qui n'a pas de points de réserve pour reculer et sortir de cette zone est
+    capturé » (an opponent who has no reserve points to step back and leave this area is captured): each of the
+    two hexes of the escape takes him one hex farther from the thrower, never beside him nor round into his
+    flank. Exits worked out by hand on the axial grid; the set is symmetric about the line of throw."""
+    area = np.zeros((9, 2), np.int64)
+    n = geo.net_area(mode, 0, 0, *target, area)
+    out = np.zeros((16, 2), np.int64)
+    k = geo.net_exits(area, n, 0, 0, 0, geo.NET_EXIT_STEP_BACK, out)
+    assert {tuple(h) for h in out[:k]} == exits and k == len(exits)
+    # the same throw seen from the other side of the sheet (rotated by 180 degrees) has the rotated exits
+    k = geo.net_exits(-area, n, 0, 0, 0, geo.NET_EXIT_STEP_BACK, out)
+    assert {tuple(h) for h in out[:k]} == {(-q, -r) for q, r in exits}
+    # on a board of radius 3 the exits at distance 4 from the centre are gone
+    k = geo.net_exits(area, n, 0, 0, 3, geo.NET_EXIT_STEP_BACK, out)
+    assert {tuple(h) for h in out[:k]} == {h for h in exits if geo.dist(0, 0, *h) <= 3}
+
+
+def test_d16_default_hex_choice_keeps_the_enemy_in_front_and_draws_ties():
+    """D16: the default bot takes a candidate from which the enemy lies in his best arc, and draws among equals
+    from the game's stream (the candidates' compass order must not decide, or the two sides would differ)."""
+    from romesim.core.rng import new_stream, start
+    state = np.zeros(pol.STATE_SIZE, np.int64)
+    state[pol.H_COUNT] = 3
+    state[pol.H_ARCS:pol.H_ARCS + 3] = [geo.ARC_FLANK, geo.ARC_FRONT, geo.ARC_FRONT]
+    stream = new_stream()
+    picks = []
+    for game in range(200):
+        start(stream, 5, game)
+        picks.append(pol._hex_choice(pol.CODE_DEFAULT, np.zeros(8), state, stream))
+    assert set(picks) == {1, 2} and 70 <= picks.count(1) <= 130
+    state[pol.H_ARCS:pol.H_ARCS + 3] = [geo.ARC_REAR, geo.ARC_FLANK, geo.ARC_REAR]
+    assert pol._hex_choice(pol.CODE_DEFAULT, np.zeros(8), state, stream) == 1
 
 
 # ------------------------------------------------------------------------------------------------ 15.8, JUG-A2

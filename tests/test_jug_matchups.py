@@ -9,6 +9,7 @@ import pytest
 
 import romesim
 from romesim.cli import main
+from romesim.core.result import wilson
 from romesim.jugule import matchups as jm
 
 matplotlib.use("Agg")
@@ -31,7 +32,9 @@ def test_every_ordered_pair_once_with_the_same_n(frame):
     assert len(frame) == len(TYPES) ** 2
     assert set(zip(frame["a"], frame["b"])) == {(a, b) for a in TYPES for b in TYPES}
     assert (frame["n"] == N).all()
-    assert frame.attrs["mirrored"]
+    assert frame.attrs["mirrored"] and frame.attrs["both_orders"]
+    off = frame[frame["a"] != frame["b"]]
+    assert (off["n_as_a"] + off["n_as_b"] == N).all() and (off["n_as_a"] == (N + 1) // 2).all()
 
 
 def test_mirrored_cells_are_the_same_games_seen_from_the_other_side(frame):
@@ -43,17 +46,55 @@ def test_mirrored_cells_are_the_same_games_seen_from_the_other_side(frame):
                 assert cells.at[(b, a), "p_both_out"] == cells.at[(a, b), "p_both_out"]
 
 
-def test_common_random_numbers_each_cell_is_the_duel_from_the_same_seed(frame):
+def test_both_orders_half_of_n_each_from_the_same_seed(frame):
+    """The sides are not assumed interchangeable: cell (retiarius, samnis) pools the Retiarius as A in games
+    0 .. N/2 - 1 and as B in the same games 0 .. N/2 - 1 of the other order (common random numbers)."""
     cells = frame.set_index(["a", "b"])
-    played = duel("retiarius", "samnis")
-    assert cells.at[("retiarius", "samnis"), "p_win"] == played["p_win"]
-    assert (cells.at[("retiarius", "samnis"), "ci_low"],
-            cells.at[("retiarius", "samnis"), "ci_high"]) == played.interval("p_win")
+    half = N // 2
+    first, second = duel("retiarius", "samnis", half), duel("samnis", "retiarius", half)
+    wins = first["p_win"] * half + second["p_loss"] * half
+    assert cells.at[("retiarius", "samnis"), "p_win"] == pytest.approx(wins / N, abs=1e-12)
+    assert cells.at[("retiarius", "samnis"), "p_win_as_a"] == first["p_win"]
+    assert cells.at[("retiarius", "samnis"), "p_win_as_b"] == second["p_loss"]
+    assert cells.at[("samnis", "retiarius"), "p_win_as_a"] == second["p_win"]
+    low, high = wilson(round(wins), N)
+    assert (cells.at[("retiarius", "samnis"), "ci_low"], cells.at[("retiarius", "samnis"), "ci_high"]) == (
+        pytest.approx(low), pytest.approx(high))
+
+
+def test_7_built_in_bots_play_alike_from_either_side():
+    """The matchup matrix plays both orders; with the net escape a step back (10.3: « qui n'a pas de points de
+    réserve pour reculer et sortir de cette zone est capturé », who has no reserve points to step back and leave
+    the area is captured) and a default hex choice that no compass order decides (D16), a type wins as often as
+    side A as side B: every gap within 5 standard errors, and Retiarius v Secutor, whose gap was 0.12 (20 s.e.),
+    within 5 s.e. at 3,000 duels each way."""
+    got = jm.side_effect(jm.matchup_matrix(["retiarius", "secutor", "andabata", "crupellarius", "hoplomachus"],
+                                           n=1_200, seed=21))
+    assert len(got) == 10 and (got["z"].abs() <= 5).all(), got
+    assert abs(got.attrs["mean_gap"]) <= 5 * got.attrs["mean_se"]
+    pair = jm.side_effect(jm.matchup_matrix(["retiarius", "secutor"], n=6_000, seed=22)).iloc[0]
+    assert abs(pair["gap"]) <= 5 * pair["se"] and pair["se"] < 0.015
+
+
+def test_side_effect_by_hand():
+    rows = [{"a": "x", "b": "y", "p_win_as_a": 0.6, "n_as_a": 100, "p_win_as_b": 0.4, "n_as_b": 100},
+            {"a": "y", "b": "x", "p_win_as_a": 0.6, "n_as_a": 100, "p_win_as_b": 0.4, "n_as_b": 100},
+            {"a": "x", "b": "x", "p_win_as_a": 0.5, "n_as_a": 100, "p_win_as_b": 0.5, "n_as_b": 100}]
+    frame = pd.DataFrame(rows)
+    frame.attrs["both_orders"] = True
+    got = jm.side_effect(frame)
+    assert list(zip(got["a"], got["b"])) == [("x", "y")]
+    assert got.at[0, "gap"] == pytest.approx(0.2) and got.at[0, "se"] == pytest.approx(np.sqrt(2 * 0.24 / 100))
+    frame.attrs["both_orders"] = False
+    with pytest.raises(romesim.ScenarioError, match="both orders"):
+        jm.side_effect(frame)
 
 
 def test_per_side_parameters_play_both_orders():
     got = jm.matchup_matrix(["retiarius", "secutor"], n=400, seed=3, rank_a="speciarius", bonus_hp_a=1)
-    assert not got.attrs["mirrored"]
+    assert not got.attrs["mirrored"] and not got.attrs["both_orders"]
+    assert got["p_win_as_b"].isna().all() and (got["n_as_b"] == 0).all() and (got["n_as_a"] == 400).all()
+    json.dumps(got.to_dict("records"), allow_nan=False)  # the command line's --json stays valid JSON
     cells = got.set_index(["a", "b"])
     assert cells.at[("secutor", "retiarius"), "p_win"] == duel("secutor", "retiarius", 400, 3, rank_a="speciarius",
                                                                 bonus_hp_a=1)["p_win"]
@@ -106,7 +147,7 @@ def test_cli_matchups_json_and_plot(tmp_path, capsys):
 def test_cli_matchups_text_report(capsys):
     assert main(["matchups", "--types", "retiarius", "secutor", "-n", "200"]) == 0
     text = capsys.readouterr().out
-    assert "P(A wins) in %" in text and "balance: std" in text
+    assert "P(row type wins) in %" in text and "balance: std" in text
 
 
 @pytest.mark.parametrize("argv, words", [

@@ -77,8 +77,12 @@ def test_kor_a44_bonus_only_and_full():
     assert r["p_win"] == 1 and r["vp"] == 2 and r["ip"] == 0 and r["phase3_rounds"] == 2
     r = run(n=2000, **common)
     assert r["vp"] == 3 and r["ip"] == 1
-    # full: phases 1-2 happen as in any battle (the ambush is no Roman action: phase 3 costs nothing)
+    # full: phases 1-2 happen as in any battle (the ambush is no Roman action: phase 3 costs nothing). Without
+    # cavalry there is no clash: « Si ce n'est pas le cas, passez à la troisième phase » (5.7.4), so Rome's
+    # ATTACK leads to phase 3 whatever the NR marker; a retreat round only under KOR-A23 no_cavalry
     r = run(n=2000, ambush_battle_phases="full", **common)
+    assert r["p_end_phase3"] == 1
+    r = run(n=2000, ambush_battle_phases="full", retreat_round_trigger="no_cavalry", **common)
     assert r["p_end_phase3"] + r["p_end_retreat_round"] + r["p_end_stopped"] + r["p_end_defence_defence"] == 1
     assert r["p_end_retreat_round"] > 0
 

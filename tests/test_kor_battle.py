@@ -95,11 +95,16 @@ def test_5_7_4_defence_defence_without_cavalry_ends_at_once():
 
 
 # ------------------------------------------------------------------ 5.7.4 retreat round, KOR-A23
+# The retreat round of an army that never had cavalry is KOR-A23 retreat_round_trigger = no_cavalry; by default
+# (5.7.4 "qu'il ne lui reste plus de cavalerie") only an army whose cavalry is gone retreats.
+NO_CAVALRY = {"retreat_round_trigger": "no_cavalry"}
+
+
 def test_5_7_4_retreat_round_one_pair():
     # ATTACK (Rome) vs DEFENCE (NR) and the NR has no cavalry: one retreat round. The NR has one infantry, so one
     # pair: Rome's strongest (Virtus 3, class III, no DRM) hits d6 > 3 -> 1/2; the NR answers d6 - 1 > 3 -> 1/3.
     r = run(roman_units=[inf(3), inf(2, 4), inf(2, 4)], nr_units=[nr_inf(3)],
-            policies={"tactic": "attack", "nr_tactic": "defence"})
+            policies={"tactic": "attack", "nr_tactic": "defence"}, **NO_CAVALRY)
     assert r["p_end_retreat_round"] == 1
     assert_near(r, "nr_units_lost", F(1, 2))
     assert_near(r, "roman_units_lost", F(1, 3))
@@ -111,7 +116,7 @@ def test_kor_a23_class_drm_and_track_scoring():
     # Rome (class II, DRM +1 in the retreat round, not +2) defends; the NR attacks: Rome answers with
     # d6 + 1 - 1 > 3 -> 1/2 under all_roman_infantry_rolls, d6 - 1 > 3 -> 1/3 under attacking_side_only.
     common = dict(roman_units=[inf(3, 2), inf(2, 4), inf(2, 4)], nr_units=[nr_inf(3)],
-                  policies={"tactic": "defence", "nr_tactic": "attack"})
+                  policies={"tactic": "defence", "nr_tactic": "attack"}, **NO_CAVALRY)
     assert_near(run(**common), "nr_units_lost", F(1, 2))
     r = run(retreat_round_class_drm="attacking_side_only", retreat_round_scoring="track_result_without_triumph",
             **common)
@@ -176,10 +181,13 @@ def test_5_7_9_nr_cavalry_cannot_attack_class_ii():
     r = run(nr_leaderless_capacity="unlimited", **common)
     assert r["roman_units_lost"] == 0
     assert r["p_win"] == 1 and r["phase3_rounds"] >= 1
-    # KOR-A40 default: a leaderless NR army fields at most 2 cavalry, so a front box stays empty and phase 3 ends
-    # before any die: the track as it stood (Rome 3 points, the NR 1) gives the NR the win.
+    # KOR-A40 default: a leaderless NR army fields at most 2 cavalry, so a front box stays empty. That box ends
+    # nothing (5.7.11: « laissées vides par des unités éliminées »): the two pairs fight, Rome hits d6 + 1 > 3
+    # (2/3) twice a round, the NR never; the first NR cavalry lost (3 points) gives Rome the win (Rome 3, the NR
+    # 1 + 3). Rounds: geometric with success 1 - 1/9.
     r = run(**common)
-    assert r["p_loss"] == 1 and r["phase3_rounds"] == 0
+    assert r["p_win"] == 1 and r["roman_units_lost"] == 0
+    assert_near(r, "phase3_rounds", F(9, 8))
 
 
 def test_contract_stalemate_ends_phase3():
@@ -283,8 +291,9 @@ def test_5_7_2_1_spolia_results_stack_5711():
 
 def test_5_7_3_kor_a19_nr_tactic_draw():
     # coin_flip: with Rome attacking and no cavalry anywhere, ATTACK/ATTACK (phase 3) or ATTACK/DEFENCE
-    # (retreat round) with 1/2 each.
-    common = dict(n=N, roman_units=[inf(3)] * 3, nr_units=[nr_inf(3)] * 3, policies={"tactic": "attack"})
+    # (retreat round, KOR-A23 no_cavalry) with 1/2 each.
+    common = dict(n=N, roman_units=[inf(3)] * 3, nr_units=[nr_inf(3)] * 3, policies={"tactic": "attack"},
+                  **NO_CAVALRY)
     assert_near(run(**common), "p_end_retreat_round", F(1, 2))
     # pool_without_replacement with 1 + 1 markers: Rome's ATTACK leaves the DEFENCE marker
     assert run(nr_tactic_draw="pool_without_replacement", **common)["p_end_retreat_round"] == 1

@@ -84,6 +84,11 @@ def test_kor_a18_spolia_without_5711_results():
     assert e["ip"] == e["vp"] == F(-3, 5)
 
 
+# These cases retreat an army that never had cavalry: KOR-A23 retreat_round_trigger = no_cavalry (by default, 5.7.4
+# "qu'il ne lui reste plus de cavalerie", only an army whose cavalry is gone retreats; the others go to phase 3)
+NO_CAVALRY = {"retreat_round_trigger": "no_cavalry"}
+
+
 @pytest.mark.parametrize("roman_class, retreat_drm, p_rome, p_nr", [
     # Rome attacks, the NR (DEFENCE, no cavalry) retreats (5.7.4): Roman V3 class III hits on d6 > 3 (1/2); the
     # NR V3 answers with -1: d6 - 1 > 3 (1/3)
@@ -92,7 +97,8 @@ def test_kor_a18_spolia_without_5711_results():
     (2, "all_roman_infantry_rolls", F(2, 3), F(1, 3)),
 ])
 def test_retreat_round_roman_attacks(roman_class, retreat_drm, p_rome, p_nr):
-    e = exact(AD, roman_units=[inf(3, roman_class)] * 3, nr_units=LATINS, retreat_round_class_drm=retreat_drm)
+    e = exact(AD, roman_units=[inf(3, roman_class)] * 3, nr_units=LATINS, retreat_round_class_drm=retreat_drm,
+              **NO_CAVALRY)
     assert e["p_end_retreat_round"] == 1
     assert e["nr_units_lost"] == 3 * p_rome and e["roman_units_lost"] == 3 * p_nr
     assert e["p_no_winner"] == 1  # KOR-A23 casualties_only
@@ -105,7 +111,7 @@ def test_retreat_round_roman_attacks(roman_class, retreat_drm, p_rome, p_nr):
     ("attacking_side_only", F(1, 3)),
 ])
 def test_kor_a23_retreating_roman_class_drm(retreat_drm, p_rome):
-    e = exact(DA, roman_units=[inf(3, 2)] * 3, nr_units=LATINS, retreat_round_class_drm=retreat_drm)
+    e = exact(DA, roman_units=[inf(3, 2)] * 3, nr_units=LATINS, retreat_round_class_drm=retreat_drm, **NO_CAVALRY)
     assert e["nr_units_lost"] == 3 * p_rome and e["roman_units_lost"] == 3 * F(1, 2)
 
 
@@ -162,10 +168,10 @@ def test_pre_battle_penalties_p1_to_p7():
 
 def test_kor_a19_pool_without_replacement():
     # KOR-A19: pool of 2 ATTACK + 1 DEFENCE; the Roman marker leaves the pool. Rome DEFENCE: the NR draws ATTACK
-    # for sure -> Rome (no cavalry) retreats. Rome ATTACK: one of each left -> phase 3 with 1/2, else the NR
-    # retreats with 1/2.
+    # for sure -> Rome (no cavalry, KOR-A23 no_cavalry) retreats. Rome ATTACK: one of each left -> phase 3 with
+    # 1/2, else the NR retreats with 1/2.
     params = dict(roman_units=ROMANS, nr_units=LATINS, nr_tactic_draw="pool_without_replacement",
-                  tactic_pool_attack=2, tactic_pool_defence=1)
+                  tactic_pool_attack=2, tactic_pool_defence=1, **NO_CAVALRY)
     assert exact({"tactic": "defence"}, **params)["p_end_retreat_round"] == 1
     e = exact({"tactic": "attack"}, **params)
     assert e["p_end_phase3"] == F(1, 2) and e["p_end_retreat_round"] == F(1, 2)

@@ -102,9 +102,14 @@ def test_kor_a41_rerolls_one_pool_for_the_battle():
 
 
 def test_rerolls_last_across_rounds_and_are_kept_when_no_face_can_win():
-    # Roman [6] (never hit) vs NR [6] with the Good Omen: only a 6 hits (1/6). The three rerolls are spent on
-    # the first round's failures, then one die per round: six dice in all, win = 1 - (5/6)^6
+    # Roman [6] (never hit) vs NR [6] with the Good Omen: only a 6 hits (1/6). One reroll per failed die (5.7.9):
+    # two dice in each of the three rounds, six dice in all, win = 1 - (5/6)^6; round 2 after two misses, round 3
+    # after four
     e = exact(roman=[6], nr=[6], roman_astutia=3, good_omen=True)
+    assert e["p_win"] == 1 - F(5, 6) ** 6
+    assert e["rounds"] == 1 + F(5, 6) ** 2 + F(5, 6) ** 4
+    # chained: the three rerolls go on the first round's die, then one die per round: six dice again
+    e = exact(roman=[6], nr=[6], roman_astutia=3, good_omen=True, astutia_reroll="chained")
     assert e["p_win"] == 1 - F(5, 6) ** 6
     assert e["rounds"] == 1 + F(5, 6) ** 4 + F(5, 6) ** 5
     # without the omen no face can hit: no reroll helps, Rome loses after three rounds
@@ -112,6 +117,25 @@ def test_rerolls_last_across_rounds_and_are_kept_when_no_face_can_win():
     assert (e["p_win"], e["p_loss"], e["rounds"], e["vp"]) == (0, 1, 3, -2)
     # additive Astutia 3: d6 + 3 > 6 with 1/2 per round: 1 - (1/2)^3
     assert exact(roman=[6], nr=[6], roman_astutia=3, naval_leader_bonus="additive_astutia")["p_win"] == F(7, 8)
+
+
+def test_5_7_9_a_die_is_rerolled_at_most_once():
+    """KoR 5.7.9: « Les chefs peuvent affecter de 1 à 3 attaques, en fonction de leur valeur d'Astutia, en
+    permettant à l'une de leurs unités de relancer les Dés » (leaders may affect 1 to 3 attacks, according to their
+    Astutia, by letting one of their units reroll the dice): one point, one attack, so a missed Roman die is
+    rerolled once (KOR-A22 astutia_reroll = once); chained rerolls it again while points last."""
+    # Roman [3] vs NR [3], Astutia 2: each die hits on 4-6 (1/2), the NR die too. W(k, r): P(win) with k points
+    # and r rounds left. With a point the Roman shot hits 3/4: win now 3/4 * 1/2, go on (1/4 * 1/2) with a point
+    # fewer; without one 1/4 and 1/4 * 1/4 (W(0, 2) = 5/16, W(0, 1) = 1/4).
+    # once: W(1, 2) = 3/8 + 1/8 * 1/4 = 13/32, W(2, 3) = 3/8 + 1/8 * 13/32 = 109/256
+    assert exact(roman=[3], nr=[3], roman_astutia=2)["p_win"] == F(109, 256)
+    # chained: round 1 hits 1 - (1/2)^3 = 7/8 and a round-1 miss spends both points: 7/16 + 1/16 * 5/16 = 117/256
+    assert exact(roman=[3], nr=[3], roman_astutia=2, astutia_reroll="chained")["p_win"] == F(117, 256)
+    # one point: the readings agree (53/128, test above)
+    assert exact(roman=[3], nr=[3], roman_astutia=1, astutia_reroll="chained")["p_win"] == F(53, 128)
+    # additive_astutia has no rerolls: the option changes nothing
+    additive = dict(roman=[3, 3], nr=[4, 4], roman_astutia=3, naval_leader_bonus="additive_astutia")
+    assert exact(**additive) == exact(**additive, astutia_reroll="chained")
 
 
 def test_kor_a41_troops_option_changes_nothing():
@@ -142,6 +166,7 @@ def test_largest_exact_case_is_fast():
     (dict(naval_leader_bonus="plus"), "naval_leader_bonus: 'plus'"),
     (dict(naval_mutual_wipe="draw"), "naval_mutual_wipe: 'draw'"),
     (dict(naval_troops_on_sunk_ship="captured"), "naval_troops_on_sunk_ship: 'captured'"),
+    (dict(astutia_reroll="twice"), "astutia_reroll: 'twice'"),
 ])
 def test_bad_parameters_are_named(params, words):
     with pytest.raises(romesim.ScenarioError, match=words):
@@ -219,6 +244,9 @@ SETTINGS = [
          naval_mutual_wipe="no_result"),
     # one Roman ship sinks at most three NR ships in three rounds: never a victory (exactly 0)
     dict(roman=[5], nr=[1, 1, 1, 1, 1, 1], roman_astutia=1, good_omen=True),
+    # KOR-A22 astutia_reroll, both readings
+    dict(roman=[3, 3], nr=[4, 4], roman_astutia=3),
+    dict(roman=[3, 3], nr=[4, 4], roman_astutia=3, astutia_reroll="chained"),
 ]
 
 

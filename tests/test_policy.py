@@ -44,8 +44,10 @@ def scripted(state, params, stream):
     if mode == CONSTANT:
         return int(params[1])
     if mode == CHECKED_GREEDY:
-        # reroll state = (roll, die, points_left, can_succeed); params = (mode, highest failing die of roll a,
-        # highest failing die of roll b, astutia). Any mismatch becomes an illegal action BAD_STATE + i.
+        # reroll state = (roll, die, points_left, can_succeed, faces, faces_b, chained); params = (mode, highest
+        # failing die of roll a, highest failing die of roll b, astutia). A garrison's roll a wins on the 6 - highest
+        # faces above its highest failing die, roll b likewise; faces_b is roll b's faces on roll a, 0 on roll b;
+        # chained 0 (the default once). Any mismatch becomes an illegal action BAD_STATE + i.
         if state[0] != 0 and state[0] != 1:
             return BAD_STATE
         highest = params[1] if state[0] == 0 else params[2]
@@ -55,6 +57,8 @@ def scripted(state, params, stream):
             return BAD_STATE + 2
         if state[3] != 1:
             return BAD_STATE + 3
+        if state[4] != 6 - highest or state[5] != (6 - params[2] if state[0] == 0 else 0) or state[6] != 0:
+            return BAD_STATE + 4
         return 1
     if mode == UNITS_FIRST:
         # losses state = (garrison, leader, units, losses_left, leader_required); params = (mode, units at start,
@@ -109,15 +113,15 @@ SIEGE = romesim.scenario("kings_of_rome.siege", garrison=2, astutia=2)
 # "always reroll" and "greedy" (reroll when some face could succeed) take the same decisions.
 SIEGE_G1 = romesim.scenario("kings_of_rome.siege", garrison=1, astutia=2)
 # no garrison, a Virtus-3 leader: roll a needs die > 6, impossible, so greedy never rerolls it while "always" spends
-# its points there; roll b needs die > 3. The only token to lose is the leader (action 2, what garrison_first picks).
-SIEGE_L3 = romesim.scenario("kings_of_rome.siege", garrison=0, leader=3, astutia=2)
+# its point there; roll b needs die > 3. The only token to lose is the leader (action 2, what garrison_first picks).
+SIEGE_L3 = romesim.scenario("kings_of_rome.siege", garrison=0, leader=3, astutia=1)
 LOSE_LEADER = (CONSTANT, 2)
 TREASON = romesim.scenario("kings_of_rome.treason", garrison=2, ip_spent=2, ip_available=10)
 
 
 # ---------------------------------------------------------------------------- built-ins
 def test_decision_points_document_their_state():
-    assert REROLL.state == ("roll", "die", "points_left", "can_succeed")
+    assert REROLL.state == ("roll", "die", "points_left", "can_succeed", "faces", "faces_b", "chained")
     assert LOSSES.state == ("garrison", "leader", "units", "losses_left", "leader_required")
     assert IP_SPENT.state == ("garrison", "ip_available", "ip_spent_param")
     assert [dp.name for dp in SIEGE.decision_points] == ["first_target", "second_criterion", "reroll", "losses"]
@@ -228,10 +232,11 @@ def test_user_function_receives_the_documented_reroll_state():
 
 
 def test_user_function_receives_the_documented_losses_state():
-    # King-led: two losses; with the leader present the last one must be the leader (leader_required = state[4])
+    # King-led: two losses; with the leader present the last one must be the leader (leader_required = state[4]).
+    # CAN_SUCCEED spends the point on roll a, as reserve keeping 0 does (greedy would keep it for roll b)
     scn = romesim.scenario("kings_of_rome.siege", garrison=1, leader=2, nr_units=1, astutia=1)
     user = run(scn, siege_user(reroll=[CAN_SUCCEED], losses=[UNITS_FIRST, 1, 2]), n=100_000)
-    builtin = run(scn, {"losses": "units_first"}, n=100_000)
+    builtin = run(scn, {"losses": "units_first", "reroll": ("reserve", [0])}, n=100_000)
     same_sums(user, builtin)
     assert builtin["p_leader_captured"] > 0 and builtin["nr_units_lost"] > 0
     differ(builtin, run(scn, {"losses": "leader_first"}, n=100_000))

@@ -22,33 +22,82 @@ TOL = 1e-9  # probabilities below this are outside the support; payoffs within i
 
 @dataclass(frozen=True)
 class Equilibrium:
-    """A mixed-strategy equilibrium: ``row`` and ``column`` are probability vectors (pandas Series indexed by the
-    strategy labels when the matrix was a DataFrame; object arrays of Fractions for exact input), ``value`` the
-    row player's expected payoff, the supports the strategies played with positive probability."""
+    """A mixed-strategy equilibrium, what ``zero_sum`` returns and ``bimatrix`` lists: ``row`` and ``column`` are
+    probability vectors (pandas Series indexed by the strategy labels when the matrix was a DataFrame; object
+    arrays of Fractions for exact input), ``value`` the row player's expected payoff and ``column_value`` the
+    column player's (``-value`` in a zero-sum game), the supports the strategies played with positive probability,
+    ``degenerate`` whether ``bimatrix`` found the game degenerate (its list may then miss continua of equilibria).
+    """
 
     row: object
     column: object
     value: object
     row_support: tuple
     column_support: tuple
+    column_value: object = None
+    degenerate: bool = False
+
+    @property
+    def row_payoff(self):
+        return self.value
+
+    @property
+    def column_payoff(self):
+        return self.column_value
+
+    def strategies(self):
+        """One row per strategy of either player: ``player, strategy, probability``."""
+        rows = []
+        for player, vector in (("row", self.row), ("column", self.column)):
+            labels = vector.index if isinstance(vector, pd.Series) else range(len(vector))
+            rows += [{"player": player, "strategy": label, "probability": p} for label, p in zip(labels, vector)]
+        return pd.DataFrame(rows)
+
+    def _head(self):
+        values = f"value {float(self.value):.4f}" + ("" if self.column_value is None or self.column_value == -self.value
+                                                      else f", column player {float(self.column_value):.4f}")
+        return f"Equilibrium ({values}" + (", degenerate game" if self.degenerate else "") + ")"
+
+    def __repr__(self):
+        return self._head() + "\n" + self.strategies().to_string(index=False)
+
+    def _repr_html_(self):
+        return f"<b>{self._head()}</b>" + self.strategies().to_html(index=False)
 
 
-@dataclass(frozen=True)
-class BimatrixEquilibrium:
-    """A Nash equilibrium of a bimatrix game: strategies, each player's expected payoff, supports, and whether
-    the game was detected degenerate (then the list it came in may miss equilibria: there can be continua)."""
+# bimatrix equilibria are Equilibrium objects; the old name stays for code that imported it
+BimatrixEquilibrium = Equilibrium
 
-    row: object
-    column: object
-    row_payoff: float
-    column_payoff: float
-    row_support: tuple
-    column_support: tuple
-    degenerate: bool
+TIDY = ("metric", "estimate", "ci_low", "ci_high", "n")
 
 
-def _matrix(matrix, name="matrix"):
+def payoff_table(frame, metric="p_win"):
+    """A payoff matrix from a tidy frame with one row per cell, such as ``kings_of_rome.tactic_matrix``'s or a
+    sweep's table over two axes: the first label column gives the rows, the second the columns, ``estimate`` (of
+    ``metric`` where a ``metric`` column is present) the payoffs."""
+    labels = [c for c in frame.columns if c not in TIDY and c != "point"]
+    if "estimate" not in frame.columns or len(labels) != 2:
+        raise ScenarioError(f"matrix: a tidy frame needs an 'estimate' column and exactly two label columns; got "
+                            f"columns {list(frame.columns)}")
+    if "metric" in frame.columns:
+        if metric not in set(frame["metric"]):
+            metrics = ", ".join(map(str, dict.fromkeys(frame["metric"])))
+            raise ScenarioError(f"metric: {metric!r} is not in the frame; metrics: {metrics}")
+        frame = frame[frame["metric"] == metric]
+    row, column = labels
+    if frame.duplicated([row, column]).any():
+        raise ScenarioError(f"matrix: several rows share one ({row}, {column}) cell")
+    table = frame.pivot(index=row, columns=column, values="estimate")
+    table = table.loc[list(dict.fromkeys(frame[row])), list(dict.fromkeys(frame[column]))]  # the frame's order
+    if table.isna().any().any():
+        raise ScenarioError(f"matrix: some ({row}, {column}) cells are missing")
+    return table
+
+
+def _matrix(matrix, name="matrix", metric="p_win"):
     """``(cells as a list of lists, row labels, column labels, labelled)``."""
+    if isinstance(matrix, pd.DataFrame) and "estimate" in matrix.columns:
+        matrix = payoff_table(matrix, metric)
     if isinstance(matrix, pd.DataFrame):
         cells, rows, columns, labelled = matrix.to_numpy().tolist(), list(matrix.index), list(matrix.columns), True
     else:
@@ -85,7 +134,7 @@ def _package(x, y, value, rows, columns, labelled, exact):
     row_support, column_support = _support(x, rows), _support(y, columns)
     if labelled:
         x, y = pd.Series(x, index=rows, name="row"), pd.Series(y, index=columns, name="column")
-    return Equilibrium(x, y, value, row_support, column_support)
+    return Equilibrium(x, y, value, row_support, column_support, -value)
 
 
 def _saddle_point(cells):
@@ -161,9 +210,10 @@ def _exact_row_strategy(cells, x_float, v_float):
     return x, value
 
 
-def zero_sum(matrix):
+def zero_sum(matrix, metric="p_win"):
     """The equilibrium of the zero-sum game ``matrix[i][j]``: the row player maximises, the column player
-    minimises. ``matrix``: a DataFrame (its labels name the strategies), a list of lists or an array.
+    minimises. ``matrix``: a DataFrame (its labels name the strategies), a tidy frame with one row per cell
+    (``tactic_matrix``'s, ``metric`` chosen; see ``payoff_table``), a list of lists or an array.
 
     Returns an ``Equilibrium`` (``row``, ``column``, ``value``, ``row_support``, ``column_support``). A saddle
     point gives pure strategies; a 2x2 game without one the closed form: with ``[[a, b], [c, d]]`` and
@@ -171,7 +221,7 @@ def zero_sum(matrix):
     larger games the two linear programs (max over x of min_j (x A)_j, min over y of max_i (A y)_i). When an
     entry is a ``Fraction`` (and all are rational), the result is exact Fractions. When several equilibria exist
     (a degenerate game), one of them is returned; the value is the same for all."""
-    cells, rows, columns, labelled = _matrix(matrix)
+    cells, rows, columns, labelled = _matrix(matrix, metric=metric)
     exact = _is_exact(cells)
     m, k = len(cells), len(cells[0])
     saddle = _saddle_point(cells)
@@ -211,10 +261,11 @@ def _degenerate(a, b, found):
     return ties(a) or ties(b.T) or unequal or len(found) % 2 == 0
 
 
-def bimatrix(a, b, method="support"):
+def bimatrix(a, b, method="support", metric="p_win"):
     """Every Nash equilibrium of the two-player game where the row player gets ``a[i][j]`` and the column player
     ``b[i][j]`` (both maximise), by ``nashpy``: ``method="support"`` (support enumeration, default) or
-    ``"vertex"`` (vertex enumeration). Returns a list of ``BimatrixEquilibrium``.
+    ``"vertex"`` (vertex enumeration). ``a`` and ``b`` are what ``zero_sum`` takes (tidy frames read ``metric``).
+    Returns a list of ``Equilibrium`` (``value`` the row player's payoff, ``column_value`` the column player's).
 
     A degenerate game (a strategy with several pure best replies, or supports of unequal size) can have continua
     of equilibria that no finite list holds: each equilibrium then carries ``degenerate=True`` and a
@@ -223,8 +274,8 @@ def bimatrix(a, b, method="support"):
 
     if method not in ("support", "vertex"):
         raise ScenarioError(f"method: {method!r} is not allowed; expected 'support' or 'vertex'")
-    cells_a, rows, columns, labelled = _matrix(a, "a")
-    cells_b, rows_b, columns_b, _ = _matrix(b, "b")
+    cells_a, rows, columns, labelled = _matrix(a, "a", metric)
+    cells_b, rows_b, columns_b, _ = _matrix(b, "b", metric)
     if (len(cells_a), len(cells_a[0])) != (len(cells_b), len(cells_b[0])):
         raise ScenarioError(f"b: shape {(len(cells_b), len(cells_b[0]))} differs from a's "
                             f"{(len(cells_a), len(cells_a[0]))}")
@@ -248,9 +299,9 @@ def bimatrix(a, b, method="support"):
             x_out, y_out = pd.Series(x, index=rows, name="row"), pd.Series(y, index=columns, name="column")
         else:
             x_out, y_out = x, y
-        out.append(BimatrixEquilibrium(x_out, y_out, float(x @ payoff_a @ y), float(x @ payoff_b @ y),
-                                       _support(x, rows), _support(y, columns), degenerate))
+        out.append(Equilibrium(x_out, y_out, float(x @ payoff_a @ y), _support(x, rows), _support(y, columns),
+                               float(x @ payoff_b @ y), degenerate))
     return out
 
 
-__all__ = ["Equilibrium", "BimatrixEquilibrium", "zero_sum", "bimatrix"]
+__all__ = ["Equilibrium", "BimatrixEquilibrium", "zero_sum", "bimatrix", "payoff_table"]

@@ -167,6 +167,8 @@ def _bt_frame(players, wins, prior):
     rating = ELO * np.log(strength)
     games = wins.sum(axis=1) + wins.sum(axis=0)
     score = wins.sum(axis=1)
+    if np.allclose(games, np.rint(games)):  # draws count half each way, so whole games add up to whole numbers
+        games = np.rint(games).astype(np.int64)
     frame = pd.DataFrame({"player": players, "rating": rating, "ci_low": rating - Z95 * ELO * se,
                           "ci_high": rating + Z95 * ELO * se, "games": games,
                           "p_win": np.divide(score, games, out=np.full(len(players), np.nan), where=games > 0)})

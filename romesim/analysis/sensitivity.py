@@ -28,7 +28,7 @@ def _current_value(scenario, policies, axis):
     return float(vector[index])
 
 
-def finite_differences(scenario, steps, *, n, seed=0, policies=None, metrics=None, workers=None):
+def finite_differences(scenario, steps, n, seed=0, *, policies=None, metrics=None, workers=None):
     """The change of each metric when one parameter at a time moves from its base value to a new one.
 
     scenario: a Scenario or registered name (the base). steps: ``{axis: new value}``; the value is set, not added

@@ -32,6 +32,14 @@ class SkillLuck:
     strong_policies: dict
     weak_policies: dict
 
+    def __repr__(self):
+        return (f"SkillLuck({self.metric}: index {self.index:.4f} [{self.ci_low:.4f}, {self.ci_high:.4f}], "
+                f"n={self.n:,} seed={self.seed})")
+
+    def _repr_html_(self):
+        return (f"<b>Skill index of {self.metric}</b>: {self.index:.4f} [{self.ci_low:.4f}, {self.ci_high:.4f}]"
+                + self.summary().to_html(index=False))
+
     def summary(self):
         """One-row DataFrame: ``metric, index, ci_low, ci_high, p_strong, p_strong_low, p_strong_high, p_weak,
         p_weak_low, p_weak_high, n`` (Wilson intervals for the probabilities)."""
@@ -86,7 +94,7 @@ def _weak_policies(scenario, weak, base):
     return chosen
 
 
-def skill_luck(scenario, strong, weak="random", *, n, seed=0, metric="p_win", base=None, workers=None):
+def skill_luck(scenario, strong, weak="random", n=None, seed=0, *, metric="p_win", base=None, workers=None):
     """The skill-versus-luck index of ``scenario`` for the side that ``strong`` plays.
 
     ``strong``: a policies mapping for the decision points of the rated side, e.g. Jugule side A

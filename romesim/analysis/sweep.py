@@ -24,7 +24,7 @@ from tqdm import tqdm
 
 from ..core import policy as _policy
 from ..core.engine import MAX_SEED, _as_scenario, _check_int, simulate
-from ..core.errors import PolicyError, ScenarioError
+from ..core.errors import Interrupted, PolicyError, ScenarioError
 from ..core.result import Result
 from ..core.rng import GENERATOR
 from ..core.scenario import get
@@ -246,7 +246,7 @@ class Sweep:
         return table.sort_values(["distance", "point"], ignore_index=True)
 
 
-def sweep(scenario, grid=None, *, lhs=None, samples=None, points=None, n, seed=0, policies=None, store=None,
+def sweep(scenario, grid=None, n=None, seed=0, *, lhs=None, samples=None, points=None, policies=None, store=None,
           workers=None, progress=None):
     """Play ``scenario`` at every point of a grid, a Latin hypercube or a list, ``n`` games each from ``seed``.
 
@@ -316,6 +316,10 @@ def sweep(scenario, grid=None, *, lhs=None, samples=None, points=None, n, seed=0
             done[task.key] = result
             bar.update(n - task.first)
             bar.set_description(f"{len(done)}/{len(tasks)} points")
+    except KeyboardInterrupt:
+        kept = (f"{len(done)}/{len(tasks)} points stored in {store.path}; rerun to resume" if store is not None
+                else f"{len(done)}/{len(tasks)} points played; no store, so nothing is kept")
+        raise Interrupted(f"interrupted: {kept}") from None
     finally:
         bar.close()
     results = [done[key] for key in index_of]

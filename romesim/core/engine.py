@@ -139,12 +139,34 @@ def _reached(result, targets):
 
 
 class _Progress:
-    """A one-line progress bar on stderr; silent when stderr is not a terminal unless forced."""
+    """A one-line progress bar on stderr.
+
+    ``enabled``: True shows it from the start; ``"auto"`` shows it once a run has lasted ``AUTO_AFTER`` seconds
+    (a terminal's default: a run of a few seconds shows how far it is, a quick one prints nothing); False never.
+    While a bar may show, ``chunk_size`` paces the kernel calls to about ``PACE`` seconds each, so the bar moves
+    even in a run of two default chunks (the results do not depend on the chunk size).
+    """
+
+    AUTO_AFTER = 2.0
+    PACE = 0.25
 
     def __init__(self, total, enabled):
-        self.total, self.enabled, self.start = total, enabled, time.perf_counter()
+        self.total, self.start = total, time.perf_counter()
+        self.auto, self.enabled = enabled == "auto", enabled is True
+        self.done = 0
+
+    def chunk_size(self, limit):
+        if not (self.auto or self.enabled):
+            return limit
+        if self.done == 0:
+            return min(limit, 8 * BLOCK)
+        rate = self.done / max(time.perf_counter() - self.start, 1e-9)
+        return max(BLOCK, min(limit, int(rate * self.PACE)))
 
     def update(self, done):
+        self.done = done
+        if self.auto and not self.enabled and time.perf_counter() - self.start >= self.AUTO_AFTER:
+            self.enabled = done < self.total
         if not self.enabled:
             return
         frac = done / self.total
@@ -158,6 +180,15 @@ class _Progress:
             sys.stderr.write("\n")
 
 
+def _paced(start, stop, chunk, bar):
+    """Game ranges covering ``start .. stop``, each as long as the bar's pace allows (at most ``chunk``)."""
+    a = start
+    while a < stop:
+        b = min(a + bar.chunk_size(chunk), stop)
+        yield a, b
+        a = b
+
+
 def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, target_ci=None, progress=None,
              chunk=CHUNK, first=0):
     """Play ``scenario`` ``n`` times from ``seed`` and return a ``Result``.
@@ -166,7 +197,7 @@ def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, ta
     ``None`` or 1 runs in this process on all numba threads. keep: keep per-game outcomes (``Result.outcomes``).
     target_ci: stop early once the 95 % half-width of the headline metric (a float) or of each metric in a
     dict is reached, looking only at fixed game counts. progress: ``True``/``False``, or ``None`` for a bar on
-    a terminal for long runs. first: play games ``first .. first+n-1`` (to extend a stored run of ``first``
+    a terminal once a run has lasted two seconds. first: play games ``first .. first+n-1`` (to extend a stored run of ``first``
     games; the sums of the two runs add up to the run of ``first + n`` games). The same ``(scenario, n, seed,
     policies)`` gives the same bits whatever ``workers``, the numba thread count and ``chunk``.
     """
@@ -179,8 +210,7 @@ def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, ta
         workers = _check_int("workers", workers, 1)
     targets = _targets(scenario, target_ci)
     resolved = _policy.resolve(scenario.decision_points, policies)
-    show = progress if progress is not None else (sys.stderr.isatty() and n >= 5_000_000)
-    bar = _Progress(n, bool(show))
+    bar = _Progress(n, bool(progress) if progress is not None else "auto" if sys.stderr.isatty() else False)
     k = len(scenario.metrics)
     sums, sumsq, kept = np.zeros(k, np.int64), np.zeros(k, np.int64), []
     done = 0
@@ -190,13 +220,15 @@ def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, ta
         pool = joblib.Parallel(n_jobs=workers, backend="loky", return_as="generator")
     try:
         for stop in checkpoints(n, target_ci):
-            ranges = [(a, min(a + chunk, stop)) for a in range(done, stop, chunk)]
             if pool is None:
-                parts = (run_chunk(scenario, seed, first + a, b - a, resolved, keep) for a, b in ranges)
+                parts = ((b, run_chunk(scenario, seed, first + a, b - a, resolved, keep))
+                         for a, b in _paced(done, stop, chunk, bar))
             else:
-                parts = pool(joblib.delayed(run_chunk)(scenario, seed, first + a, b - a, resolved, keep)
-                             for a, b in ranges)
-            for (a, b), (s, sq, out) in zip(ranges, parts):
+                ranges = [(a, min(a + chunk, stop)) for a in range(done, stop, chunk)]
+                parts = zip((b for _, b in ranges),
+                            pool(joblib.delayed(run_chunk)(scenario, seed, first + a, b - a, resolved, keep)
+                                 for a, b in ranges))
+            for b, (s, sq, out) in parts:
                 sums += s
                 sumsq += sq
                 if keep:

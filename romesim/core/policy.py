@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
-from .errors import PolicyError
+from .errors import PolicyError, did_you_mean
 
 MAX_PARAMS = 8
 
@@ -70,7 +70,7 @@ def resolve(decision_points, policies=None):
     for key in policies:
         if key not in known:
             allowed = ", ".join(known) or "none (this scenario has no decision points)"
-            raise PolicyError(f"policies: unknown decision point {key!r}; allowed: {allowed}")
+            raise PolicyError(f"policies: unknown decision point {key!r}{did_you_mean(key, known)}; allowed: {allowed}")
     k = len(decision_points)
     codes = np.zeros(max(k, 1), np.int64)
     params = np.zeros((max(k, 1), MAX_PARAMS), np.float64)
@@ -108,7 +108,8 @@ def resolve(decision_points, policies=None):
             raise PolicyError(f"policies[{dp.name!r}]: {chosen!r} is a Python function; decorate it with @numba.njit")
         else:
             raise PolicyError(
-                f"policies[{dp.name!r}]: unknown policy {chosen!r}; built-ins: {', '.join(dp.builtins)}, "
+                f"policies[{dp.name!r}]: unknown policy {chosen!r}{did_you_mean(chosen, dp.builtins)}; "
+                f"built-ins: {', '.join(dp.builtins)}, "
                 "or an @numba.njit function fn(state, params, stream) -> int")
         row = np.asarray(row, dtype=np.float64)
         params[i, :row.size] = row

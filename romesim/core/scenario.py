@@ -13,7 +13,7 @@ from typing import ClassVar
 
 import pandas as pd
 
-from .errors import ExactNotSupported, ScenarioError
+from .errors import ExactNotSupported, ScenarioError, did_you_mean
 
 _REGISTRY = {}
 
@@ -46,7 +46,8 @@ class ParamSpec:
 
     def validate(self, name, value):
         """The value normalised (lists become tuples), or a ScenarioError naming field, value and domain."""
-        bad = ScenarioError(f"{name}: {value!r} is not allowed; expected {self.allowed()}")
+        hint = did_you_mean(value, self.choices) if self.kind == "choice" and isinstance(value, str) else ""
+        bad = ScenarioError(f"{name}: {value!r} is not allowed{hint}; expected {self.allowed()}")
         if self.kind == "bool":
             if not isinstance(value, bool):
                 raise bad
@@ -78,7 +79,8 @@ class ParamSpec:
         known = {f for f, _, _ in self.fields}
         for key in item:
             if key not in known:
-                raise ScenarioError(f"{name}: unknown key {key!r}; allowed: {', '.join(sorted(known))}")
+                raise ScenarioError(f"{name}: unknown key {key!r}{did_you_mean(key, known)}; "
+                                    f"allowed: {', '.join(sorted(known))}")
         record = {}
         for key, spec, default in self.fields:
             if key not in item and default is REQUIRED:
@@ -170,6 +172,17 @@ def option_table(path):
 
 
 @dataclass(frozen=True)
+class Seat:
+    """One player of a game: ``name`` (e.g. ``"A"``), the ``prefix`` of the decision points it decides
+    (``"a_"`` for ``a_attack``, ``"seat2"`` for Vox Populi's one point per seat) and the metric ``win``
+    that is 1 in the games this seat wins."""
+
+    name: str
+    prefix: str
+    win: str
+
+
+@dataclass(frozen=True)
 class Scenario:
     """Base of every scenario. Subclasses are frozen dataclasses decorated with ``@register``."""
 
@@ -211,6 +224,15 @@ class Scenario:
         """``{metric: Fraction}`` for this scenario under built-in ``policies``."""
         raise ExactNotSupported(f"{self.name}: no exact solution is implemented for this scenario")
 
+    def seats(self):
+        """The players of a game, one ``Seat`` each (for round robins of bots); none for a solo procedure."""
+        return ()
+
+    @classmethod
+    def reference_tables(cls):
+        """``{title: DataFrame}``: the rule tables a user needs to choose parameters (e.g. gladiator types)."""
+        return {}
+
     # --- construction and serialisation
     @classmethod
     def parameters(cls):
@@ -223,7 +245,8 @@ class Scenario:
         known = cls.parameters()
         for key in params:
             if key not in known:
-                raise ScenarioError(f"{cls.name}: unknown parameter {key!r}; allowed: {', '.join(known)}")
+                raise ScenarioError(f"{cls.name}: unknown parameter {key!r}{did_you_mean(key, known)}; "
+                                    f"allowed: {', '.join(known)}")
         return cls(**params)
 
     def to_dict(self):
@@ -270,7 +293,8 @@ def register(cls):
 
 def get(name):
     if name not in _REGISTRY:
-        raise ScenarioError(f"unknown scenario {name!r}; known: {', '.join(sorted(_REGISTRY))}")
+        raise ScenarioError(f"unknown scenario {name!r}{did_you_mean(name, _REGISTRY)}; "
+                            f"known: {', '.join(sorted(_REGISTRY))}")
     return _REGISTRY[name]
 
 
@@ -328,5 +352,72 @@ def list_scenarios():
     return pd.DataFrame(rows)
 
 
-__all__ = ["Scenario", "ParamSpec", "REQUIRED", "param", "option_table", "register", "get", "scenario", "load_toml",
+class Description:
+    """What ``romesim.describe`` returns: a scenario's parameters, metrics and decision points, as text and data.
+
+    ``str()`` (and the notebook view) is the text ``romesim list NAME`` prints; ``to_dict()`` the JSON it prints.
+    """
+
+    def __init__(self, data, tables):
+        self.data, self.tables = data, tables
+
+    def to_dict(self):
+        return {**self.data, "tables": {k: t.to_dict("records") for k, t in self.tables.items()}}
+
+    def __str__(self):
+        d, lines = self.data, []
+        if "parameters" in d:
+            lines += [f"{d['scenario']}  [{d['rule']}]  {d['title']}", f"p_win = {d['p_win']}", "",
+                      "parameters (name = default: allowed values; meaning [rule]):"]
+            for p in d["parameters"]:
+                rule = f" [{p['rule']}]" if p["rule"] else ""
+                lines.append(f"  {p['name']} = {_toml_literal(p['default'])}: {p['allowed']}"
+                             + (f"; {p['doc']}" if p["doc"] else "") + rule)
+            lines += ["", "metrics: " + ", ".join(d["metrics"]), f"exact: {'yes' if d['exact'] else 'no'}", ""]
+        lines.append("decision points:" if d["decision_points"] else "decision points: none")
+        for dp in d["decision_points"]:
+            lines += [f"  {dp['name']} [{dp['rule']}]: {dp['doc']}",
+                      "    state: " + ", ".join(f"[{i}] {name}" for i, name in enumerate(dp["state"])),
+                      f"    actions: {dp['actions']}", "    built-ins:"]
+            for b in dp["builtins"]:
+                vector = ", ".join(f"{k}={v:g}" for k, v in zip(b["params"], b["defaults"]))
+                mark = " (default)" if b["name"] == dp["default"] else ""
+                lines.append(f"      {b['name']}{mark}" + (f" [{vector}]" if vector else "") + f": {b['doc']}")
+        for title, table in self.tables.items():
+            lines += ["", f"{title}:", table.to_string(index=False)]
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def describe(scenario, point=None):
+    """Everything a user needs to set up ``scenario`` (a name, class or instance): every parameter with its
+    default, allowed values, meaning and rule; the metrics; each decision point with its state entries, actions
+    and built-in policies (what each does, its parameter vector); the game's reference tables. ``point`` keeps
+    one decision point only."""
+    cls = get(scenario) if isinstance(scenario, str) else scenario if isinstance(scenario, type) else type(scenario)
+    points = cls.decision_points
+    if point is not None:
+        names = [dp.name for dp in points]
+        if point not in names:
+            raise ScenarioError(f"{cls.name}: no decision point {point!r}{did_you_mean(point, names)}; "
+                                f"decision points: {', '.join(names) or 'none'}")
+        points = [dp for dp in points if dp.name == point]
+    data = {"scenario": cls.name}
+    if point is None:
+        data.update(rule=cls.rule, title=cls.title, p_win=cls.p_win, metrics=list(cls.metrics),
+                    exact=cls.exact_solution is not Scenario.exact_solution,
+                    parameters=[{"name": f.name, "default": _plain(f.default), "allowed": spec.allowed(),
+                                 "doc": spec.doc, "rule": spec.rule}
+                                for f in fields(cls) for spec in [f.metadata["param"]]])
+    data["decision_points"] = [
+        {"name": dp.name, "rule": dp.rule, "doc": dp.doc, "state": list(dp.state), "actions": dp.actions,
+         "default": dp.default,
+         "builtins": [{"name": name, "doc": b.doc, "params": list(b.params), "defaults": list(b.defaults)}
+                      for name, b in sorted(dp.builtins.items(), key=lambda item: item[0] != dp.default)]}
+        for dp in points]
+    return Description(data, cls.reference_tables() if point is None else {})
+
+
+__all__ = ["Scenario", "Seat", "Description", "describe", "ParamSpec", "REQUIRED", "param", "option_table", "register", "get", "scenario", "load_toml",
            "list_scenarios"]

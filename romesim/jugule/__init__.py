@@ -6,8 +6,8 @@ against every type with common random numbers. Contract: ``docs/contracts/jugule
 """
 from .assault import Assault
 from .career import Career, CareerLadder, career_table, survival_curves
-from .matchups import ap_sensitivity, balance_summary, matchup_matrix, plot_matchups
+from .matchups import ap_sensitivity, balance_summary, matchup_matrix, plot_matchups, side_effect
 from .scenarios import Duel
 
 __all__ = ["Duel", "Assault", "Career", "CareerLadder", "career_table", "survival_curves", "matchup_matrix",
-           "balance_summary", "plot_matchups", "ap_sensitivity"]
+           "balance_summary", "plot_matchups", "ap_sensitivity", "side_effect"]

@@ -8,10 +8,14 @@ by weight, his type uniformly from a list), plays it, then applies the promotion
 * C3 a novice with 2 victories over novices becomes speciarius;
 * C4 a speciarius with 3 victories over speciarii or better becomes veteranus;
 * C5 a speciarius who survives a veteranus becomes veteranus;
-* C6 10 victories over speciarii or veterani: freed with the rudis; he then retires (D17).
+* C6 10 victories over speciarii or veterani: freed with the rudis; he then retires, or fights on (D17,
+  ``after_rudis``: « rien ne l'empêche de poursuivre sa carrière dans l'arène s'il le souhaite »).
 
 JUG-A63 (is a primus palus a novice), JUG-A64 (which victories count), JUG-A65 (veteran bonus) and JUG-A66
-(healing between duels) are the scenario's career options. ``jugule.career_ladder`` replaces the duel by fixed
+(healing between duels) are the scenario's career options. JUG-A64 by default counts C3's victories over the whole
+novice period (« Un novice (TIROS) … Remportant deux victoires contre des novices devient expérimenté »: the
+tiro's own victory counts, the step to primus palus resets nothing) and C4's from the promotion to speciarius
+(« Un SPECIARII Remportant trois victoires contre des SPECIARII »). ``jugule.career_ladder`` replaces the duel by fixed
 per-rank odds: a what-if model of the ladder alone, which ``exact.career_solution`` solves exactly (a duel has no
 closed form, so ``jugule.career`` has no exact answer).
 """
@@ -40,7 +44,11 @@ TIRO, PRIMUS_PALUS, SPECIARIUS, VETERANUS = range(4)
 RUDIS_WINS = 10  # C6
 
 # compiled parameter vector
-MAX_FIGHTS, PRIMUS_IS_NOVICE, CAREER_TOTAL, CARRY_DAMAGE, N_PARAMS = range(5)
+MAX_FIGHTS, PRIMUS_IS_NOVICE, COUNTERS, CARRY_DAMAGE, FIGHT_ON, N_PARAMS = range(6)
+# career_counters (JUG-A64), in choice order
+COUNTER_READINGS = ("novice_period", "since_promotion", "career_total")
+NOVICE_PERIOD, SINCE_PROMOTION, CAREER_TOTAL = range(3)
+AFTER_RUDIS = ("retire", "fight_on")  # D17
 # fight results
 WON, SPARED, DIED = range(3)
 
@@ -114,8 +122,21 @@ C_RANK, C_NOVICE_WINS, C_SENIOR_WINS, C_ELITE_WINS, C_HP_LEFT, C_SIZE = range(6)
 
 
 @njit(cache=True, inline="always")
+def reset_counters(counters, rank, new):
+    """JUG-A64: which victory counters (C3 novice wins, C4 senior wins) a promotion from ``rank`` to ``new``
+    clears: ``novice_period`` only C4's on becoming speciarius, ``since_promotion`` both at every promotion
+    (primus palus included), ``career_total`` none."""
+    if counters == SINCE_PROMOTION:
+        return True, True
+    if counters == NOVICE_PERIOD and new == SPECIARIUS and rank < SPECIARIUS:
+        return False, True
+    return False, False
+
+
+@njit(cache=True, inline="always")
 def ladder_step(row, p, career, opponent, result):
-    """Score one duel and apply the ladder of section 13; returns True when the career is over (death, rudis)."""
+    """Score one duel and apply the ladder of section 13; returns True when the career is over (death, the
+    rudis unless he fights on, D17)."""
     rank = career[C_RANK]
     primus_is_novice = p[PRIMUS_IS_NOVICE] == 1
     row[FIGHTS] += 1
@@ -134,14 +155,16 @@ def ladder_step(row, p, career, opponent, result):
     if new != rank:
         for r in range(rank + 1, new + 1):
             row[REACHED_PRIMUS + r - 1] = 1
+        novice_reset, senior_reset = reset_counters(p[COUNTERS], rank, new)
         career[C_RANK] = new
-        if not p[CAREER_TOTAL]:  # JUG-A64: C3 and C4 count from the last promotion
+        if novice_reset:
             career[C_NOVICE_WINS] = 0
+        if senior_reset:
             career[C_SENIOR_WINS] = 0
     row[ELITE_WINS] = career[C_ELITE_WINS]
     if career[C_ELITE_WINS] >= RUDIS_WINS:  # C6
         row[RUDIS] = 1
-        return True
+        return p[FIGHT_ON] == 0  # D17: he retires, or fights on until death or the cap
     return False
 
 
@@ -261,9 +284,13 @@ class _Ladder(Scenario):
     max_fights: int = param(100, lo=1, hi=1000, doc="duels after which a career still running is cut (a cap of "
                             "the simulation, reported as p_capped)")
     primus_is_novice: bool = param(True, doc="a primus palus is a novice (C2, C3)", rule="JUG-A63")
-    career_counters: str = param("since_promotion", choices=("since_promotion", "career_total"),
-                                 doc="C3 and C4 count victories since the last promotion, or over the career",
-                                 rule="JUG-A64")
+    career_counters: str = param("novice_period", choices=COUNTER_READINGS,
+                                 doc="C3 counts the victories of the whole novice period and C4 those since the "
+                                     "promotion to speciarius; or both since the last promotion (primus palus "
+                                     "included); or both over the career", rule="JUG-A64")
+    after_rudis: str = param("retire", choices=AFTER_RUDIS,
+                             doc="D17: the freed gladiator retires, or fights on until death or max_fights "
+                                 "(p_rudis then counts every career that earned the rudis)", rule="13 C6, D17")
 
     def check(self):
         if sum(self.opponent_ranks) == 0:
@@ -274,7 +301,8 @@ class _Ladder(Scenario):
         p = np.zeros(N_PARAMS, np.int64)
         p[MAX_FIGHTS] = self.max_fights
         p[PRIMUS_IS_NOVICE] = self.primus_is_novice
-        p[CAREER_TOTAL] = self.career_counters == "career_total"
+        p[COUNTERS] = COUNTER_READINGS.index(self.career_counters)
+        p[FIGHT_ON] = self.after_rudis == "fight_on"
         return p
 
 
@@ -282,7 +310,7 @@ class _Ladder(Scenario):
 class Career(_Ladder):
     name = "jugule.career"
     title = "A gladiator's career, from tiro to the rudis or to death, one duel after another"
-    p_win = "he earns the rudis (10 victories over speciarii or veterani, C6) and retires alive"
+    p_win = "he earns the rudis (10 victories over speciarii or veterani, C6)"
     decision_points = DUEL_POINTS  # the career gladiator is side A of every duel, his opponents side B
     kernel = staticmethod(career_kernel)
 
@@ -368,7 +396,8 @@ class CareerLadder(_Ladder):
         odds = _exact.DuelOdds(win=tuple(Fraction(w, 1000) for w in self.fixed_win),
                                spared=tuple(Fraction(s, 1000) for s in self.fixed_spared))
         got = _exact.career_solution(odds, self.opponent_ranks, max_fights=self.max_fights, rudis_wins=RUDIS_WINS,
-                                     primus_is_novice=self.primus_is_novice, career_counters=self.career_counters)
+                                     primus_is_novice=self.primus_is_novice, career_counters=self.career_counters,
+                                     after_rudis=self.after_rudis)
         return {m: got[m] for m in self.metrics}
 
 

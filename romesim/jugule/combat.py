@@ -62,7 +62,7 @@ OPTION_NAMES = (
     "improvised_shield", "double_attack", "andabata_head", "lasso_range", "stumble_cancel", "sand_mode",
     "slip_cancel", "coward_excuse_unable", "forced_appeal_turn_loss", "stun_effect", "appeal_requires_wound",
     "mercy_damage_mod", "mercy_vet_cumulative", "coward_turns", "eques_javelins", "bestiarius_weapon", "max_turns",
-    "location")
+    "location", "net_exit")
 (O_START_DISTANCE, O_ARENA_RADIUS, O_INITIATIVE_TIE, O_ALLOCATION, O_ZOC_MODE, O_ZOC_SLIDE_COST,
  O_TURN_COST_OUTSIDE_ZOC, O_REACTIVE_TURN, O_STEPBACK_HEX, O_ATTACK_ARC, O_ARCS, O_MELEE_TO_HIT, O_DEFENCE_ROLL,
  O_DODGE_MODE, O_DEFENCE_TIMING, O_PARRY_MISSILES, O_SHIELD_SIDE, O_SCUTUM_ZONES, O_FUMBLE_SCOPE,
@@ -74,7 +74,9 @@ OPTION_NAMES = (
  O_IMPROVISED_SHIELD, O_DOUBLE_ATTACK, O_ANDABATA_HEAD, O_LASSO_RANGE, O_STUMBLE_CANCEL, O_SAND_MODE,
  O_SLIP_CANCEL, O_COWARD_EXCUSE_UNABLE, O_FORCED_APPEAL_TURN_LOSS, O_STUN_EFFECT, O_APPEAL_REQUIRES_WOUND,
  O_MERCY_DAMAGE_MOD, O_MERCY_VET_CUMULATIVE, O_COWARD_TURNS, O_EQUES_JAVELINS, O_BESTIARIUS_WEAPON, O_MAX_TURNS,
- O_LOCATION, O_N) = range(68)
+ O_LOCATION, O_NET_EXIT, O_N) = range(69)
+# andabata_head (JUG-A51), in option-table order
+HEAD_STUN, HEAD_NONE, HEAD_STUN_IF_WOUNDS = range(3)
 
 
 @functools.cache
@@ -265,9 +267,9 @@ def strike(stream, o, att, dfn, kind, zone, arc, right, immob, double, die_fumbl
     n = n_pre if n_pre > 0 else d6(stream)
     if n == 1 and die_fumbles:
         return 0, 0, 1, 0
-    head = 1 if kind == W_IRON_FISTS and zone == Z_HEAD and o[O_ANDABATA_HEAD] == 0 else 0
     loss1 = hit_damage(o, att, dfn, kind, zone, n, arc, immob)
     apply_loss(dfn, att, loss1)
+    head = head_stun(o, kind, zone, loss1)
     loss2, fumbled = 0, 0
     if double:
         zone2 = zone if o[O_DOUBLE_ATTACK] == 1 else zone_of(d6(stream))
@@ -278,9 +280,19 @@ def strike(stream, o, att, dfn, kind, zone, arc, right, immob, double, die_fumbl
             else:
                 loss2 = hit_damage(o, att, dfn, kind, zone2, n2, arc, immob)
                 apply_loss(dfn, att, loss2)
-                if kind == W_IRON_FISTS and zone2 == Z_HEAD and o[O_ANDABATA_HEAD] == 0:
-                    head = 1
+                head = max(head, head_stun(o, kind, zone2, loss2))
     return loss1, loss2, fumbled, head
+
+
+@njit(cache=True, inline="always")
+def head_stun(o, kind, zone, loss):
+    """10.8 (JUG-A51): 1 when an Andabata's blow that got through to the head stuns: always (``stun``, « Un coup
+    à la tête assomme net l'adversaire »), never (``none``), or only when it removed at least 1 HP
+    (``stun_if_wounds``: a blow the helmet absorbs whole knocks nobody out)."""
+    if kind != W_IRON_FISTS or zone != Z_HEAD:
+        return 0
+    mode = o[O_ANDABATA_HEAD]
+    return 1 if mode == HEAD_STUN or (mode == HEAD_STUN_IF_WOUNDS and loss >= 1) else 0
 
 
 @njit(cache=True)

@@ -102,6 +102,7 @@ from .combat import (
     O_MISSILE_FUMBLE,
     O_NET_AREA,
     O_NET_ESCAPE_CMP,
+    O_NET_EXIT,
     O_NET_RANGE,
     O_NETTED_CAN_ATTACK,
     O_PARRY_MISSILES,
@@ -161,7 +162,9 @@ from .policies import (
     D_LOSS,
     D_PARRY,
     D_ZONE,
+    H_ARCS,
     H_COUNT,
+    H_MAX,
     H_PAIRS,
     H_PURPOSE,
     HP_DODGE,
@@ -429,8 +432,11 @@ def choose_hex(stream, o, G, IT, st, state, codes, params, fns, side, cand, n, p
         return 0
     fill_state(state, o, G, IT, side, PH_CHECKPOINT, st[ST_TURN])
     state[H_COUNT], state[H_PURPOSE] = n, purpose
-    for i in range(min(n, (STATE_SIZE - H_PAIRS) // 2)):
+    g, h = G[side], G[1 - side]
+    for i in range(min(n, H_MAX)):
         state[H_PAIRS + 2 * i], state[H_PAIRS + 2 * i + 1] = cand[i, 0], cand[i, 1]
+        # the mover keeps his facing (15.5, 15.6, 10.3): where the enemy will lie from that hex
+        state[H_ARCS + i] = arc_of(o[O_ARCS], h[G_Q] - cand[i, 0], h[G_R] - cand[i, 1], g[G_FACING])
     action = ask_hex_choice(side, state, codes, params, stream, fns)
     if action < 0 or action >= n:
         fail(st, P_HEX_CHOICE, side, action)
@@ -1082,7 +1088,7 @@ def net_throw(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand)
         need = max(0, 2 - free)
         n_exit = 0
         if h[G_ON_GROUND] == 0:
-            n_exit = net_exits(area, n_area, g[G_Q], g[G_R], o[O_ARENA_RADIUS], cand)
+            n_exit = net_exits(area, n_area, g[G_Q], g[G_R], o[O_ARENA_RADIUS], o[O_NET_EXIT], cand)
         escape = n_exit > 0 and h[G_RES] >= need
         scythe = o[O_SCYTHE_MODE] == 0 and h[G_SCYTHE] == 1 and h[G_RES] >= 2 and h[G_LASSOED] == 0
         if escape or scythe:
@@ -1093,7 +1099,7 @@ def net_throw(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand)
                 fail(st, P_NET_ESCAPE, d, action)
                 return
             if action == 1:
-                n_exit = net_exits(area, n_area, g[G_Q], g[G_R], o[O_ARENA_RADIUS], cand)
+                n_exit = net_exits(area, n_area, g[G_Q], g[G_R], o[O_ARENA_RADIUS], o[O_NET_EXIT], cand)
                 i = choose_hex(stream, o, G, IT, st, state, codes, params, fns, d, cand, n_exit, HP_NET_EXIT)
                 pay(G, d, G_RES, need)
                 h[G_Q], h[G_R] = cand[i, 0], cand[i, 1]

@@ -190,9 +190,14 @@ def resolve_assault(dice, weapon, target, *, arc="front", bonus=0, defence="none
     natural = early if early is not None else dice.d6()
     if natural == 1:
         return Outcome(FUMBLE, fumbled=True)
+    def stuns(z, blow_loss):
+        """10.8 (JUG-A51): an Andabata blow that got through to the head stuns; ``stun_if_wounds``: if it wounds."""
+        if weapon != "iron_fists" or z != "head":
+            return False
+        return andabata_head == "stun" or (andabata_head == "stun_if_wounds" and blow_loss >= 1)
+
     loss = blow(natural, zone)
-    stuns_on_head = weapon == "iron_fists" and andabata_head == "stun"
-    head_stun = stuns_on_head and zone == "head"
+    head_stun = stuns(zone, loss)
     fumbled = False
     if weapon in DOUBLE_ATTACK_WEAPONS:
         zone2 = zone if double_attack == "same_location" else ZONES[dice.d6() - 1]
@@ -201,8 +206,9 @@ def resolve_assault(dice, weapon, target, *, arc="front", bonus=0, defence="none
             if natural2 == 1:
                 fumbled = True
             else:
-                loss += blow(natural2, zone2)
-                head_stun = head_stun or (stuns_on_head and zone2 == "head")
+                loss2 = blow(natural2, zone2)
+                loss += loss2
+                head_stun = head_stun or stuns(zone2, loss2)
     return Outcome("hit", loss, loss >= 5 or head_stun, fumbled)
 
 
@@ -358,15 +364,21 @@ class DuelOdds:
     spared: tuple
 
 
-def promote(rank, opponent, won, counters, *, primus_is_novice=True, career_counters="since_promotion"):
+def promote(rank, opponent, won, counters, *, primus_is_novice=True, career_counters="novice_period"):
     """Jugule 13 after a duel the gladiator survived: returns (new rank, new counters).
 
-    ``counters`` = (novice wins, wins against speciarii or better, elite wins over the career). C3 and C4 count
-    victories since the last promotion by default (JUG-A64; the promotion to primus palus is a promotion and
-    resets them), C6 over the whole career. C2 (a novice survives a more experienced opponent) takes precedence
-    over C1. JUG-A63: with ``primus_is_novice`` false only a tiro is a novice, and a primus palus counts as more
-    experienced than a tiro.
+    ``counters`` = (novice wins, wins against speciarii or better, elite wins over the career). JUG-A64, by
+    default (``novice_period``): C3 counts the victories over novices of the whole novice period (« Un novice
+    (TIROS) … Remportant deux victoires contre des novices devient expérimenté »: the step to primus palus clears
+    nothing), C4 the victories since the promotion to speciarius (« Un SPECIARII Remportant trois victoires
+    contre des SPECIARII »); ``since_promotion`` clears both at every promotion, primus palus included;
+    ``career_total`` never clears them. C6 counts over the whole career. C2 (a novice survives a more
+    experienced opponent) takes precedence over C1. JUG-A63: with ``primus_is_novice`` false only a tiro is a
+    novice, and a primus palus counts as more experienced than a tiro.
     """
+    if career_counters not in ("novice_period", "since_promotion", "career_total"):
+        raise ValueError(f"career_counters: {career_counters!r} is not allowed; expected novice_period, "
+                         "since_promotion or career_total")
     novice_wins, senior_wins, elite_wins = counters
 
     def is_novice(r):
@@ -389,18 +401,23 @@ def promote(rank, opponent, won, counters, *, primus_is_novice=True, career_coun
         new = PRIMUS_PALUS  # C1
     if new != rank and career_counters == "since_promotion":
         novice_wins, senior_wins = 0, 0
+    elif new == SPECIARIUS and rank < SPECIARIUS and career_counters == "novice_period":
+        senior_wins = 0  # C4 counts as a speciarius
     return new, (novice_wins, senior_wins, elite_wins)
 
 
-def career_solution(odds, opponent_weights, *, max_fights=60, rudis_wins=10, **ladder_options):
+def career_solution(odds, opponent_weights, *, max_fights=60, rudis_wins=10, after_rudis="retire",
+                    **ladder_options):
     """The career of section 13 as an exact Markov chain, when each duel is won, lost-but-spared or lost-and-dead
     with the fixed ``odds`` for the opponent's rank, and opponents' ranks are drawn with ``opponent_weights``.
 
     The career ends with death, with the rudis (``rudis_wins`` victories against speciarii or veterani, C6; the
-    gladiator then retires), or after ``max_fights`` duels. Returns ``{metric: Fraction}``: p_rudis, p_death,
+    gladiator then retires, unless ``after_rudis = "fight_on"``, D17: « rien ne l'empêche de poursuivre sa
+    carrière »), or after ``max_fights`` duels. Returns ``{metric: Fraction}``: p_rudis, p_death,
     p_capped, p_primus_palus, p_speciarius, p_veteranus (reaching at least that rank), p_death_<rank> (dying
     while of that rank), fights (expected duels fought), wins, and ``survival`` (a tuple: P(alive after k duels),
-    k = 1 .. max_fights; a retired rudiarius counts as alive), elite_wins (victories over speciarii or
+    k = 1 .. max_fights; a retired rudiarius counts as alive; with ``fight_on`` p_rudis counts every career that
+    earned the rudis, whatever came after), elite_wins (victories over speciarii or
     veterani).
     """
     total = sum(opponent_weights)
@@ -411,7 +428,11 @@ def career_solution(odds, opponent_weights, *, max_fights=60, rudis_wins=10, **l
              for o, po in enumerate(p_rank) if po]
     scale = math.lcm(*(f.denominator for part in parts for f in part[1:]))
     branch = [(o, *(int(f * scale) for f in fs)) for o, *fs in parts]  # (opponent, weight of win, spared, death)
-    # a state is (rank, counters); counters past their thresholds (C3: 2, C4: 3) behave alike, so they are capped
+    if after_rudis not in ("retire", "fight_on"):
+        raise ValueError(f"after_rudis: {after_rudis!r} is not allowed; expected retire or fight_on")
+    fight_on = after_rudis == "fight_on"
+    # a state is (rank, counters); counters past their thresholds (C3: 2, C4: 3, C6: rudis_wins) behave alike, so
+    # they are capped (a freed gladiator who fights on has elite_wins == rudis_wins)
     states = {(TIRO, (0, 0, 0)): 1}
     out = defaultdict(int)
     reached = defaultdict(int)
@@ -438,12 +459,13 @@ def career_solution(odds, opponent_weights, *, max_fights=60, rudis_wins=10, **l
                     q = mass * weight
                     for r in range(rank + 1, new + 1):
                         reached[r] += q
-                    if elite_wins >= rudis_wins:
-                        out["p_rudis"] += q
-                    else:
-                        nxt[(new, (min(novice_wins, 2), min(senior_wins, 3), elite_wins))] += q
+                    if elite_wins >= rudis_wins and counters[2] < rudis_wins:
+                        out["p_rudis"] += q  # freed by this victory (C6)
+                    if elite_wins < rudis_wins or fight_on:
+                        nxt[(new, (min(novice_wins, 2), min(senior_wins, 3), min(elite_wins, rudis_wins)))] += q
         states = nxt
-        survival_mass.append((sum(states.values()) + out["p_rudis"], scale ** fight))
+        retired = 0 if fight_on else out["p_rudis"]
+        survival_mass.append((sum(states.values()) + retired, scale ** fight))
     denominator = scale ** max_fights
     out["p_capped"] = sum(states.values())
     result = {m: Fraction(out[m], denominator) for m in ("p_rudis", "p_death", "p_capped", "fights", "wins",

@@ -17,6 +17,8 @@ ARCS_F3_FL2_R1, ARCS_F1_FL4_R1, ARCS_F3_R3 = 0, 1, 2
 ZOC_ADJACENT6, ZOC_FRONT3 = 0, 1
 # jug.net_area (JUG-A36)
 NET_ROSETTE_PLUS2, NET_ROSETTE7 = 0, 1
+# jug.net_exit (JUG-A36, 10.3)
+NET_EXIT_STEP_BACK, NET_EXIT_ANY = 0, 1
 
 
 @njit(cache=True)
@@ -173,10 +175,17 @@ def in_list(q, r, hexes, n):
 
 
 @njit(cache=True)
-def net_exits(area, n_area, aq, ar, radius, out):
-    """Hexes at distance 2 from the target (area row 0) outside the area, reachable in two steps through the
-    area without entering the thrower's hex, on the board (10.3). Rows of ``out``; returns the count."""
+def net_exits(area, n_area, aq, ar, radius, mode, out):
+    """10.3: the hexes the target of a net may escape to, two steps from the target (area row 0) through the area,
+    ending outside it, never entering the thrower's hex, on the board. Rows of ``out``; returns the count.
+
+    ``step_back`` (default): « qui n'a pas de points de réserve pour reculer et sortir de cette zone est capturé »
+    (who has no reserve points to step back and leave the area is captured): each of the two steps takes him one
+    hex farther from the thrower, so he ends straight behind or 60 degrees off the line of throw, never beside the
+    thrower or round into his flank. ``any``: any such hex at distance 2 (the older, looser reading).
+    """
     tq, tr = area[0, 0], area[0, 1]
+    base = dist(aq, ar, tq, tr)
     n = 0
     for k in range(6):
         for j in range(6):
@@ -185,6 +194,8 @@ def net_exits(area, n_area, aq, ar, radius, out):
             if dist(tq, tr, xq, xr) != 2 or in_list(xq, xr, area, n_area) or in_list(xq, xr, out, n):
                 continue
             if (mq == aq and mr == ar) or (xq == aq and xr == ar):
+                continue
+            if mode == NET_EXIT_STEP_BACK and (dist(aq, ar, mq, mr) != base + 1 or dist(aq, ar, xq, xr) != base + 2):
                 continue
             if not on_board(radius, mq, mr) or not on_board(radius, xq, xr):
                 continue

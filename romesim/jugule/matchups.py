@@ -3,12 +3,15 @@
 Common random numbers: every cell is played from the same ``seed``, so game ``g`` of every cell draws from the
 same dice stream and differences between cells are not blurred by independent noise.
 
-Mirror consistency: the duel is symmetric between its two sides (14.1 set-up mirrored, 4 initiative rolled each
-turn, the AP split simultaneous, JUG-A4) whenever both sides have the same rank, bonus and policies. Then each
-unordered pair is played once, A = the first type, and cell (B, A) is the mirror of cell (A, B) over the very same
-games: ``p_win(B, A) == p_loss(A, B)`` exactly. When the two sides differ (per-side parameters, per-side policies
-or ``allocation = "g1_then_g2_open"``) every ordered cell is played as its own duel with the row type as A.
-A diagonal cell is a type against itself, played once.
+Both orders: the set-up of 14.1 is the same seen from either side (G2's hex and facing are G1's turned by 180
+degrees), the initiative is rolled each turn and the AP split is simultaneous (JUG-A4), but a bot's choices may
+still depend on which side it plays, so the sides are not assumed interchangeable. When both sides have the same
+rank, bonus and policies, each unordered pair is played in both orders, half of ``n`` each way (the first type as
+A in games ``0 .. ceil(n/2) - 1``, as B in games ``0 .. floor(n/2) - 1``: the same dice streams both ways), and
+both cells are those ``n`` games: ``p_win(B, A) == p_loss(A, B)`` exactly. ``p_win_as_a`` and ``p_win_as_b``
+keep the row type's win rate in each order, and ``side_effect`` compares them. When the two sides differ
+(per-side parameters, per-side policies or ``allocation = "g1_then_g2_open"``) every ordered cell is played as its
+own duel with the row type as A. A diagonal cell is a type against itself, played once.
 """
 import numpy as np
 import pandas as pd
@@ -20,7 +23,8 @@ from ..core.result import wilson
 from ..core.scenario import get
 
 DUEL = "jugule.duel"
-COLUMNS = ["a", "b", "p_win", "ci_low", "ci_high", "p_loss", "p_both_out", "n"]
+COLUMNS = ["a", "b", "p_win", "ci_low", "ci_high", "p_loss", "p_both_out", "n", "p_win_as_a", "n_as_a", "p_win_as_b",
+           "n_as_b"]
 
 
 def type_ids():
@@ -43,7 +47,8 @@ def _types(types):
 
 
 def is_symmetric(policies, duel_params):
-    """Whether A-versus-B and B-versus-A are the same game seen from the other side (see the module text)."""
+    """Whether the two sides have the same rank, bonus, policies and a simultaneous split, so that a pair may be
+    played in both orders and pooled (see the module text)."""
     for key, value in duel_params.items():
         if key.endswith("_a") and duel_params.get(key[:-2] + "_b", None) != value:
             return False
@@ -60,39 +65,80 @@ def is_symmetric(policies, duel_params):
     return True
 
 
-def _cell(a, b, wins, losses, both, n):
+def _cell(a, b, as_a, as_b):
+    """One cell from the row type's counts ``(wins, losses, both out, n)`` as A and as B (``None``: not played,
+    and its win rate is None, which stays valid JSON)."""
+    parts = [c for c in (as_a, as_b) if c is not None]
+    wins, losses, both, n = (sum(c[i] for c in parts) for i in range(4))
     low, high = wilson(wins, n)
     return {"a": a, "b": b, "p_win": wins / n, "ci_low": low, "ci_high": high, "p_loss": losses / n,
-            "p_both_out": both / n, "n": n}
+            "p_both_out": both / n, "n": n,
+            "p_win_as_a": as_a[0] / as_a[3] if as_a else None, "n_as_a": as_a[3] if as_a else 0,
+            "p_win_as_b": as_b[0] / as_b[3] if as_b else None, "n_as_b": as_b[3] if as_b else 0}
 
 
 def _counts(a, b, n, seed, policies, workers, duel_params):
+    """A's ``(wins, losses, both out, n)`` over ``n`` duels of ``a`` (side A) against ``b``."""
     for key in ("a", "b"):
         if key in duel_params:
             raise ScenarioError(f"{key}: set the gladiators with types=, not as a duel parameter")
     result = simulate(get(DUEL).from_dict({**duel_params, "a": a, "b": b}), n, seed, policies=policies,
                       workers=workers)
-    return [int(result.sums[result.metrics.index(m)]) for m in ("p_win", "p_loss", "p_both_out")]
+    return [int(result.sums[result.metrics.index(m)]) for m in ("p_win", "p_loss", "p_both_out")] + [n]
 
 
 def matchup_matrix(types=None, n=10_000, seed=0, policies=None, workers=None, **duel_params):
     """A tidy DataFrame, one row per ordered pair (a, b): ``p_win`` (a beats b) with its Wilson 95 % interval,
-    ``p_loss``, ``p_both_out`` and ``n``. ``types`` defaults to all 18 types; ``duel_params`` are parameters of
-    ``jugule.duel`` (ranks, bonuses, rule options), ``policies`` its policies."""
+    ``p_loss``, ``p_both_out`` and ``n``, then a's win rate as side A and as side B with their game counts
+    (``p_win_as_a, n_as_a, p_win_as_b, n_as_b``). ``types`` defaults to all 18 types; ``duel_params`` are
+    parameters of ``jugule.duel`` (ranks, bonuses, rule options), ``policies`` its policies. With both sides alike
+    a pair plays half of ``n`` in each order (module text)."""
     chosen = _types(types)
     symmetric = is_symmetric(policies, duel_params)
     rows = []
     for i, a in enumerate(chosen):
         for b in chosen if not symmetric else chosen[i:]:
-            wins, losses, both = _counts(a, b, n, seed, policies, workers, duel_params)
-            rows.append(_cell(a, b, wins, losses, both, n))
-            if symmetric and a != b:
-                rows.append(_cell(b, a, losses, wins, both, n))
+            if not symmetric or a == b:
+                first = _counts(a, b, n, seed, policies, workers, duel_params)
+                rows.append(_cell(a, b, first, None))
+                if a == b and symmetric:  # the same games seen from B: the type as B wins when B wins
+                    rows[-1].update(p_win_as_b=first[1] / n, n_as_b=n)
+                continue
+            n_first, n_second = (n + 1) // 2, n // 2
+            first = _counts(a, b, n_first, seed, policies, workers, duel_params)
+            second = _counts(b, a, n_second, seed, policies, workers, duel_params) if n_second else None
+            flip = (lambda c: None if c is None else [c[1], c[0], c[2], c[3]])
+            rows.append(_cell(a, b, first, flip(second)))
+            rows.append(_cell(b, a, second, flip(first)))
     frame = pd.DataFrame(rows, columns=COLUMNS)
     order = {t: k for k, t in enumerate(chosen)}
     frame = frame.sort_values(["a", "b"], key=lambda s: s.map(order)).reset_index(drop=True)
-    frame.attrs.update(seed=seed, n=n, mirrored=symmetric)
+    frame.attrs.update(seed=seed, n=n, mirrored=symmetric, both_orders=symmetric)
     return frame
+
+
+def side_effect(frame):
+    """How much playing side A rather than side B is worth, from a frame played in both orders.
+
+    One row per unordered pair (a, b), a before b in the frame's order: ``p_as_a`` (a wins as A), ``p_as_b`` (a
+    wins as B), ``gap = p_as_a - p_as_b`` with its standard error and ``z = gap / se``. ``attrs`` hold ``mean_gap``
+    (over the pairs) and its standard error ``mean_se``. Without a side effect every gap is 0 up to noise."""
+    if not frame.attrs.get("both_orders", False):
+        raise ScenarioError("frame: a side effect needs a matrix played in both orders (both sides alike)")
+    order = list(dict.fromkeys(frame["a"]))
+    rank = {t: k for k, t in enumerate(order)}
+    pairs = frame[frame["a"].map(rank) < frame["b"].map(rank)]
+    rows = []
+    for cell in pairs.itertuples():
+        pa, pb, na, nb = cell.p_win_as_a, cell.p_win_as_b, cell.n_as_a, cell.n_as_b
+        se = np.sqrt(pa * (1 - pa) / na + pb * (1 - pb) / nb) if na and nb else np.nan
+        gap = pa - pb
+        rows.append({"a": cell.a, "b": cell.b, "p_as_a": pa, "p_as_b": pb, "gap": gap, "se": se,
+                     "z": gap / se if se > 0 else np.nan, "n_as_a": na, "n_as_b": nb})
+    out = pd.DataFrame(rows, columns=["a", "b", "p_as_a", "p_as_b", "gap", "se", "z", "n_as_a", "n_as_b"])
+    out.attrs.update(mean_gap=float(out["gap"].mean()) if len(out) else np.nan,
+                     mean_se=float(np.sqrt((out["se"] ** 2).sum()) / len(out)) if len(out) else np.nan)
+    return out
 
 
 def win_matrix(frame, value="p_win"):
@@ -154,15 +200,15 @@ def plot_matchups(frame, ax=None, annotate=True, fontsize=5):
     image = ax.imshow(matrix.to_numpy(), cmap="RdBu", vmin=0, vmax=1)
     ax.set_xticks(range(size), matrix.columns, rotation=60, ha="right")
     ax.set_yticks(range(size), matrix.index)
-    ax.set_xlabel("opponent (B)")
-    ax.set_ylabel("gladiator (A)")
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("gladiator")
     if annotate:
         for i in range(size):
             for j in range(size):
                 p = matrix.iat[i, j]
                 ax.text(j, i, f"{p:.2f}\n{low.iat[i, j]:.2f}–{high.iat[i, j]:.2f}", ha="center", va="center",
                         fontsize=fontsize, color="white" if abs(p - 0.5) > 0.3 else "black")
-    ax.figure.colorbar(image, ax=ax, fraction=0.04, label="P(A wins)")
+    ax.figure.colorbar(image, ax=ax, fraction=0.04, label="P(row type wins)")
     ax.set_title(f"Jugule ! matchups, n = {frame['n'].iat[0]:,} duels per cell")
     return ax
 

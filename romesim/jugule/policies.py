@@ -44,8 +44,10 @@ D_ZONE, D_LOSS, D_PARRY, D_DODGE, D_KIND = S_X, S_X + 1, S_X + 2, S_X + 3, S_X +
 AK_MELEE, AK_LASSO, AK_BASH, AK_MISSILE = range(4)
 # net_escape state
 N_NEED, N_SCYTHE, N_ESCAPE = S_X, S_X + 1, S_X + 2
-# hex_choice state: count, purpose, then (q, r) pairs
+# hex_choice state: count, purpose, then up to H_MAX (q, r) pairs, then the enemy's arc seen from each candidate
 H_COUNT, H_PURPOSE, H_PAIRS = S_X, S_X + 1, S_X + 2
+H_MAX = 12  # the most candidates any choice has (net exits under net_exit = any: at most 11)
+H_ARCS = H_PAIRS + 2 * H_MAX
 HP_DODGE, HP_PUSH, HP_NET_EXIT, HP_STEP_BACK = range(4)
 
 # ------------------------------------------------------------------------------------------------ points
@@ -205,6 +207,17 @@ def _allocate(code, params, state, stream):
         m = ap - reserve - c
         return m * 100 + c
     steps = state[S_DIST] - max(1, state[S_REACH])
+    if code != CODE_PARAMETRIC and ap - need - steps >= 2:
+        # default, closing in with an attack in reach this turn: the steps, then one assault (2 CP), then the
+        # reserve, then a spare MP to face him, the rest to the attack. A 4-5 AP gladiator who kept his reserve
+        # and a spare MP first would never attack on such a turn, and the cowardice clock (12.6) would run
+        c = 2
+        reserve = min(reserve, ap - need - steps - c)
+        m = need + steps + min(1, ap - need - steps - c - reserve)
+        c = ap - reserve - m
+        if c % 2 == 1 and state[S_JAVELINS] == 0:
+            c -= 1
+        return m * 100 + c
     if code == CODE_PARAMETRIC:
         m = max(need, int((ap - reserve) * m_share + 0.5))
     else:
@@ -411,8 +424,25 @@ def _knockdown(code, params, state, stream):
 
 @njit(cache=True)
 def _hex_choice(code, params, state, stream):
+    """D16, default: a hex that keeps the enemy in the best arc (front, then flank, then rear: he moves with his
+    facing kept, 15.5, 15.6, 10.3), a tie drawn from the game's stream. The candidates come in compass order, so
+    "the first" would favour one side of the sheet over the other; the arc is the same for both sides."""
+    n = state[H_COUNT]
     if code == CODE_RANDOM:
-        return dn(stream, state[H_COUNT]) - 1
+        return dn(stream, n) - 1
+    best, ties = 3, 0
+    for i in range(n):
+        arc = state[H_ARCS + i]
+        if arc < best:
+            best, ties = arc, 1
+        elif arc == best:
+            ties += 1
+    pick = dn(stream, ties) if ties > 1 else 1
+    for i in range(n):
+        if state[H_ARCS + i] == best:
+            pick -= 1
+            if pick == 0:
+                return i
     return 0
 
 

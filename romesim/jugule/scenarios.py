@@ -7,12 +7,13 @@ from dataclasses import field
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from ..core.errors import ScenarioError
-from ..core.scenario import Scenario, option_table, param, register
+from ..core.scenario import Scenario, Seat, option_table, param, register
 from .combat import G_FIELDS, I_COLS, MAX_ITEMS, OPTION_NAMES, RANKS, option_vector
 from .duel import duel_kernel
-from .gladiators import TYPES, GladiatorSpec, gladiator_row, gladiator_spec
+from .gladiators import TYPE_ROWS, TYPES, GladiatorSpec, gladiator_row, gladiator_spec
 from .policies import DUEL_POINTS
 
 option = option_table(Path(__file__).with_name("data") / "jugule_options.csv")
@@ -92,6 +93,7 @@ class Duel(Scenario):
     pushback: str = option("pushback")
     net_range: int = option("net_range")
     net_area: str = option("net_area")
+    net_exit: str = option("net_exit")
     netted_can_attack: bool = option("netted_can_attack")
     net_escape_cmp: str = option("net_escape_cmp")
     pickup_range: int = option("pickup_range")
@@ -159,6 +161,16 @@ class Duel(Scenario):
             G0[i], IT0[i] = gladiator_row(spec, options, getattr(self, f"rank_{side}"),
                                           getattr(self, f"bonus_hp_{side}"), getattr(self, f"bonus_ap_{side}"))
         return G0, IT0
+
+    def seats(self):
+        return (Seat("A", "a_", "p_win"), Seat("B", "b_", "p_loss"))
+
+    @classmethod
+    def reference_tables(cls):
+        columns = ["type_id", "name_fr", "ap", "head", "thorax", "left_arm", "right_arm", "left_leg", "right_leg",
+                   "shield", "weapons", "special_rules"]
+        table = pd.DataFrame(list(TYPE_ROWS.values()))[columns]
+        return {"gladiator types (a, b; AP and the protection of each zone, Jugule 14)": table}
 
     def kernel_args(self):
         return (option_vector(self), *self.gladiators())

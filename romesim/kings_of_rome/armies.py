@@ -14,6 +14,9 @@ MAX_UNITS, MAX_LEADERS = 8, 3
 PEOPLES = ("latins", "sabines", "volsci", "etruscans", "aequi", "piceni", "falisci", "capenati", "samnites", "gauls",
            "greeks", "umbri")
 INVADER_PEOPLES = ("samnites", "gauls", "etruscans", "greeks", "umbri")  # KOR-A35
+# KOR-A28 nr_infantry_loss_points = italic_only: the peoples whose infantry is not "infanterie italique" (5.7.8);
+# the glossary names the Gauls beside "les peuples italiques", and the Greeks are no Italic people either
+NON_ITALIC_PEOPLES = ("gauls", "greeks")
 KINDS = ("infantry", "cavalry")
 ROMAN_BACKS = ("other", "captivi") + PEOPLES
 NR_BACKS = ("other", "captivi", "roman_I", "roman_II", "roman_III", "roman_IV", "roman_V")

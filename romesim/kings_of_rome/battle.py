@@ -66,7 +66,8 @@ MODE_BATTLE, MODE_AMBUSH = 0, 1
  P_MAY_DECLINE, P_PHASE3_COST, P_CAV_BASIS_WHOLE, P_BACK_PER_UNIT, P_TIE_RULE, P_RESERVE_ANY_BOX, P_LEADER_GE,
  P_NR_CAV_ATTACKS_LEADER, P_LEADER_BOX_EMPTY, P_TRIUMPH_IP, P_TRIUMPH_WHOLE, P_KING_LOSS, P_CAPTURE_IP,
  P_CAPTURE_VP, P_TRIAL_HELD, P_EQUAL_8_ACQUITTED, P_IP_LOSS_ALWAYS, P_TRIBUNE_STACK, P_REACTIONS,
- P_NR_LEADERLESS_INF, P_NR_LEADERLESS_CAV, P_ROMAN_LEADERLESS_INF, P_ROMAN_LEADERLESS_CAV, N_PARAMS) = range(53)
+ P_NR_LEADERLESS_INF, P_NR_LEADERLESS_CAV, P_ROMAN_LEADERLESS_INF, P_ROMAN_LEADERLESS_CAV, P_REROLL_CHAIN,
+ P_RR_NO_CAVALRY, P_VC_MARKER_FIRST, P_NR_INF_NO_POINTS, P_BACK_PARTICIPANTS, N_PARAMS) = range(58)
 
 # spolia round modes (KOR-A17), tie rules (KOR-A29), King-loss scoring (KOR-A34), invader scoring (KOR-A35)
 SPOLIA_REPEAT, SPOLIA_SINGLE, SPOLIA_ROMAN_FIRST = range(3)
@@ -162,14 +163,15 @@ def strongest_first(p, units, status, side, kind, out, start):
 
 
 @njit(cache=True)
-def lose_unit(units, status, g, side, i):
-    """A unit eliminated in combat (C4, 5.7.8): the track penalty of its kind and class; Captivi = captured."""
+def lose_unit(p, units, status, g, side, i):
+    """A unit eliminated in combat (C4, 5.7.8): the track penalty of its kind and class; Captivi = captured. An NR
+    infantry is 1 point, none for a non-Italic people under KOR-A28 ``nr_infantry_loss_points = italic_only``."""
     status[side, i, S_ALIVE] = 0
     if units[side, i, U_KIND] == CAVALRY:
         g[G_PEN + side] += 3
     elif side == ROME and units[side, i, U_CLASS] <= 2:
         g[G_PEN + side] += 2
-    else:
+    elif side == ROME or not p[P_NR_INF_NO_POINTS]:
         g[G_PEN + side] += 1
     g[G_LOST + side] += 1
     if units[side, i, U_CAPTIVI]:
@@ -190,7 +192,9 @@ def lose_leader(leaders, g, side):
 @njit(cache=True)
 def roll(stream, p, status, g, state, codes, params, offset, fn_reroll, side, drm, target, grant, phase, unit_v):
     """One combat die: hit iff d6 + drm > target. A commander who may grant rerolls (``grant``) spends Astutia on a
-    failed die (C3): the NR always (rules bot), Rome per DP-B11. Returns ``(hit, error)``."""
+    failed die (C3): the NR always (rules bot), Rome per DP-B11. KoR 5.7.9: one Astutia point affects one attack,
+    so the die is rerolled once (KOR-A22 ``astutia_reroll_chain = while_points_last``: again while points last).
+    Returns ``(hit, error)``."""
     die = rng.d6(stream)
     while die + drm <= target and grant and g[G_AST + side] > 0 and 6 + drm > target:
         if side == NR:
@@ -206,6 +210,8 @@ def roll(stream, p, status, g, state, codes, params, offset, fn_reroll, side, dr
             break
         g[G_AST + side] -= 1
         die = rng.d6(stream)
+        if not p[P_REROLL_CHAIN]:
+            break
     return die + drm > target, 0
 
 
@@ -347,8 +353,9 @@ def command_and_participants(stream, p, units, leaders, status, g, state, codes,
 @njit(cache=True)
 def pre_battle_penalties(p, units, leaders, status, g):
     """KoR 5.7.8, P1-P7 (``kor_battle_penalties.csv``): no leader 1; adjacent enemy garrison 1, or 2 for a value 3
-    (compiled per KOR-A27); an enemy-nationality back (Rome) or a Roman class I-III back (NR) 1, once or per unit
-    (KOR-A28); fewer cavalry 2 (leaders count, KOR-A26); Etruscans or Gauls 2 for Rome (KOR-A28)."""
+    (compiled per KOR-A27); an enemy-nationality back (Rome) or a Roman class I-III back (NR) 1, once or per unit,
+    on any unit of the army or only on the participants (KOR-A28); fewer cavalry 2 (leaders count, KOR-A26);
+    Etruscans or Gauls 2 for Rome (KOR-A28)."""
     cavalry = np.zeros(2, np.int64)
     for side in range(2):
         points = 0
@@ -357,7 +364,7 @@ def pre_battle_penalties(p, units, leaders, status, g):
         points += p[P_ADJ_PEN + side]
         backs = 0
         for i in range(p[P_UNITS + side]):
-            if status[side, i, S_PART] and units[side, i, U_BACK]:
+            if units[side, i, U_BACK] and (status[side, i, S_PART] or not p[P_BACK_PARTICIPANTS]):
                 backs += 1
         points += backs if p[P_BACK_PER_UNIT] else min(backs, 1)
         for i in range(p[P_UNITS + side]):
@@ -473,14 +480,13 @@ def choose_tactics(stream, p, units, status, g, state, codes, params, offset, fn
 
 
 @njit(cache=True)
-def vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn_pairing, fn_reroll):
-    """KoR 5.7.4 vanguard clash (DP-B05, KOR-A20, KOR-A21, KOR-A22): cavalry only, the attacker's unit rolls
-    first in each exchange; a unit eliminated before it rolls does not answer. Equal numbers (the NR keeps its
-    strongest; Rome's surplus is the cavalry it does not pair) fight one duel per pair, or, as a melee, re-pair
-    their survivors until one side has none. Returns an error code."""
+def vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn_pairing, fn_reroll, attacker):
+    """KoR 5.7.4 vanguard clash (DP-B05, KOR-A20, KOR-A21, KOR-A22): cavalry only, the unit of ``attacker``
+    rolls first in each exchange (KOR-A20 ``vanguard_first_roller``); a unit eliminated before it rolls does not
+    answer. Equal numbers (the NR keeps its strongest; Rome's surplus is the cavalry it does not pair) fight one
+    duel per pair, or, as a melee, re-pair their survivors until one side has none. Returns an error code."""
     if alive_of_kind(p, units, status, ROME, CAVALRY) == 0 or alive_of_kind(p, units, status, NR, CAVALRY) == 0:
         return 0
-    attacker = ROME if p[P_ROMAN_ATTACKER] else NR
     order = G_ORDER
     # who is involved (S_MARK = 1)
     for side in range(2):
@@ -549,14 +555,14 @@ def vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn
                 if err:
                     return err
                 if hit:
-                    lose_unit(units, status, g, 1 - attacker, d)
+                    lose_unit(p, units, status, g, 1 - attacker, d)
                     break
                 hit, err = roll(stream, p, status, g, state, codes, params, offset, fn_reroll, 1 - attacker, drm_d,
                                 va, grant_d, PHASE_CLASH, vd)
                 if err:
                     return err
                 if hit:
-                    lose_unit(units, status, g, attacker, a)
+                    lose_unit(p, units, status, g, attacker, a)
                     break
         if not p[P_VC_MELEE] or not progress:
             break
@@ -607,7 +613,7 @@ def retreat_round(stream, p, units, status, g, state, codes, params, offset, att
     for side in range(2):
         for i in range(p[P_UNITS + side]):
             if status[side, i, S_HIT]:
-                lose_unit(units, status, g, side, i)
+                lose_unit(p, units, status, g, side, i)
     return 0
 
 
@@ -615,11 +621,23 @@ MAX_ROUNDS = 1000  # a safety net: with the built-in policies a phase 3 that can
 
 
 @njit(cache=True)
-def box_empty(p, g, side, box):
-    """KOR-A32: a front box holding only a leader counts as empty (default)."""
-    if g[G_FRONT + 3 * side + box] >= 0:
+def box_vacated(p, g, side, box):
+    """KoR 5.7.11: a front box "laissée vide par des unités éliminées", a unit of it eliminated and none in it now;
+    a box no unit filled at the set-up ends nothing (a short line fights with the boxes it fills). KOR-A32: a box
+    holding only a leader counts as empty (default)."""
+    if g[G_FRONT + 3 * side + box] >= 0 or g[G_BOX_KIND + 3 * side + box] < 0:
         return False
     return not (not p[P_LEADER_BOX_EMPTY] and g[G_LEAD_ALIVE + side] and g[G_LBOX + side] == box)
+
+
+@njit(cache=True)
+def battle_over(p, g):
+    """KoR 5.7.11: a box of either side vacated by eliminations that the reserves could not fill."""
+    for side in range(2):
+        for b in range(3):
+            if box_vacated(p, g, side, b):
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -754,7 +772,7 @@ def combat_round(stream, p, units, status, g, state, codes, params, offset, fn_r
         for b in range(3):
             i = g[G_FRONT + 3 * side + b]
             if i >= 0 and status[side, i, S_HIT]:
-                lose_unit(units, status, g, side, i)
+                lose_unit(p, units, status, g, side, i)
                 status[side, i, S_BOX] = -1
                 g[G_FRONT + 3 * side + b] = -1
     return 0
@@ -806,9 +824,12 @@ def reserve_step(stream, p, units, leaders, status, g, state, codes, params, off
     """KoR 5.7.9 a and 5.7.10 (DP-B12, DP-B13, DP-B14): reserve infantry may replace an eliminated infantry
     (KOR-A30); each reserve cavalry fills a vacated box, attacks the enemy front-line leader, or (Rome) does
     nothing. The NR always fills, else attacks (KOR-A31). Both sides act at once: each sees the other's front as
-    the hits left it; the attacker's dice are drawn first. Returns an error code."""
+    the hits left it; the attacker's dice are drawn first. The attacks on leaders are rolled once every unit has
+    moved, and only if the battle goes on: when a vacated box stays empty it ends at once, "n'effectuez pas
+    d'autres lancers de Dés" (5.7.11). Returns an error code."""
     attacker = ROME if p[P_ROMAN_ATTACKER] else NR
     order = G_ORDER
+    attacks_rome, attacks_nr = 0, 0
     for k in range(6):
         g[G_FACING + k] = g[G_FRONT + k]
     for side in (attacker, 1 - attacker):
@@ -855,8 +876,17 @@ def reserve_step(stream, p, units, leaders, status, g, state, codes, params, off
                         return err
                     place(units, status, g, side, i, box)
                 elif action == 1:
-                    if leader_attack_hits(stream, p, leaders, g, side):
-                        lose_leader(leaders, g, 1 - side)
+                    if side == ROME:
+                        attacks_rome += 1
+                    else:
+                        attacks_nr += 1
+    if battle_over(p, g):
+        return 0
+    for side in (attacker, 1 - attacker):
+        for k in range(attacks_rome if side == ROME else attacks_nr):
+            # a leader eliminated by an earlier attack of this step is not attacked again
+            if g[G_LEAD_ALIVE + 1 - side] and leader_attack_hits(stream, p, leaders, g, side):
+                lose_leader(leaders, g, 1 - side)
     return 0
 
 
@@ -889,18 +919,14 @@ def can_progress(p, units, leaders, status, g):
 @njit(cache=True)
 def phase3(stream, p, units, leaders, status, g, state, codes, params, offset, fn_deploy, fn_leader, fn_reroll,
            fn_infantry, fn_cavalry, fn_fill):
-    """KoR 5.7.6, 5.7.9, 5.7.10: set-up, then rounds until a front box of either side is empty. A phase 3 in
-    which no die can change anything any more ends as if a box were empty (see the contract). Returns an error."""
+    """KoR 5.7.6, 5.7.9, 5.7.10: set-up, then rounds until a front box of either side is left empty by
+    eliminations (5.7.11). A phase 3 in which no die can change anything any more ends as if a box were empty (see
+    the contract). Returns an error."""
     err = phase3_setup(stream, p, units, status, g, state, codes, params, offset, fn_deploy, fn_leader)
     if err:
         return err
     while True:
-        ended = False
-        for side in range(2):
-            for b in range(3):
-                if box_empty(p, g, side, b):
-                    ended = True
-        if ended or not can_progress(p, units, leaders, status, g) or g[G_ROUNDS] >= MAX_ROUNDS:
+        if battle_over(p, g) or not can_progress(p, units, leaders, status, g) or g[G_ROUNDS] >= MAX_ROUNDS:
             return 0
         g[G_ROUNDS] += 1
         err = combat_round(stream, p, units, status, g, state, codes, params, offset, fn_reroll)
@@ -1012,8 +1038,9 @@ def battle_results(stream, p, units, leaders, status, g, state, codes, params, o
                     row[VP] -= 1
             if p[P_INVADER] != INVADER_NONE:
                 row[VP] -= 3
-            if tribune and g[G_LEAD_ALIVE] and p[P_TRIBUNE_STACK]:
-                row[IP] -= 1  # the office goes to the NR container (9.2.7.1); a fallen Tribune has none to lose
+            if tribune and p[P_TRIBUNE_STACK]:
+                # 9.2.7.1 "Un Tribun vaincu perd 1 PI": fallen or not, his defeat costs the King 1 IP
+                row[IP] -= 1
         if p[P_PORSENNA_KILLS] and cmd >= 0 and leaders[ROME, cmd, L_KING] and g[G_LEAD_ALIVE]:
             lose_leader(leaders, g, ROME)
         if accused(p, leaders, g) and p[P_TRIAL_HELD]:
@@ -1087,20 +1114,28 @@ def battle_game(stream, row, p, units, leaders, status, g, state, codes, params,
             if err:
                 return err
             point = DP_B_FIGHT
+            hex_attacker = ROME if p[P_ROMAN_ATTACKER] else NR
             if roman == DEFENCE and nr == DEFENCE:
                 err = vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn_vanguard,
-                                     fn_reroll)
+                                     fn_reroll, hex_attacker)
                 ending, fight = END_DEFENCE_DEFENCE, False
             elif roman != nr:
                 defender = ROME if roman == DEFENCE else NR
+                had_cavalry = alive_of_kind(p, units, status, defender, CAVALRY) > 0
                 clash = alive_of_kind(p, units, status, ROME, CAVALRY) > 0 \
                     and alive_of_kind(p, units, status, NR, CAVALRY) > 0
                 if clash:
+                    # KOR-A20 vanguard_first_roller: "en commençant par l'attaquant", the side that entered the hex
+                    # (5.7.2), or the side that chose ATTACK
+                    first = 1 - defender if p[P_VC_MARKER_FIRST] else hex_attacker
                     err = vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn_vanguard,
-                                         fn_reroll)
+                                         fn_reroll, first)
                     if err:
                         return err
-                if alive_of_kind(p, units, status, defender, CAVALRY) == 0:
+                # 5.7.4: the DEFENCE side retreats "qu'il ne lui reste plus de cavalerie", its cavalry lost in the
+                # clash; without cavalry from the start there is no clash and phase 3 follows (KOR-A23
+                # retreat_round_trigger = no_cavalry: it retreats then too)
+                if alive_of_kind(p, units, status, defender, CAVALRY) == 0 and (had_cavalry or p[P_RR_NO_CAVALRY]):
                     err = retreat_round(stream, p, units, status, g, state, codes, params, offset, 1 - defender,
                                         fn_retreat, fn_reroll)
                     ending, fight, triumph_allowed = END_RETREAT, False, False

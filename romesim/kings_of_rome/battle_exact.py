@@ -60,6 +60,7 @@ KING_RANKS = ("king", "interrex", "rex_vicarius")
 TRIBUNES = ("tribunus_populi", "tribunus_celerum")
 
 BATTLE, AMBUSH = "kings_of_rome.battle", "kings_of_rome.ambush"
+NON_ITALIC = ("gauls", "greeks")
 ENDINGS = ("withdrawal", "spolia", "defence_defence", "retreat_round", "stopped", "phase3")
 
 
@@ -72,6 +73,13 @@ def faces(drm, target, ge=False):
 def _sorted(units):
     """Strongest first (Virtus, then the order of the scenario's list)."""
     return sorted(units, key=lambda u: (-u.virtus, u.slot))
+
+
+def _product(values):
+    out = Fraction(1)
+    for v in values:
+        out *= v
+    return out
 
 
 def _integer_weights(dist):
@@ -130,25 +138,26 @@ def _book(book, **changes):
     return tuple(values)
 
 
-def _lose_units(book, lost):
+def _lose_units(book, lost, nr_infantry_points=1):
     """Book the units in ``lost`` as eliminated or captured, with their track penalties (5.7.8, C4)."""
     values = list(book)
     for unit in lost:
         side = unit.side
-        values[PEN_R + side] += loss_penalty(unit)
+        values[PEN_R + side] += loss_penalty(unit, nr_infantry_points)
         values[LOST_R + side] += 1
         if unit.captivi:
             values[CAPT_R + side] += 1
     return tuple(values)
 
 
-def loss_penalty(unit):
-    """5.7.8 in-battle penalties: cavalry 3 (either side, Roman cavalry is class I); NR infantry 1; Roman
-    infantry 2 for class I-II, 1 for class III-V."""
+def loss_penalty(unit, nr_infantry_points=1):
+    """5.7.8 in-battle penalties: cavalry 3 (either side, Roman cavalry is class I); NR infantry 1 ("infanterie
+    italique": 0 for a non-Italic people under KOR-A28 ``italic_only``); Roman infantry 2 for class I-II, 1 for
+    class III-V."""
     if unit.kind == CAVALRY:
         return 3
     if unit.side == NR:
-        return 1
+        return nr_infantry_points
     return 2 if unit.roman_class <= 2 else 1
 
 
@@ -166,6 +175,9 @@ class _Solver:
         # the ambush battle (6.4 c) is the NR's attack and no Roman action
         self.ambush = scenario.name == AMBUSH
         self.rome_attacks = not self.ambush and scenario.attacker == "rome"
+        # KOR-A28 italic_only: 5.7.8 scores the loss of an "infanterie italique"; Gauls and Greeks are not Italic
+        self.nr_infantry_points = 0 if (scenario.nr_infantry_loss_points == "italic_only"
+                                        and scenario.nr_people in NON_ITALIC) else 1
         self.roman_action = not self.ambush and scenario.roman_action
         self.mass = {}  # phase-3 states -> probability mass waiting to be carried forward
         self.decisions = {}
@@ -324,8 +336,14 @@ class _Solver:
                 pen[side] += (2 if 3 in values else 1) if values else 0
             else:
                 pen[side] += sum(2 if v == 3 else 1 for v in values)
-        backs_r = sum(s.roman_units[u.slot]["back"] == s.nr_people for u in roman)  # P4
-        backs_n = sum(s.nr_units[u.slot]["back"] in ("roman_I", "roman_II", "roman_III") for u in nr)  # P5
+        # P4/P5 "une unité de l'armée": any unit of the army (KOR-A28 back_side_scope whole_army), or the
+        # participants only
+        if s.back_side_scope == "whole_army":
+            army_r, army_n = s.roman_units, s.nr_units
+        else:
+            army_r, army_n = [s.roman_units[u.slot] for u in roman], [s.nr_units[u.slot] for u in nr]
+        backs_r = sum(u["back"] == s.nr_people for u in army_r)  # P4
+        backs_n = sum(u["back"] in ("roman_I", "roman_II", "roman_III") for u in army_n)  # P5
         if s.back_side_penalty == "once":
             backs_r, backs_n = min(backs_r, 1), min(backs_n, 1)
         pen[ROME] += backs_r
@@ -460,17 +478,24 @@ class _Solver:
         both_cavalry = any(u.kind == CAVALRY for u in roman) and any(u.kind == CAVALRY for u in nr)
         if not roman_attacks and not nr_attacks:
             # DEFENCE vs DEFENCE: at most the clash, never phase 3, no winner
-            after = self.vanguard_clash(field) if both_cavalry else [(field, Fraction(1))]
+            after = self.vanguard_clash(field, self.rome_attacks) if both_cavalry else [(field, Fraction(1))]
             for f, w in after:
                 out.add(self.finish(f, "defence_defence"), weight * w)
             return
         if roman_attacks and nr_attacks:
             return self.gate(field, weight, out)  # ATTACK vs ATTACK: phase 2 is skipped
         defender = NR if roman_attacks else ROME  # the side that chose DEFENCE
-        after = self.vanguard_clash(field) if both_cavalry else [(field, Fraction(1))]
+        # KOR-A20: "en commençant par l'attaquant" is the side that entered the hex (5.7.2), or with
+        # attack_marker the side that chose ATTACK
+        rome_first = roman_attacks if self.s.vanguard_first_roller == "attack_marker" else self.rome_attacks
+        after = self.vanguard_clash(field, rome_first) if both_cavalry else [(field, Fraction(1))]
+        # 5.7.4: the DEFENCE side retreats when "il ne lui reste plus de cavalerie", the cavalry it had being
+        # gone; an army that never had any goes to phase 3 (KOR-A23 retreat_round_trigger = no_cavalry: retreats)
+        had_cavalry = any(u.kind == CAVALRY for u in field[defender])
+        retreat_without = self.s.retreat_round_trigger == "no_cavalry"
         for f, w in after:
             w = weight * w
-            if not any(u.kind == CAVALRY for u in f[defender]):
+            if not any(u.kind == CAVALRY for u in f[defender]) and (had_cavalry or retreat_without):
                 self.retreat_round(f, attack_side=1 - defender, weight=w, out=out)
             elif not both_cavalry:
                 self.gate(f, w, out)
@@ -507,19 +532,24 @@ class _Solver:
 
     def roll(self, side, f, points, grant, header, own):
         """``[(hit, points left, probability)]`` of one die hitting on ``f`` faces, rerolled after a miss while
-        the leader grants Astutia (C3): the NR greedily, Rome per DP-B11; only a die that could still win."""
+        the leader grants Astutia (C3): the NR greedily, Rome per DP-B11; only a die that could still win.
+        5.7.9: a point of Astutia affects one attack, so a die is rerolled once; KOR-A22 ``while_points_last``
+        rerolls it again while points last."""
         p = Fraction(f, 6)
         if f == 0:
             return [(False, points, Fraction(1))]
         out, w = [], Fraction(1)
+        rerolls = 0
+        chained = self.s.astutia_reroll_chain == "while_points_last"
         while True:
             out.append((True, points, w * p))
             w *= 1 - p
             if not w:
                 return out
-            if grant and points > 0 and (side == NR or self.decide_one(
+            if grant and points > 0 and (chained or rerolls == 0) and (side == NR or self.decide_one(
                     "reroll", [1, 1, 0, 0, 0, 0, 0, 0], own, header[:4] + (points,) + header[5:])):
                 points -= 1
+                rerolls += 1
                 continue
             out.append((False, points, w))
             return out
@@ -546,17 +576,17 @@ class _Solver:
             pairs.append((u, v))
         return pairs
 
-    def vanguard_clash(self, field):
+    def vanguard_clash(self, field, rome_first):
         """5.7.4 VC with KOR-A20 equal_numbers / pair_duels: ``[(field after, probability)]``.
 
         The NR keeps its strongest cavalry; DP-B05 picks the Roman cavalry facing each NR cavalry, strongest
-        first. Each pair fights to the death, the battle attacker's unit rolling first; a pair in which neither
+        first. Each pair fights to the death, Rome's unit rolling first iff ``rome_first``; a pair in which neither
         die can succeed rejoins its armies (contract section 6)."""
         roman, nr, led_r, led_n, book, pts_r, pts_n = field
         pairs = self.pairs(field, CAVALRY, "vanguard_pairing", PHASE_CLASH)
         states = {(pts_r, pts_n, ()): Fraction(1)}
         for u, v in pairs:
-            attacker, target = (u, v) if self.rome_attacks else (v, u)
+            attacker, target = (u, v) if rome_first else (v, u)
             nxt = defaultdict(Fraction)
             for (pr, pn, lost), w in states.items():
                 for (loser, pr2, pn2), q in self.pair_duel(attacker, target, pr, pn, field).items():
@@ -570,7 +600,7 @@ class _Solver:
     def remove(self, field, lost, pts_r, pts_n):
         roman, nr, led_r, led_n, book, _, _ = field
         return (tuple(u for u in roman if u not in lost), tuple(u for u in nr if u not in lost), led_r, led_n,
-                _lose_units(book, lost), pts_r, pts_n)
+                _lose_units(book, lost, self.nr_infantry_points), pts_r, pts_n)
 
     def drm(self, unit, phase3=False):
         """The DRM of a unit's die: Good Omen for Rome (9.5.7.1, KOR-A58), plus the class DRM in phase 3; the
@@ -721,9 +751,12 @@ class _Solver:
                 if led_n and any(order):
                     best = max(u.virtus for u in order if u is not None)
                     lead_n = next(b for b, u in enumerate(order) if u is not None and u.virtus == best)
-                # in the first round of an ambush battle the Roman units do not roll (6.4 c)
+                # in the first round of an ambush battle the Roman units do not roll (6.4 c); a box no unit
+                # filled at the set-up never ends the battle (5.7.11 ends it for boxes left empty by eliminations)
+                unfilled = (frozenset(b for b, u in enumerate(front_r) if u is None),
+                            frozenset(b for b, u in enumerate(order) if u is None))
                 state = (tuple(front_r), tuple(order), reserve_r, reserve_n, lead_r, lead_n, pts_r, pts_n, book,
-                         self.ambush)
+                         self.ambush, unfilled)
                 self.mass[state] = self.mass.get(state, Fraction(0)) + weight * wl / len(orders)
 
     def flow_phase3(self, out):
@@ -739,7 +772,7 @@ class _Solver:
         while heap:
             _, _, state = heapq.heappop(heap)
             m = self.mass.pop(state)
-            moves = None if self.ended(state) else self.combat_round(state)
+            moves = None if self.ended(state[:2], state[10]) else self.combat_round(state)
             if not moves:
                 # an empty front box ends the battle at once (5.7.11); so does a phase 3 no die can change
                 front_r, front_n, reserve_r, reserve_n = state[:4]
@@ -763,15 +796,16 @@ class _Solver:
     def progress(state):
         """Heap key: more units alive first, then more Astutia points and leaders (negated for a min-heap), then
         the silent first round of an ambush."""
-        front_r, front_n, reserve_r, reserve_n, lead_r, lead_n, pts_r, pts_n, _, silent = state
+        front_r, front_n, reserve_r, reserve_n, lead_r, lead_n, pts_r, pts_n, _, silent, _ = state
         alive = sum(u is not None for u in front_r + front_n) + len(reserve_r) + len(reserve_n)
         # an ambush's silent first round leads to the same screen with the Romans rolling: settle it first
         return (-alive, -(pts_r + pts_n + (lead_r is not None) + (lead_n is not None)), not silent)
 
     @staticmethod
-    def ended(state):
-        """END CHECK: a front box without a unit (a leader alone counts as empty, KOR-A32) on either side."""
-        return any(u is None for u in state[0]) or any(u is None for u in state[1])
+    def ended(fronts, unfilled):
+        """END CHECK (5.7.11): a front box of either side without a unit (a leader alone counts as empty, KOR-A32)
+        that a unit held, "laissée vide par des unités éliminées"; boxes ``unfilled`` at the set-up do not count."""
+        return any(u is None and b not in unfilled[side] for side in (ROME, NR) for b, u in enumerate(fronts[side]))
 
     def can_attack_leader(self, side, state):
         """Whether a reserve cavalry of ``side`` could still hit the enemy commander in a front box (5.7.10 b)."""
@@ -785,7 +819,10 @@ class _Solver:
         return best > 0 and any(u.kind == CAVALRY for u in state[2 + side])
 
     def may_attack(self, unit, target):
-        """5.7.10: NR cavalry attacks only Roman infantry of class III-V; every other unit any enemy unit."""
+        """5.7.9-5.7.10: a unit attacks the unit in the opposite box (a short line's box may be empty); NR cavalry
+        attacks only Roman infantry of class III-V, every other unit any enemy unit."""
+        if unit is None or target is None:
+            return False
         if unit.side == NR and unit.kind == CAVALRY:
             return target.kind == INFANTRY and target.roman_class >= 3
         return True
@@ -793,7 +830,7 @@ class _Solver:
     def combat_round(self, state):
         """One phase-3 round (5.7.9): ``(denominator, {next state: integer weight})``, or None when no die can
         succeed (a silent Roman first round of an ambush still counts the Roman dice as able to)."""
-        front_r, front_n, reserve_r, reserve_n, lead_r, lead_n, pts_r, pts_n, book, silent = state
+        front_r, front_n, reserve_r, reserve_n, lead_r, lead_n, pts_r, pts_n, book, silent, unfilled = state
         fronts = (front_r, front_n)
         leads = (lead_r, lead_n)
         pts = (pts_r, pts_n)
@@ -814,16 +851,17 @@ class _Solver:
         if not can_hit and not any(self.can_attack_leader(side, state) for side in (ROME, NR)):
             return None
         (den_r, dist_r), (den_n, dist_n) = per_side
-        kinds_before = (tuple(u.kind for u in front_r), tuple(u.kind for u in front_n))
+        kinds_before = tuple(tuple(u.kind if u is not None else None for u in front) for front in fronts)
         reserves = {}
         for hits_on_n in dist_r:
             for hits_on_r in dist_n:
                 lost = [front_r[b] for b in hits_on_r] + [front_n[b] for b in hits_on_n]
                 after = (tuple(None if b in hits_on_r else u for b, u in enumerate(front_r)),
                          tuple(None if b in hits_on_n else u for b, u in enumerate(front_n)),
-                         reserve_r, reserve_n, lead_r, lead_n, pts_r, pts_n, _lose_units(book, lost))
+                         reserve_r, reserve_n, lead_r, lead_n, pts_r, pts_n,
+                         _lose_units(book, lost, self.nr_infantry_points))
                 reserves[(hits_on_n, hits_on_r)] = self.reserve_step(
-                    after, (frozenset(hits_on_r), frozenset(hits_on_n)), kinds_before)
+                    after, (frozenset(hits_on_r), frozenset(hits_on_n)), kinds_before, unfilled)
         common = 1
         for den, _ in reserves.values():
             common = common * den // gcd(common, den)
@@ -836,7 +874,7 @@ class _Solver:
                     for nxt, r in after.items():
                         # the points left come from the dice; a leader killed in the reserve step has none
                         key = nxt[:6] + (left_r if nxt[4] is not None else 0, left_n if nxt[5] is not None else 0,
-                                         nxt[8], False)
+                                         nxt[8], False, unfilled)
                         moves[key] += pq * r
         return den_r * den_n * common, moves
 
@@ -862,9 +900,12 @@ class _Solver:
             self.side_rolls[key] = den, dict(nested)
         return self.side_rolls[key]
 
-    def reserve_step(self, state, vacated, kinds_before):
+    def reserve_step(self, state, vacated, kinds_before, unfilled):
         """5.7.9 a / 5.7.10 reserve step after the hits: infantry, then cavalry, both sides at once (boxes are
-        chosen facing the enemy front as the hits left it). ``(denominator, {next state: integer weight})``."""
+        chosen facing the enemy front as the hits left it). ``(denominator, {next state: integer weight})``.
+
+        The reserve cavalry that attack a leader roll only when every unit has moved and the battle goes on: a box
+        left empty ends it at once, "n'effectuez pas d'autres lancers de Dés" (5.7.11)."""
         front_r, front_n, reserve_r, reserve_n, lead_r, lead_n, pts_r, pts_n, book = state
         fronts, reserves, leads = (front_r, front_n), (reserve_r, reserve_n), (lead_r, lead_n)
         sides = []
@@ -876,19 +917,31 @@ class _Solver:
                 self.reserves[key] = _integer_weights(self.reserve_side(*key))
             sides.append(self.reserves[key])
         (den_r, dist_r), (den_n, dist_n) = sides
-        moves = {}
-        for (f_r, r_r, killed_n), p in dist_r.items():
-            for (f_n, r_n, killed_r), q in dist_n.items():
-                after = book
-                if killed_r or killed_n:
-                    after = _book(book, LEADER_R=book[LEADER_R] or killed_r, LEADER_N=book[LEADER_N] or killed_n)
-                nxt = (f_r, f_n, r_r, r_n, None if killed_r else lead_r, None if killed_n else lead_n,
-                       0 if killed_r else pts_r, 0 if killed_n else pts_n, after)
-                moves[nxt] = moves.get(nxt, 0) + p * q
-        return den_r * den_n, moves
+        moves = defaultdict(Fraction)
+        for (f_r, r_r, attacks_r), p in dist_r.items():
+            for (f_n, r_n, attacks_n), q in dist_n.items():
+                w = Fraction(p * q, den_r * den_n)
+                if self.ended((f_r, f_n), unfilled):
+                    attacks_r = attacks_n = ()
+                # each attack hits with its own faces; the leader survives only if every one misses
+                survive_n = _product(1 - Fraction(f, 6) for f in attacks_r)
+                survive_r = _product(1 - Fraction(f, 6) for f in attacks_n)
+                for killed_r, pr in ((False, survive_r), (True, 1 - survive_r)):
+                    for killed_n, pn in ((False, survive_n), (True, 1 - survive_n)):
+                        if not pr * pn:
+                            continue
+                        after = book
+                        if killed_r or killed_n:
+                            after = _book(book, LEADER_R=book[LEADER_R] or killed_r,
+                                          LEADER_N=book[LEADER_N] or killed_n)
+                        nxt = (f_r, f_n, r_r, r_n, None if killed_r else lead_r, None if killed_n else lead_n,
+                               0 if killed_r else pts_r, 0 if killed_n else pts_n, after)
+                        moves[nxt] += w * pr * pn
+        return _integer_weights(moves)
 
     def reserve_side(self, side, front, reserve, enemy_front, enemy_at_front, vacated, kinds_before):
-        """One side's reserve step: ``{(front, reserve, enemy leader killed): probability}``.
+        """One side's reserve step: ``{(front, reserve, hitting faces of each attack on the enemy leader):
+        probability}``; the attacks are rolled by ``reserve_step``.
 
         The built-ins of DP-B12/B13/B14 read only their own entries, so the header is left at 0 and the result is
         shared by every state with the same boxes."""
@@ -897,25 +950,25 @@ class _Solver:
         any_box = self.s.reserve_infantry_fill == "any_vacated_box"
         infantry_boxes = {b for b in vacated if any_box or kinds_before[b] == INFANTRY}
         facing = tuple(u.virtus if u is not None else 0 for u in enemy_front)
-        partial = {(front, reserve, False): Fraction(1)}
+        partial = {(front, reserve, ()): Fraction(1)}
         for unit in sorted(reserve, key=lambda u: u.kind):  # infantry first, each kind strongest first
             nxt = defaultdict(Fraction)
-            for (front, left, killed), w in partial.items():
+            for (front, left, attacks), w in partial.items():
                 open_boxes = [b for b in sorted(vacated) if front[b] is None]
                 if unit.kind == INFANTRY:
                     boxes = [b for b in open_boxes if b in infantry_boxes]
                     if not boxes:
-                        nxt[(front, left, killed)] += w
+                        nxt[(front, left, attacks)] += w
                         continue
                     if side == ROME:
                         actions = self.decide("reserve_infantry", [1, 1, 0, 0, 0, 0, 0, 0],
-                                              (unit.virtus, int(enemy_at_front and not killed)), header)
+                                              (unit.virtus, int(enemy_at_front)), header)
                         actions = [(1 if a else 2, p) for a, p in actions]  # 1 = fill, 2 = stay
                     else:
                         actions = [(1, Fraction(1))]  # the NR never keeps reserves idle
                 else:
                     boxes = open_boxes
-                    leader_there = enemy_at_front and not killed
+                    leader_there = enemy_at_front  # the attacks are rolled after every unit has moved
                     if side == ROME:
                         legal = [int(bool(boxes)), int(leader_there), 1, 0, 0, 0, 0, 0]
                         actions = self.decide("reserve_cavalry", legal, (unit.virtus, int(leader_there)), header)
@@ -928,19 +981,16 @@ class _Solver:
                         actions = [(2, Fraction(1))]
                 for action, p in actions:
                     if action == 2:
-                        nxt[(front, left, killed)] += w * p
+                        nxt[(front, left, attacks)] += w * p
                     elif action == 1:
                         rest = tuple(u for u in left if u != unit)
                         for box, q in self.fill_box(side, unit, boxes, facing, enemy_front, header):
                             placed = front[:box] + (unit,) + front[box + 1:]
-                            nxt[(placed, rest, killed)] += w * p * q
+                            nxt[(placed, rest, attacks)] += w * p * q
                     else:
                         # attack the enemy leader in his front box: he cannot answer (KOR-A31)
-                        hit = Fraction(faces(self.drm(unit), enemy_leader[0], self.s.leader_attack_test == "ge"), 6)
-                        if hit:
-                            nxt[(front, left, True)] += w * p * hit
-                        if hit != 1:
-                            nxt[(front, left, killed)] += w * p * (1 - hit)
+                        hit = faces(self.drm(unit), enemy_leader[0], self.s.leader_attack_test == "ge")
+                        nxt[(front, left, tuple(sorted(attacks + (hit,))))] += w * p
             partial = nxt
         return partial
 
@@ -1011,7 +1061,8 @@ class _Solver:
             if s.invader_war:
                 loss_ip, loss_vp = (0, -3) if s.invader_battle_scoring == "replace" else (loss_ip, loss_vp - 3)
             ip, vp = ip + loss_ip, vp + loss_vp
-            if rank in TRIBUNES and not book[LEADER_R] and s.tribune_defeat_stack == "stack":
+            # 9.2.7.1 "Un Tribun vaincu perd 1 PI", whether or not he fell
+            if rank in TRIBUNES and s.tribune_defeat_stack == "stack":
                 ip -= 1
         porsenna_kill = False
         if winner == NR:

@@ -69,7 +69,7 @@ def corruption(garrison, pillage, adjustment_always, reactions):
 NAVAL_MAX_SHIPS = 6
 
 
-def naval(roman, nr, astutia, omen, additive, mutual_no_result, target):
+def naval(roman, nr, astutia, omen, additive, mutual_no_result, target, chained=False):
     """KoR 5.8 with KOR-A41, exactly: the distribution of the fleets afloat, carried forward round by round.
 
     A state is (Roman fleet, NR fleet, rerolls left), a fleet being the sorted tuple of its ships' Virtus: ships of
@@ -88,13 +88,14 @@ def naval(roman, nr, astutia, omen, additive, mutual_no_result, target):
     roman_den, nr_den = shot_den ** NAVAL_MAX_SHIPS, 360 ** NAVAL_MAX_SHIPS
 
     def shot(faces, left):
-        """[(hit, rerolls left, weight over 6^(pool+1))] of a Roman die hitting on ``faces`` faces, rerolled while
-        it misses, rerolls are left and a reroll could hit (C3)."""
+        """[(hit, rerolls left, weight over 6^(pool+1))] of a Roman die hitting on ``faces`` faces, rerolled when
+        it misses, a reroll is left and could hit (C3): once (5.7.9), or while it misses with ``chained``."""
         if faces == 0:
             return [(False, left, die_den)]
-        out = [(True, left - j, (6 - faces) ** j * faces * 6 ** (pool - j)) for j in range(left + 1)]
+        tries = left if chained else min(left, 1)  # rerolls this die may take
+        out = [(True, left - j, (6 - faces) ** j * faces * 6 ** (pool - j)) for j in range(tries + 1)]
         if faces < 6:
-            out.append((False, 0, (6 - faces) ** (left + 1) * 6 ** (pool - left)))
+            out.append((False, left - tries, (6 - faces) ** (tries + 1) * 6 ** (pool - tries)))
         return out
 
     @lru_cache(maxsize=None)

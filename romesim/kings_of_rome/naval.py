@@ -16,7 +16,7 @@ MAX_SHIPS = 6
 MAX_ROUNDS = 3  # 5.8: the dice may be rolled three times
 
 # indices into the compiled parameter vector; the ships' Virtus follow at ROMAN_V and NR_V
-N_ROMAN, N_NR, OMEN, ASTUTIA, ADDITIVE, MUTUAL_NO_RESULT, ROMAN_V = range(7)
+N_ROMAN, N_NR, OMEN, ASTUTIA, ADDITIVE, MUTUAL_NO_RESULT, CHAINED, ROMAN_V = range(8)
 NR_V = ROMAN_V + MAX_SHIPS
 N_PARAMS = NR_V + MAX_SHIPS
 
@@ -33,8 +33,9 @@ def naval_game(stream, row, state, ships, p, codes, params, fn_target):
 
     Every ship afloat fires at one enemy ship and sinks it if its die exceeds that ship's Virtus (C1). Roman dice
     get the Good Omen (+1, 9.5.7.1) and the bonus of the Roman leader aboard (KOR-A41): a pool of ``astutia``
-    rerolls for the whole fleet and battle (C3), used on every failed roll a reroll could still win, or Astutia
-    added to every Roman die. Rome rolls first, but the hits of a round are applied together. The NR bot fires
+    rerolls for the whole fleet and battle (C3), used on every failed roll a reroll could still win, each die
+    rerolled at most once (5.7.9, KOR-A22 ``astutia_reroll=once``; again while points last with ``chained``), or
+    Astutia added to every Roman die. Rome rolls first, but the hits of a round are applied together. The NR bot fires
     at a Roman ship drawn uniformly among those afloat. Fills ``row``; returns 0 or a policy error code.
     """
     row[:] = 0
@@ -47,6 +48,7 @@ def naval_game(stream, row, state, ships, p, codes, params, fn_target):
     additive = p[ADDITIVE]
     bonus = p[OMEN] + (p[ASTUTIA] if additive else 0)
     points = 0 if additive else p[ASTUTIA]
+    chained = p[CHAINED]
     rounds = 0
     while rounds < MAX_ROUNDS and roman_afloat > 0 and nr_afloat > 0:
         rounds += 1
@@ -75,8 +77,10 @@ def naval_game(stream, row, state, ships, p, codes, params, fn_target):
                 continue
             virtus = nr[target[i]]
             die = rng.d6(stream)
-            while die + bonus <= virtus and points > 0 and 6 + bonus > virtus:
+            rerolled = False
+            while die + bonus <= virtus and points > 0 and 6 + bonus > virtus and (chained or not rerolled):
                 points -= 1
+                rerolled = True
                 die = rng.d6(stream)
             if die + bonus > virtus:
                 nr_hit[target[i]] = 1

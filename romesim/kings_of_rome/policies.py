@@ -34,13 +34,20 @@ SECOND_CRITERION = DecisionPoint(
 
 REROLL = DecisionPoint(
     "reroll", "DP-S05",
-    "Spend one Astutia point of the besieging commander to reroll a failed siege roll (glossary, KOR-A22).",
-    state=("roll", "die", "points_left", "can_succeed"),
+    "Spend one Astutia point of the besieging commander to reroll a failed siege roll (glossary, KOR-A22). "
+    "A failed roll is rerolled at most once (5.7.9, KOR-A22 astutia_reroll=once); with chained the kernel asks "
+    "again after each failed reroll while points last.",
+    state=("roll", "die", "points_left", "can_succeed", "faces", "faces_b", "chained"),
     actions="0 = keep the failed roll, 1 = reroll it (roll: 0 = roll a, 1 = roll b; can_succeed: 1 if some "
-            "face of a reroll would succeed)",
-    builtins={"greedy": Builtin(0, "reroll every failed roll that a reroll could still win, while points last"),
+            "face of a reroll would succeed; faces: how many faces would; faces_b: on roll a, how many faces "
+            "would succeed on roll b under its best criterion, 0 on roll b; chained: 1 with "
+            "astutia_reroll=chained)",
+    builtins={"greedy": Builtin(0, "reroll every failed roll that a reroll could still win, except a roll a whose "
+                                   "reroll would take from roll b a point it would use on better odds (the "
+                                   "highest p_win)"),
               "never": Builtin(1, "never reroll"),
-              "reserve": Builtin(2, "like greedy, but on roll a keep `keep` points for roll b",
+              "reserve": Builtin(2, "reroll like greedy on roll b; on roll a only while more than `keep` points "
+                                    "are left",
                                  params=("keep",), defaults=(1.0,))},
     default="greedy")
 
@@ -109,9 +116,14 @@ def decide_reroll(code, params, state, stream, fn):
         return fn(state, params, stream)
     if code == 1 or state[3] == 0:
         return 0
-    if code == 2 and state[0] == 0 and state[2] <= params[0]:
-        return 0
-    return 1
+    if state[0] == 1:
+        return 1  # roll b: nothing is left to save a point for
+    if code == 2:
+        return 1 if state[2] > params[0] else 0
+    # greedy on roll a. P(the siege fails) is the product of the failure chances of every die rolled, so a point
+    # belongs to the roll with the more winning faces; under `once` a point beyond the first still leaves roll b
+    # its single reroll
+    return 1 if state[4] >= state[5] or (not state[6] and state[2] >= 2) else 0
 
 
 @njit(cache=True, inline="always")

@@ -8,7 +8,8 @@ these procedures over every dice sequence.
 
 
 def siege(s, dice, policy):
-    """KoR 5.5 a-c with the options of KOR-A6..A11, A22 (astutia_in_siege), A34 and A37."""
+    """KoR 5.5 a-c with the options of KOR-A6..A11, A22 (astutia_in_siege, astutia_reroll), A34 and A37, and the
+    Tribune's 9.2.7.1."""
     out = dict(p_win=0, p_submit=0, p_city_taken=0, p_abandon=0, ip=0, vp=0, hostile_reactions=0,
                tokens_r_to_nr=0, tokens_nr_to_r=0, nr_units_lost=0, p_leader_captured=0)
     king_led = s.commander == "king" or (s.commander == "interrex" and s.king_equivalents)
@@ -25,16 +26,33 @@ def siege(s, dice, policy):
         l_ok = s.leader > 0 and total > s.leader
         return {"garrison": g_ok, "leader": l_ok, "either": g_ok or l_ok}[criterion]
 
-    def roll(test, which_roll):
+    chained = s.astutia_reroll == "chained"
+
+    def winning_faces(test):
+        return sum(test(f + omen) for f in range(1, 7))
+
+    def wants_reroll(test, which_roll, b_faces):
+        """DP-S05 under the built-ins: ``b_faces`` is what roll b could win with its best criterion."""
+        if policy["reroll"] == "never" or not winning_faces(test):
+            return False
+        if which_roll == "b":
+            return True
+        if policy["reroll"] == "reserve":
+            return astutia[0] > policy.get("reroll_keep", 1)
+        # greedy: keep the last point(s) for roll b when roll b wins on more faces; under `once` roll b can use
+        # a single point, so any point beyond that one may go to roll a
+        return winning_faces(test) >= b_faces or (not chained and astutia[0] >= 2)
+
+    def roll(test, which_roll, b_faces=0):
+        """A siege roll; a failed die is rerolled once per Astutia point spent (5.7.9), at most once per roll
+        unless astutia_reroll = chained."""
         die = dice.d6()
         dice_rolled[0] += 1
-        while not test(die + omen) and astutia[0] > 0:
-            winnable = any(test(f + omen) for f in range(1, 7))
-            if policy["reroll"] == "never" or not winnable:
-                break
-            if policy["reroll"] == "reserve" and which_roll == "a" and astutia[0] <= policy.get("reroll_keep", 1):
-                break
+        rerolled = False
+        while (not test(die + omen) and astutia[0] > 0 and (chained or not rerolled)
+               and wants_reroll(test, which_roll, b_faces)):
             astutia[0] -= 1
+            rerolled = True
             die = dice.d6()
             dice_rolled[0] += 1
         return test(die + omen)
@@ -60,7 +78,10 @@ def siege(s, dice, policy):
                 choice = "leader" if s.leader < s.garrison else "garrison"
             target = s.leader if choice == "leader" else s.garrison
     siege_rolls = 1
-    if roll(lambda t: first_ok(t, target), "a"):
+    b_criteria = ("garrison", "leader") if (both and s.siege_second_roll_choice == "declare_before_roll") else (
+        ("either",) if s.leader > 0 else ("garrison",))
+    b_faces = max(winning_faces(lambda t, c=c: second_ok(t, c)) for c in b_criteria)
+    if roll(lambda t: first_ok(t, target), "a", b_faces):
         out.update(p_win=1, p_submit=1, p_city_taken=1, nr_units_lost=s.nr_units)
         out["p_leader_captured"] = int(s.leader > 0 and s.siege_first_roll_leader_fate == "captured")
         out["ip"] += 2
@@ -117,7 +138,11 @@ def siege(s, dice, policy):
                                                and s.ignominy_eligible == "tribuni_and_generals")
         if accused and s.ignominy_trial == "mandatory":
             out["ip"] += ignominy_ip(dice.two_d6() - 1, s)
-        if s.commander == "tribune" and s.tribune_defeat_stack == "stack":
+    if s.commander == "tribune":
+        # 9.2.7.1: after the siege a victorious Tribune gains 1 IP, a defeated one loses 1 (KOR-A37 stack)
+        if out["p_win"]:
+            out["ip"] += 1
+        elif s.tribune_defeat_stack == "stack":
             out["ip"] -= 1
     rerolls = dice_rolled[0] - siege_rolls
     out["hostile_reactions"] = siege_rolls + (rerolls if s.siege_reaction_count == "all_dice_including_rerolls"
@@ -253,8 +278,11 @@ def naval(s, dice, policy):
         for ship in sorted(roman):  # Rome, the attacker, rolls first
             virtus = nr[targets[ship]]
             die = dice.d6()
-            while die + bonus <= virtus and rerolls > 0 and 6 + bonus > virtus:
+            tries = 1  # 5.7.9: one Astutia point affects one attack, so one reroll (KOR-A22 astutia_reroll)
+            while (die + bonus <= virtus and rerolls > 0 and 6 + bonus > virtus
+                   and (tries == 1 or s.astutia_reroll == "chained")):
                 rerolls -= 1
+                tries += 1
                 die = dice.d6()
             if die + bonus > virtus:
                 sunk_nr.add(targets[ship])

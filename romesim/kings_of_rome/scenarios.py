@@ -116,6 +116,7 @@ class Siege(Scenario):
     siege_first_roll_leader_fate: str = option("siege_first_roll_leader_fate")
     siege_reaction_count: str = option("siege_reaction_count")
     astutia_in_siege: bool = option("astutia_in_siege")
+    astutia_reroll: str = option("astutia_reroll")
     king_equivalents: bool = option("king_equivalents")
     ignominy_trial: str = option("ignominy_trial")
     ignominy_equal_8: str = option("ignominy_equal_8")
@@ -163,13 +164,15 @@ class Siege(Scenario):
                       roman_leaders=[{"rank": rank, "virtus": self.commander_virtus, "astutia": self.astutia}],
                       **{k: getattr(self, k) for k in ("king_equivalents", "ignominy_trial", "ignominy_equal_8",
                                                        "ignominy_ip_loss", "tribune_defeat_stack",
-                                                       "ignominy_eligible")})
+                                                       "ignominy_eligible", "astutia_reroll")})
         armies = {0: dict(nr_units=self.relief_units, nr_leaders=self.relief_leaders, nr_people="falisci"),
                   1: dict(nr_units=self.sortie_units, nr_people=self.nr_people,
                           nr_leaders=[{"virtus": self.leader, "astutia": self.sortie_leader_astutia}])}
         for k, army in armies.items():
             if army["nr_units"]:
                 bp[k], bunits[k], bleaders[k] = _unchecked_battle(**common, **army).battle_arrays()
+        # a Tribune's +1/-1 IP (9.2.7.1) is settled once by the whole siege (siege.siege_game), not by its battles
+        bleaders[:, _battle.ROME, :, _battle.L_TRIBUNE] = 0
         return bp, bunits, bleaders, bots.codes, bots.params
 
     def kernel_args(self):
@@ -195,7 +198,7 @@ class Siege(Scenario):
                 self.tribune_defeat_stack == "stack",
                 self.relief, self.siege_after_relief_battle == "always", self.sortie_possible(),
                 self.sortie_nr_survival == "any_unit_survives", self.siege_after_sortie_defeat == "city_falls",
-                self.sortie_extra_battle_results == "vp_only")
+                self.sortie_extra_battle_results == "vp_only", self.astutia_reroll == "chained")
         return (p, success_table(p), *self.battle_arrays())
 
     def reference(self, dice, policies):
@@ -403,11 +406,13 @@ class Naval(Scenario):
 
     The Roman leader aboard (``roman_astutia``) is the fleet's commander: with KOR-A41 ``rerolls`` his Astutia is
     one pool of rerolls for every Roman ship over the whole battle (C3), spent on each failed roll a reroll could
-    still win; with ``additive_astutia`` it is added to every Roman die. The NR ships have no leader bonus (the NR
+    still win, a die being rerolled at most once (5.7.9; ``astutia_reroll=chained`` rerolls it again while points
+    last); with ``additive_astutia`` it is added to every Roman die. The NR ships have no leader bonus (the NR
     fleet's leader is not modelled; KOR-A40 counts a missing leader's Astutia as 0), and no leader's ship is
     singled out, so his bonus lasts while any Roman ship is afloat.
 
-    What the options change here: ``naval_leader_bonus`` changes every metric when ``roman_astutia`` > 0;
+    What the options change here: ``naval_leader_bonus`` changes every metric when ``roman_astutia`` > 0, and
+    ``astutia_reroll`` when it is ``rerolls``;
     ``naval_mutual_wipe`` moves the case where both fleets sink together from ``p_loss`` (-2 VP) to no result.
     ``naval_troops_on_sunk_ship`` has a single value and changes no metric: no troops are modelled aboard.
     """
@@ -428,6 +433,7 @@ class Naval(Scenario):
                                rule="5.8, KOR-A41")
     good_omen: bool = param(False, doc="Good Omen on the map: +1 to every Roman die", rule="9.5.7.1, KOR-A58")
     naval_leader_bonus: str = option("naval_leader_bonus")
+    astutia_reroll: str = option("astutia_reroll", doc="rule option KOR-A22; with naval_leader_bonus = rerolls")
     naval_mutual_wipe: str = option("naval_mutual_wipe")
     naval_troops_on_sunk_ship: str = option("naval_troops_on_sunk_ship",
                                             doc="rule option KOR-A41; changes no metric here (no troops aboard)")
@@ -435,7 +441,8 @@ class Naval(Scenario):
     def kernel_args(self):
         p = np.zeros(NAVAL_N_PARAMS, np.int64)
         p[:NAVAL_ROMAN_V] = (len(self.roman), len(self.nr), self.good_omen, self.roman_astutia,
-                             self.naval_leader_bonus == "additive_astutia", self.naval_mutual_wipe == "no_result")
+                             self.naval_leader_bonus == "additive_astutia", self.naval_mutual_wipe == "no_result",
+                             self.astutia_reroll == "chained")
         p[NAVAL_ROMAN_V:NAVAL_ROMAN_V + len(self.roman)] = self.roman
         p[NAVAL_NR_V:NAVAL_NR_V + len(self.nr)] = self.nr
         return (p,)
@@ -446,7 +453,7 @@ class Naval(Scenario):
     def exact_solution(self, policies):
         return _exact.naval(self.roman, self.nr, self.roman_astutia, int(self.good_omen),
                             self.naval_leader_bonus == "additive_astutia", self.naval_mutual_wipe == "no_result",
-                            policies.names[0])
+                            policies.names[0], self.astutia_reroll == "chained")
 
 
 SPOLIA_ROUND_MODES = ("simultaneous_repeat", "simultaneous_single_round", "sequential_roman_first")
@@ -763,6 +770,9 @@ class _Armies(Scenario):
     vanguard_model: str = option("vanguard_model")
     roman_cavalry_class_drm: str = option("roman_cavalry_class_drm")
     astutia_scope_battle: str = option("astutia_scope_battle")
+    astutia_reroll_chain: str = option("astutia_reroll_chain")
+    vanguard_first_roller: str = option("vanguard_first_roller")
+    retreat_round_trigger: str = option("retreat_round_trigger")
     retreat_round_class_drm: str = option("retreat_round_class_drm")
     retreat_round_scoring: str = option("retreat_round_scoring")
     roman_may_decline_phase3: bool = option("roman_may_decline_phase3")
@@ -771,6 +781,8 @@ class _Armies(Scenario):
     adjacent_garrison_penalty: str = option("adjacent_garrison_penalty")
     adjacent_includes_battle_hex: bool = option("adjacent_includes_battle_hex")
     back_side_penalty: str = option("back_side_penalty")
+    back_side_scope: str = option("back_side_scope")
+    nr_infantry_loss_points: str = option("nr_infantry_loss_points")
     etruscan_gallic_penalty_side: str = option("etruscan_gallic_penalty_side")
     battle_tie_rule: str = option("battle_tie_rule")
     reserve_infantry_fill: str = option("reserve_infantry_fill")
@@ -901,6 +913,12 @@ class _Armies(Scenario):
             b.P_TRIBUNE_STACK: self.tribune_defeat_stack == "stack",
             b.P_NR_LEADERLESS_INF: leaderless[0], b.P_NR_LEADERLESS_CAV: leaderless[1],
             b.P_ROMAN_LEADERLESS_INF: _armies.NR_CAPACITY[0], b.P_ROMAN_LEADERLESS_CAV: _armies.NR_CAPACITY[1],
+            b.P_REROLL_CHAIN: self.astutia_reroll_chain == "while_points_last",
+            b.P_RR_NO_CAVALRY: self.retreat_round_trigger == "no_cavalry",
+            b.P_VC_MARKER_FIRST: self.vanguard_first_roller == "attack_marker",
+            b.P_NR_INF_NO_POINTS: self.nr_infantry_loss_points == "italic_only"
+            and self.nr_people in _armies.NON_ITALIC_PEOPLES,
+            b.P_BACK_PARTICIPANTS: self.back_side_scope == "participants",
         }
         values.update(self.mode_values())
         p = np.zeros(b.N_PARAMS, np.int64)

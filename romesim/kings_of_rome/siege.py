@@ -26,7 +26,7 @@ from .policies import (
 (GARRISON, LEADER, UNITS, KING_LED, TRIBUNE, ACCUSED, ASTUTIA, OMEN, FIRST_GE, FIRST_TARGET, SECOND_EQ,
  SECOND_DECLARE, SECOND_CITY_FALLS, FIRST_PLUS_C, KING_REWARD_VP, FIRST_LEADER_CAPTURED, REACTIONS_ALL_DICE,
  TRIAL_HELD, EQUAL_8_ACQUITTED, IP_LOSS_ALWAYS, TRIBUNE_STACK, RELIEF, RELIEF_ALWAYS, SORTIE_POSSIBLE,
- SORTIE_ANY_UNIT, SORTIE_CITY_FALLS, SORTIE_VP_ONLY, N_PARAMS) = range(28)
+ SORTIE_ANY_UNIT, SORTIE_CITY_FALLS, SORTIE_VP_ONLY, CHAINED, N_PARAMS) = range(29)
 
 # the two battles a siege may bring (S0, S1): index into the compiled battle arrays
 RELIEF_BATTLE, SORTIE_BATTLE = 0, 1
@@ -66,13 +66,25 @@ def success_table(p):
 
 
 @njit(cache=True, inline="always")
-def siege_roll(stream, table, kind, stage, points, state, codes, params, fn_reroll):
-    """One siege roll with Astutia rerolls (C3, KOR-A22). Returns ``(success, points_left, rerolls, error)``."""
+def faces(table, kind):
+    """How many faces of a die make a siege roll of ``kind`` succeed."""
+    count = 0
+    for die in range(1, 7):
+        count += table[kind, die]
+    return count
+
+
+@njit(cache=True, inline="always")
+def siege_roll(stream, table, kind, stage, faces_b, points, chained, state, codes, params, fn_reroll):
+    """One siege roll with Astutia rerolls (C3, KOR-A22). KoR 5.7.9: one Astutia point « affecte » one attack, so a
+    failed roll is rerolled at most once (``astutia_reroll=once``); with ``chained`` the new die may be rerolled
+    again while points last. Returns ``(success, points_left, rerolls, error)``."""
     die = rng.d6(stream)
     ok = table[kind, die]
     rerolls = 0
-    while points > 0 and not ok:
+    while points > 0 and not ok and (chained or rerolls == 0):
         state[0], state[1], state[2], state[3] = stage, die, points, table[kind, 0]
+        state[4], state[5], state[6] = faces(table, kind), faces_b, chained
         action = decide_reroll(codes[DP_REROLL], params[DP_REROLL], state, stream, fn_reroll)
         if action == 0:
             break
@@ -104,8 +116,16 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_tar
     ``row``; returns 0 or a policy error code."""
     g = p[GARRISON]
     points = p[ASTUTIA]
+    chained = p[CHAINED]
     rolls = 0
     rerolls_made = 0
+    # what roll b could do, for a reroll policy weighing a point spent on roll a: its best criterion
+    if lead == 0:
+        faces_b = faces(table, ROLL_B_GARRISON)
+    elif p[SECOND_DECLARE] and g > 0:
+        faces_b = max(faces(table, ROLL_B_GARRISON), faces(table, ROLL_B_LEADER))
+    else:
+        faces_b = faces(table, ROLL_B_EITHER)
 
     # roll a: the besieged leader's Virtus if present, else the garrison's (KOR-A7)
     mode = p[FIRST_TARGET]
@@ -119,7 +139,8 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_tar
             if action != 0 and action != 1:
                 return error_code(DP_FIRST_TARGET, action)
             kind = ROLL_A_LEADER if action == 1 else ROLL_A_GARRISON
-    ok, points, rr, err = siege_roll(stream, table, kind, 0, points, state, codes, params, fn_reroll)
+    ok, points, rr, err = siege_roll(stream, table, kind, 0, faces_b, points, chained, state, codes, params,
+                                     fn_reroll)
     if err:
         return err
     rolls += 1
@@ -146,7 +167,8 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_tar
             if action != 0 and action != 1:
                 return error_code(DP_SECOND_CRITERION, action)
             kind = ROLL_B_LEADER if action == 1 else ROLL_B_GARRISON
-        ok, points, rr, err = siege_roll(stream, table, kind, 1, points, state, codes, params, fn_reroll)
+        ok, points, rr, err = siege_roll(stream, table, kind, 1, 0, points, chained, state, codes, params,
+                                         fn_reroll)
         if err:
             return err
         rolls += 1
@@ -203,8 +225,7 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_tar
             acquitted = r >= 8 if p[EQUAL_8_ACQUITTED] else r > 8
             if p[IP_LOSS_ALWAYS] or not acquitted:
                 row[IP] -= 3
-        if p[TRIBUNE] and p[TRIBUNE_STACK]:
-            row[IP] -= 1  # the defeated Tribune: -1 IP, office to the NR container (KOR-A37 stack)
+    # 5.5.1: « 1 action hostile pour chaque jet de Dé effectué pendant le siège », rerolls included (KOR-A11)
     row[REACTIONS] = rolls + (rerolls_made if p[REACTIONS_ALL_DICE] else 0)
     return 0
 
@@ -220,13 +241,13 @@ def add_battle(row, brow, vp_only):
 
 
 @njit(cache=True)
-def siege_game(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p, sortie_units,
-               sortie_leaders, status, bg, bstate, brow, codes, params, fn_target, fn_criterion, fn_reroll, fn_losses):
+def siege_action(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p, sortie_units,
+                 sortie_leaders, status, bg, bstate, brow, codes, params, fn_target, fn_criterion, fn_reroll,
+                 fn_losses):
     """KoR 5.5 with S0 and S1: the Falisci/Capenati relief battle (9.2.7.3-9.2.7.4), the sortie of a besieged
     leader with at least as many units as the besiegers (5.5.1, KOR-A12), then the siege rolls. The battles are
-    fought by the built-in battle bots in ``bcodes``/``bparams``. Fills ``row``; returns 0 or a policy error
+    fought by the built-in battle bots in ``bcodes``/``bparams``. Adds to ``row``; returns 0 or a policy error
     code."""
-    row[:] = 0
     lead, units = p[LEADER], p[UNITS]
     offset = _battle.battle_offset(bcodes)
     roman_alive = _battle.MAX_UNITS  # every besieger, unless the relief battle killed some
@@ -278,6 +299,26 @@ def siege_game(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bpara
             return 0
     return siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_target, fn_criterion, fn_reroll,
                        fn_losses)
+
+
+@njit(cache=True)
+def siege_game(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p, sortie_units,
+               sortie_leaders, status, bg, bstate, brow, codes, params, fn_target, fn_criterion, fn_reroll, fn_losses):
+    """KoR 5.5 with S0 and S1 (``siege_action``), then the Tribune commander's fate. Fills ``row``; returns 0 or a
+    policy error code."""
+    row[:] = 0
+    err = siege_action(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p, sortie_units,
+                       sortie_leaders, status, bg, bstate, brow, codes, params, fn_target, fn_criterion, fn_reroll,
+                       fn_losses)
+    if p[TRIBUNE]:
+        # 9.2.7.1: « Après la bataille ou le siège, un Tribun victorieux gagne 1 PI pour le Roi [...] Un Tribun
+        # vaincu perd 1 PI »: his office ends with the siege, so the whole action (sortie or relief battle
+        # included) decides once: a city won, or a siege that ends without it (KOR-A37 stack for the -1 IP)
+        if row[WIN]:
+            row[IP] += 1
+        elif p[TRIBUNE_STACK]:
+            row[IP] -= 1
+    return err
 
 
 @njit(parallel=True, cache=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.errors import ScenarioError
-from ..core.scenario import REQUIRED, ParamSpec, Scenario, option_table, param, register
+from ..core.scenario import REQUIRED, ParamSpec, Scenario, Seat, option_table, param, register
 from .board import custom_graph, grid
 from .game import game_kernel
 from .policies import seat_points
@@ -181,6 +181,9 @@ class Game(Scenario):
         for i, name in enumerate(OPTION_NAMES):
             p[P_OPT + i] = encode_option(name, getattr(self, name))
         return p
+
+    def seats(self):
+        return tuple(Seat(f"seat{s}", f"seat{s}", f"p_win_seat{s}") for s in range(self.players))
 
     def kernel_args(self):
         return (self.compiled(),)
