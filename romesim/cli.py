@@ -7,6 +7,8 @@
     romesim matchups [--types TYPE ...] [-n N] [--seed S] [--set KEY=VALUE ...] [--json] [--plot FILE.png]
     romesim sweep FILE.toml [-n N] [--seed S] [--workers W] [--store DIR] [--metric M] [--no-progress]
                   [--report FILE.html] [--json | --csv]
+    romesim compare A [B] [--set ...] [--policy ...] [-n N] [--seed S] [--workers W] [--metric M ...]
+                    [--sprt [--test fairer|stronger] [--delta D]] [--json] [--vs [B] [--set ...] [--policy ...]]
     romesim report STORE|FILE.toml [-o FILE.html] [--title TEXT]
     romesim query STORE "SQL" [--csv | --json]
     romesim cache [--clear]
@@ -33,6 +35,7 @@ from romesim.core.rng import GENERATOR
 from romesim.core.scenario import get as scenario_class
 
 DEFAULT_N = 100_000
+SPRT_MAX_N = 1_000_000
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
@@ -303,25 +306,218 @@ def cmd_sweep(args):
     if args.csv:
         print(result.summary().to_csv(index=False), end="")
         return
-    probability = args.metric.startswith("p_")  # "closest to an even game" means something only for these
-    points = result.fairest(args.metric)
-    meaning = type(scenario).p_win if args.metric == "p_win" else "a probability" if probability else "a mean"
+    from romesim.analysis.fairness import EDGE, EDGE_TEXT, loss_metric
+
+    # the distance from an even game: of p_win - p_loss for a game that may end with no winner (it reports
+    # p_loss), of the probability itself for a two-outcome game; never of a mean or of one outcome of three
+    loss = loss_metric(scenario)
+    edged = loss is not None and args.metric == "p_win"
+    probability = args.metric.startswith("p_") and loss is None
+    meaning = type(scenario).p_win if args.metric == "p_win" else "a probability" if args.metric.startswith(
+        "p_") else "a mean"
     lines = [f"{scenario.name} sweep: {len(result)} points over {', '.join(result.axes)}, "
              f"n = {result.n:,} games per point, seed = {result.seed} (common random numbers)",
-             f"{args.metric}: {meaning}", ""]
-    header = ["point", *result.axes, args.metric, "95% CI"] + (["|x - 0.5|"] if probability else [])
-    rows = [[str(r["point"]), *(json.dumps(r[a]) if not isinstance(r[a], str) else r[a] for a in result.axes),
-             number(r["estimate"]), f"{number(r['ci_low'])} – {number(r['ci_high'])}"]
-            + ([number(r["distance"])] if probability else [])
-            for r in points.sort_values("point").to_dict("records")]
+             f"{args.metric}: {meaning}"] + ([f"{EDGE} = {EDGE_TEXT}: a game nobody wins counts for neither side; "
+                                             "0 is an even game"] if edged else []) + [""]
+    points = result.table(args.metric)
+    header = ["point", *result.axes, args.metric, "95% CI"]
+    columns = [[number(r["estimate"]), f"{number(r['ci_low'])} – {number(r['ci_high'])}"]
+               for r in points.to_dict("records")]
+    if edged or probability:
+        fair = result.fairest(EDGE if edged else args.metric)
+        by_point = fair.set_index("point")
+        if edged:
+            losses = result.table(loss).set_index("point")["estimate"]
+            header += [loss, EDGE, "95% CI", f"|{EDGE}|"]
+            columns = [c + [number(losses[p]), number(by_point.at[p, "estimate"]),
+                            f"{number(by_point.at[p, 'ci_low'])} – {number(by_point.at[p, 'ci_high'])}",
+                            number(by_point.at[p, "distance"])] for c, p in zip(columns, points["point"])]
+        else:
+            header += ["|x - 0.5|"]
+            columns = [c + [number(by_point.at[p, "distance"])] for c, p in zip(columns, points["point"])]
+    rows = [[str(r["point"]), *(json.dumps(r[a]) if not isinstance(r[a], str) else r[a] for a in result.axes), *c]
+            for r, c in zip(points.to_dict("records"), columns)]
     lines += table(header, rows) + [""]
-    if probability:
-        best = points.iloc[0]
-        lines.append("closest to 0.5: " + ", ".join(f"{a}={best[a]}" for a in result.axes)
-                     + f" ({args.metric} {number(best['estimate'])})")
+    if edged or probability:
+        best = fair.iloc[0]
+        values = result.points[int(best["point"])]  # as declared: a row of mixed types would show 2 as 2.0
+        where = ", ".join(f"{a}={values[a] if isinstance(values[a], str) else json.dumps(values[a])}"
+                          for a in result.axes)
+        interval = f"[{number(best['ci_low'])}, {number(best['ci_high'])}]"
+        lines.append(f"closest to an even game ({EDGE_TEXT} closest to 0): {where} ({EDGE} {number(best['estimate'])} "
+                     f"{interval})" if edged else
+                     f"closest to 0.5: {where} ({args.metric} {number(best['estimate'])} {interval})")
     lines.append(f"store: {result.store.path}   ({elapsed:.1f} s)")
     if args.report:
         lines.append(f"report written to {args.report}")
+    print("\n".join(lines))
+
+
+def _variant_text(scenario, policies):
+    """A variant as the parameters it changes from the defaults and the policies it is given."""
+    cls = type(scenario)
+    defaults = {f.name: list(f.default) if isinstance(f.default, tuple) else f.default for f in fields(cls)}
+    changed = [f"{k}={json.dumps(v)}" for k, v in scenario.to_dict().items() if v != defaults[k]]
+    chosen = [f"{dp}={spec if isinstance(spec, str) else spec[0] + ':' + ','.join(f'{v:g}' for v in spec[1])}"
+              for dp, spec in policies.items()]
+    return (f"{scenario.name}: " if scenario.name else "") + "; ".join(
+        [("parameters " + ", ".join(changed)) if changed else "all default parameters"]
+        + (["policies " + ", ".join(chosen)] if chosen else []))
+
+
+def compare_variants(args):
+    """A and B: options before --vs set both, those after it (a scenario, --set, --policy) B alone."""
+    vs = Parser(prog="romesim compare ... --vs", add_help=False, exit_on_error=False)
+    vs.add_argument("scenario", nargs="?")
+    vs.add_argument("--set", action="append", default=[])
+    vs.add_argument("--policy", action="append", default=[])
+    compare_options(vs, after_vs=True)
+    try:
+        after, unknown = vs.parse_known_args(args.vs or [])
+    except argparse.ArgumentError as exc:
+        raise UsageError(f"--vs: {exc}") from None
+    if unknown:
+        raise UsageError(f"--vs: {' '.join(unknown)!r} is not allowed; after --vs come B's NAME|FILE.toml, --set, "
+                         "--policy and the run's options (-n, --seed, --sprt ...)")
+    for key in ("n", "seed", "workers", "metric", "sprt", "test", "delta", "json"):
+        if hasattr(after, key):  # a run option after --vs: for the run, as before it
+            value = getattr(after, key)
+            setattr(args, key, (args.metric or []) + value if key == "metric" else value)
+    if args.other and after.scenario:
+        raise UsageError(f"--vs {after.scenario}: B is already {args.other}; give B's scenario once")
+    a, settings, policies_a = build(args)
+    source_b = args.other or after.scenario or args.scenario
+    b, _, policies_b = build(argparse.Namespace(scenario=source_b, set=args.set + after.set,
+                                                policy=args.policy + after.policy))
+    if (source_b == args.scenario and after.scenario is None) and args.vs is None:
+        raise UsageError("B is the same as A: give B's scenario (romesim compare A B) or what B changes "
+                         "(--vs --set KEY=VALUE or --vs --policy DP=NAME)")
+    return a, b, settings, policies_a, policies_b
+
+
+def _own(a, policies_a, b, policies_b):
+    """What tells each variant from the other, as short text: ``("tactic=attack", "tactic=defence")``."""
+    pa, pb = a.to_dict(), b.to_dict()
+    texts = []
+    for mine, other, policies, others in ((pa, pb, policies_a, policies_b), (pb, pa, policies_b, policies_a)):
+        items = [f"{k}={json.dumps(v)}" for k, v in mine.items() if other.get(k) != v]
+        items += [f"{dp}={spec if isinstance(spec, str) else spec[0]}" for dp, spec in policies.items()
+                  if others.get(dp) != spec]
+        texts.append(", ".join(items))
+    if a.name != b.name:
+        texts = [f"{s.name}" + (f" {t}" if t else "") for s, t in zip((a, b), texts)]
+    return texts
+
+
+def _json_ready(value):
+    """Numbers as JSON numbers, NaN and infinities as null (strict JSON has neither)."""
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    if hasattr(value, "item"):  # a numpy scalar
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def signed(x):
+    return "–" if x is None or math.isnan(x) else f"{x:+.4f}"
+
+
+def cmd_compare(args):
+    from romesim.analysis.compare import compare, distance_name, sprt
+    from romesim.analysis.fairness import EDGE, EDGE_TEXT, even_value, fairness_metric
+
+    a, b, settings, policies_a, policies_b = compare_variants(args)
+    seed = args.seed if args.seed is not None else settings.get("seed", 0)
+    workers = args.workers if args.workers is not None else settings.get("workers")
+    fair = fairness_metric(a) if fairness_metric(a) == fairness_metric(b) else None
+    head = [f"A  {_variant_text(a, policies_a)}", f"B  {_variant_text(b, policies_b)}",
+            f"p_win = {type(a).p_win}" + (f"   (B: {type(b).p_win})" if type(b).p_win != type(a).p_win else "")]
+    if args.sprt:
+        metric = args.metric[0] if args.metric else fair
+        if metric is None:
+            raise UsageError(f"--metric: {a.name} and {b.name} share no fairness measure; name the metric to test")
+        n = args.n if args.n is not None else settings.get("n", SPRT_MAX_N)
+        result = sprt(a, b, n, seed, test=args.test, metric=metric, delta=args.delta,
+                               policies_a=policies_a, policies_b=policies_b, workers=workers)
+        if args.json:
+            out = {k: v for k, v in vars(result).items() if k != "history"}
+            out.update(a=_variant_text(a, policies_a), b=_variant_text(b, policies_b), seed=seed,
+                       estimate_a=out.pop("a"), estimate_b=out.pop("b"))
+            print(json.dumps(_json_ready(with_version(out)), indent=2))
+            return
+        name = f"{EDGE} ({EDGE_TEXT})" if metric == EDGE else metric
+        if args.test == "fairer":
+            question = f"is B fairer than A, {name} closer to {result.target:g} by at least {args.delta:g}?"
+            d_text = "|A| - |B|" if result.target == 0 else f"|A - {result.target:g}| - |B - {result.target:g}|"
+        else:
+            question = f"is B stronger than A, {name} higher by at least {args.delta:g}?"
+            d_text = "B - A"
+        low, high = result.difference_ci
+        verdict = {"B fairer": "B is fairer than A", "not fairer": "B is not fairer than A",
+                   "B stronger": "B is stronger than A", "not stronger": "B is not stronger than A"}
+        answer = (f"undecided after the most games allowed ({n:,} per variant; raise -n)"
+                  if result.decision == "undecided" else
+                  f"{verdict[result.decision]} (decided after {result.n:,} games per variant)")
+        lines = head + [f"sequential test (SPRT, alpha = beta = 0.05), common random numbers, seed = {seed}", "",
+                        f"question: {question}", f"answer:   {answer}",
+                        f"          {d_text} = {signed(result.difference)} [{signed(low)}, {signed(high)}]"
+                        f" (95 % interval)",
+                        f"          A {number(result.a)} [{number(result.a_ci[0])}, {number(result.a_ci[1])}]"
+                        f"   B {number(result.b)} [{number(result.b_ci[0])}, {number(result.b_ci[1])}]",
+                        f"a fixed-n test of the same errors would need about {result.fixed_n:,.0f} games"]
+        print("\n".join(lines))
+        return
+    n = args.n if args.n is not None else settings.get("n", DEFAULT_N)
+    frame = compare(a, b, n, seed, policies_a=policies_a, policies_b=policies_b,
+                             metrics=args.metric or None, workers=workers)
+    answers = []
+    rows = {r["metric"]: r for r in frame.to_dict("records")}
+    own = dict(zip("AB", _own(a, policies_a, b, policies_b)))
+
+    def named(who):
+        return f"{who} ({own[who]})" if own[who] else who
+
+    target = even_value(a, fair) if fair else None
+    distance = rows.get(distance_name(fair, target)) if fair else None
+    name = f"{EDGE_TEXT}" if fair == EDGE else fair
+    if distance is not None:
+        low, high, diff = distance["ci_low"], distance["ci_high"], distance["difference"]
+        who = "B" if high < 0 else "A" if low > 0 else None
+        text = (f"{named(who)} is fairer" if who else "neither is shown fairer (the interval holds 0)")
+        answers.append(f"fairer:   {text}: |{name}{'' if target == 0 else f' - {target:g}'}| "
+                       f"A {number(distance['a'])}, B {number(distance['b'])}; B - A = {signed(diff)} "
+                       f"[{signed(low)}, {signed(high)}]")
+    if fair in rows:
+        r = rows[fair]
+        who = "B" if r["ci_low"] > 0 else "A" if r["ci_high"] < 0 else None
+        text = (f"{named(who)} is stronger for the p_win side" if who else
+                "neither is shown stronger (the interval holds 0)")
+        answers.append(f"stronger: {text}: {name} A {number(r['a'])}, B {number(r['b'])}; B - A = "
+                       f"{signed(r['difference'])} [{signed(r['ci_low'])}, {signed(r['ci_high'])}]")
+        paired, unpaired = r["ci_high"] - r["ci_low"], r["unpaired_high"] - r["unpaired_low"]
+        if paired > 0 and unpaired > paired:
+            answers.append(f"pairing:  the common dice narrow the interval of B - A {unpaired / paired:.1f}-fold: "
+                           f"independent runs would need {(unpaired / paired) ** 2:.1f} times the games")
+    if args.json:
+        out = {"a": _variant_text(a, policies_a), "b": _variant_text(b, policies_b), "n": int(n), "seed": seed,
+               "answers": answers, "rows": frame.to_dict("records")}
+        print(json.dumps(_json_ready(with_version(out)), indent=2))
+        return
+    lines = head + [f"n = {n:,} games each, seed = {seed}: game g of A and of B draws the same dice (common "
+                    "random numbers), so B - A has a paired interval", ""]
+    lines += answers + ([""] if answers else [])
+    header = ["metric", "A", "B", "B - A", "paired 95% CI", "unpaired 95% CI"]
+    body = [[r["metric"], number(r["a"]), number(r["b"]), signed(r["difference"]),
+             f"{signed(r['ci_low'])} – {signed(r['ci_high'])}",
+             f"{signed(r['unpaired_low'])} – {signed(r['unpaired_high'])}"] for r in frame.to_dict("records")]
+    lines += table(header, body)
+    lines += ["", f"{EDGE} = {EDGE_TEXT}; |..| rows: the distance from an even game, negative B - A: B fairer"
+              if fair == EDGE else f"|..| rows: the distance from an even game, negative B - A: B fairer",
+              "unpaired: the interval two independent runs of the same size would give"]
     print("\n".join(lines))
 
 
@@ -358,6 +554,30 @@ def cmd_cache(args):
     files = [f for f in path.rglob("*") if f.is_file()] if path.exists() else []
     size = sum(f.stat().st_size for f in files)
     print(f"{path}   ({len(files)} files, {size / 2**20:.1f} MiB; set NUMBA_CACHE_DIR to move it)")
+
+
+def compare_options(parser, after_vs=False):
+    """The options of ``romesim compare`` that set the run, not a variant: before --vs, or after it (``after_vs``:
+    an option not given there leaves the one before --vs alone)."""
+    def default(value):
+        return argparse.SUPPRESS if after_vs else value
+
+    parser.add_argument("-n", type=count, default=default(None), help=f"games per variant (default {DEFAULT_N:,}; "
+                        f"with --sprt the most, default {SPRT_MAX_N:,})")
+    parser.add_argument("--seed", type=int, default=default(None), help="seed of the dice streams, the same for "
+                        "both (default 0)")
+    parser.add_argument("--workers", type=count, default=default(None), help="processes over chunks of games")
+    parser.add_argument("--metric", action="append", default=default(None), metavar="M",
+                        help="the metrics to show (repeatable; default all); with --sprt the metric tested "
+                        "(default: the fairness measure, edge = p_win - p_loss for games that may end with no "
+                        "winner, else p_win)")
+    parser.add_argument("--sprt", action="store_true", default=default(False),
+                        help="a sequential test that stops as soon as it knows")
+    parser.add_argument("--test", choices=("fairer", "stronger"), default=default("fairer"),
+                        help="with --sprt: is B fairer (closer to an even game) or stronger (metric higher) than A")
+    parser.add_argument("--delta", type=float, default=default(0.02), metavar="D",
+                        help="with --sprt: the smallest difference worth detecting (default 0.02)")
+    parser.add_argument("--json", action="store_true", default=default(False), help="print JSON instead of a report")
 
 
 def make_parser():
@@ -425,6 +645,24 @@ def make_parser():
     sweep.add_argument("--json", action="store_true", help="print JSON instead of a table")
     sweep.add_argument("--csv", action="store_true", help="print every point and metric as CSV")
     sweep.set_defaults(func=cmd_sweep)
+
+    compare = commands.add_parser(
+        "compare", help="compare two variants on the same games: paired differences, which is fairer, which is "
+        "stronger", description="A and B play the same games (common random numbers). Options before --vs set "
+        "both variants; after --vs, B's own scenario, --set and --policy change B alone. Examples: romesim compare "
+        "A.toml B.toml; romesim compare kings_of_rome.battle --policy tactic=attack --vs --policy tactic=defence; "
+        "romesim compare kings_of_rome.battle --vs --set battle_tie_rule=attacker_wins --sprt")
+    compare.add_argument("scenario", metavar="A", help="variant A: a registered scenario or a TOML file (its n, seed, "
+                         "workers and [policies] are used)")
+    compare.add_argument("other", metavar="B", nargs="?", help="variant B: a scenario or TOML file (default: A)")
+    compare.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                         help="a parameter of both variants (after --vs: of B), as a TOML literal or a string")
+    compare.add_argument("--policy", action="append", default=[], metavar="DP=NAME[:P,...]",
+                         help="a built-in policy of both variants (after --vs: of B)")
+    compare_options(compare)
+    compare.add_argument("--vs", nargs=argparse.REMAINDER, metavar="...", help="what B changes: [B] [--set ...] "
+                         "[--policy ...]; everything after --vs belongs to B")
+    compare.set_defaults(func=cmd_compare)
 
     report = commands.add_parser("report", help="write a self-contained HTML report of a store or a sweep file")
     report.add_argument("source", metavar="STORE|FILE.toml", help="a store folder or a sweep file")

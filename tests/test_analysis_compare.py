@@ -69,7 +69,11 @@ def test_compare_estimates_are_the_runs_on_the_same_games_and_match_exact():
     b = romesim.scenario(SIEGE, garrison=1)
     n, seed = 200_000, 3
     table = compare(a, b, n=n, seed=seed).set_index("metric")
-    assert list(table.index) == list(a.metrics)
+    assert list(table.index) == [*a.metrics, "|p_win - 0.5|"]  # the distance from an even game comes last
+    distance = table.loc["|p_win - 0.5|"]
+    # |4/9 - 1/2| = 1/18 against |5/6 - 1/2| = 1/3: B is 5/18 further from an even siege
+    assert_near(distance["difference"], 5 / 18, {**distance, "metric": "distance"})
+    table = table.drop(index="|p_win - 0.5|")
     run_a, run_b = romesim.simulate(a, n, seed), romesim.simulate(b, n, seed)
     exact_a, exact_b = romesim.exact(a).exact_values, romesim.exact(b).exact_values
     # hand check of the headline: roll a d6 > 2 g, then roll b d6 >= 2 (g + 1): g=2 4/9, g=1 2/3 + 1/3 * 1/2 = 5/6
@@ -141,7 +145,8 @@ def test_sprt_decides_a_battle_rule_pair_early():
     pa, pb = exact_p_win(base, AA), exact_p_win(weaker, AA)
     d = abs(pa - F(1, 2)) - abs(pb - F(1, 2))
     assert d > F(2, 100)  # the weaker Latin unit brings Rome's chance nearer 1/2 by more than delta
-    fairer = sprt(base, weaker, policies_a=AA, policies_b=AA, delta=0.02, batch=100, seed=4)
+    fairer = sprt(base, weaker, metric="p_win", target=0.5, policies_a=AA, policies_b=AA, delta=0.02, batch=100,
+                  seed=4)
     assert fairer.decision == "B fairer"
     assert fairer.llr >= fairer.upper == pytest.approx(math.log(0.95 / 0.05))
     assert fairer.n % 100 == 0 and fairer.n < fairer.fixed_n
@@ -150,7 +155,8 @@ def test_sprt_decides_a_battle_rule_pair_early():
     assert abs(fairer.difference - float(d)) <= SIGMA * se
     assert "B fairer" in repr(fairer)
     # the same pair the other way round: A is the fairer one
-    reverse = sprt(weaker, base, policies_a=AA, policies_b=AA, delta=0.02, batch=100, seed=4)
+    reverse = sprt(weaker, base, metric="p_win", target=0.5, policies_a=AA, policies_b=AA, delta=0.02, batch=100,
+                   seed=4)
     assert reverse.decision == "not fairer" and reverse.llr <= reverse.lower
     assert reverse.n < reverse.fixed_n
 
@@ -214,7 +220,9 @@ def test_sprt_constant_outcomes_are_decided_at_once():
     (dict(alpha=0.7), "alpha: 0.7 is not allowed; expected a number strictly between 0.0 and 0.5"),
     (dict(beta=0), "beta: 0 is not allowed"),
     (dict(batch=1), "batch: 1 is not allowed; expected an integer >= 2"),
-    (dict(batch=100, max_n=50), "max_n: 50 is not allowed; expected an integer >= 100"),
+    (dict(batch=100, n=50), "n: 50 is not allowed; expected an integer >= 100"),
+    (dict(test="weaker"), "test: 'weaker' is not allowed; expected one of 'fairer', 'stronger'"),
+    (dict(metric="ip"), "metric: 'ip' of kings_of_rome.siege is a mean, with no even value; give target="),
     (dict(target="half"), "target: 'half' is not allowed; expected a finite number"),
     (dict(metric="p_nope"), "metrics: 'p_nope' is not a metric of both variants"),
     (dict(seed=-3), "seed: -3 is not allowed"),

@@ -111,15 +111,39 @@ def test_sweep_plot_one_line_and_band_per_hue_value():
 
 
 def test_sweep_plot_other_metric_categorical_axis_and_no_reference():
+    # categories have no order: points with whiskers, never a line or a band between two of them
     frame = grid_frame()
     frame = frame[frame["ap"] == 10].drop(columns="ap")
-    ax = sweep_plot(frame, "side", metric="rounds", reference=None)
-    assert len(ax.lines) == 1
-    np.testing.assert_allclose(ax.lines[0].get_xdata(), [0, 1])
-    np.testing.assert_allclose(ax.lines[0].get_ydata(), [5.2, 5.6])
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b"]
-    assert band(ax.collections[0])[1] == pytest.approx((4.0, 6.0))
+    ax = sweep_plot(frame, "side", metric="rounds", reference=None, rules="b")
+    markers = [line for line in ax.lines if line.get_marker() == "o"]
+    assert len(markers) == 1 and markers[0].get_linestyle() == "None"
+    np.testing.assert_allclose(markers[0].get_xdata(), [0, 1])
+    np.testing.assert_allclose(markers[0].get_ydata(), [5.2, 5.6])
+    assert not any(type(c).__name__.startswith("FillBetween") for c in ax.collections)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b (rules)"]  # the rules' own value marked
     assert ax.get_ylabel().startswith("rounds")
+
+
+def test_sweep_plot_groups_of_a_categorical_axis_sit_side_by_side():
+    frame = p_win(grid_frame())
+    frame = frame.assign(ap=frame["ap"].astype(str))
+    ax = sweep_plot(frame, "ap", hue="side", colours={"a": "tab:red", "b": "tab:blue"})
+    markers = [line for line in ax.lines if line.get_marker() == "o"]
+    assert len(markers) == 2 and all(m.get_linestyle() == "None" for m in markers)
+    np.testing.assert_allclose(markers[0].get_xdata(), [-0.125, 0.875, 1.875])
+    np.testing.assert_allclose(markers[1].get_xdata(), [0.125, 1.125, 2.125])
+    assert [m.get_color() for m in markers] == ["tab:red", "tab:blue"]
+
+
+def test_a_numeric_axis_marks_the_rules_value_and_the_colours_are_one_convention():
+    from romesim.analysis import plots
+
+    ax = sweep_plot(p_win(grid_frame()), "ap", hue="side", rules=9)
+    rules = [line for line in ax.lines if line.get_label() == "rules: 9"]
+    assert len(rules) == 1 and list(rules[0].get_xdata()) == [9, 9]
+    # a heatmap's high values (the p_win side ahead) are blue like the tornado's increases and the matchups'
+    assert heatmap(p_win(grid_frame()), "ap", "side").images[0].get_cmap().name == plots.DIVERGING == "RdBu"
+    assert plots.OUTCOME_COLOURS["p_win"] == plots.WIN == "tab:blue"
 
 
 def test_sweep_plot_does_not_join_points_that_differ_in_another_axis():

@@ -1,6 +1,7 @@
 """The HTML report of a sweep, a store or a sweep file: its tables, its embedded PNG plots, its independence from
 the network, its errors, and that a headless browser opens it cleanly."""
 import base64
+import html
 import importlib.util
 import io
 import os
@@ -13,6 +14,8 @@ import pytest
 import romesim
 from romesim import GENERATOR, RomesimError
 from romesim.analysis import write_report
+from romesim.analysis.fairness import edge_interval
+from romesim.analysis.plots import label
 
 BATTLE = "kings_of_rome.battle"
 GRID = {"good_omen": [False, True], "roman_adjacent_garrisons": [[], [1], [3]]}
@@ -100,21 +103,59 @@ def test_header_names_scenario_n_seed_version_and_generator(report):
 def test_points_table_holds_each_point_with_its_interval(report):
     _, page = report
     header, *rows = page.table_after("Points")
-    assert header == ["point", "good_omen", "roman_adjacent_garrisons", "p_win", "95 % interval", "n"]
+    assert header == ["point", "good_omen", "roman_adjacent_garrisons", "p_win", "95 % interval", "n", "p_loss",
+                      "neither (no winner)", "edge (p_win − p_loss)", "95 % interval"]
     assert [(r[1], r[2]) for r in rows] == [(str(g), a) for g in (False, True) for a in ("[]", "[1]", "[3]")]
     # an independent run of one point: the same games (same seed) give the same estimate and Wilson interval
     alone = romesim.simulate(romesim.scenario(BATTLE, good_omen=True, roman_adjacent_garrisons=[1]), N, SEED)
     low, high = alone.interval("p_win")
-    assert rows[4][3:] == [f"{alone['p_win']:.4f}", f"[{low:.4f}, {high:.4f}]", str(N)]
+    assert rows[4][3:6] == [f"{alone['p_win']:.4f}", f"[{low:.4f}, {high:.4f}]", str(N)]
+    # KoR 5.7.11 with KOR-A29 no_winner: a tied battle has no winner, so the three outcomes add up to 1
+    win, loss = alone["p_win"], alone["p_loss"]
+    edge, edge_low, edge_high = edge_interval(alone.sums[0], alone.sums[1], N)
+    assert rows[4][6:] == [f"{loss:.4f}", f"{1 - win - loss:.4f}", f"{win - loss:.4f}",
+                           f"[{edge_low:.4f}, {edge_high:.4f}]"]
 
 
 def test_fairest_points_come_first(report, battle_sweep):
+    # a battle may end with no winner: the fairest point is the one whose p_win − p_loss is closest to 0
     _, page = report
-    header, *rows = page.table_after("Closest to 50 %")
-    distances = [abs(r["p_win"] - 0.5) for r in battle_sweep.results]
+    header, *rows = page.table_after("Closest to an even game")
+    distances = [abs(r["p_win"] - r["p_loss"]) for r in battle_sweep.results]
     assert rows[0][0] == str(min(range(6), key=distances.__getitem__))
-    assert [float(r[header.index("|estimate − 0.5|")]) for r in rows] == sorted(
-        round(d, 4) for d in distances)[:5]
+    assert header[3:] == ["edge (p_win − p_loss)", "95 % interval", "|edge|", "interval holds 0"]
+    assert [float(r[header.index("|edge|")]) for r in rows] == pytest.approx(sorted(distances)[:5], abs=5e-5)
+
+
+def test_findings_state_the_answer_with_its_interval(report, battle_sweep):
+    _, page = report
+    assert page.headings[1] == "Findings"
+    start = page.text.index(">Findings<")
+    text = html.unescape(page.text[start:page.text.index("<section>", start)])
+    fairest = battle_sweep.fairest().iloc[0]
+    assert (f"Closest to an even game (the edge p_win − p_loss = 0): point {int(fairest['point'])}, good_omen = "
+            f"{fairest['good_omen']}, roman_adjacent_garrisons = {label(fairest['roman_adjacent_garrisons'])}: "
+            f"edge {fairest['estimate']:.4f} [{fairest['ci_low']:.4f}, {fairest['ci_high']:.4f}]") in text
+    # the per-knob mean over the other axes, with the rules' own value (good_omen = false, the default)
+    table = battle_sweep.table("edge")
+    for value in (False, True):
+        chosen = table[table["good_omen"] == value]
+        mean, half = chosen["estimate"].mean(), ((chosen["ci_high"] - chosen["ci_low"]) / 2).mean()
+        assert f"{mean:.4f} [{mean - half:.4f}, {mean + half:.4f}]" in text
+    assert "the rules' False" in text or "(the rules' own value)" in text
+    assert "% of the games end with no winner" in text
+
+
+def test_per_knob_table_marks_closest_to_even_and_the_rules_value(report):
+    _, page = report
+    header, *rows = page.table_after("Per knob")
+    assert header == ["knob", "value", "mean edge over the other axes", "95 % interval", "points", "closest to even",
+                      "the rules' value"]
+    assert [(r[0], r[1]) for r in rows] == [("good_omen", "False"), ("good_omen", "True"),
+                                            ("roman_adjacent_garrisons", "[]"), ("roman_adjacent_garrisons", "[1]"),
+                                            ("roman_adjacent_garrisons", "[3]")]
+    assert [r[-1] for r in rows] == ["rules", "", "rules", "", ""]  # the parameters' defaults: false and []
+    assert [r[5] for r in rows[:2]].count("yes") == 1 and [r[5] for r in rows[2:]].count("yes") == 1
 
 
 def test_all_metrics_table_is_wide(report):
@@ -129,7 +170,8 @@ def test_plots_are_embedded_pngs_and_nothing_is_fetched(report):
 
     path, page = report
     text = path.read_text(encoding="utf-8")
-    assert len(page.images) == 3  # p_win against each of the two axes, and the heatmap
+    # the edge against each of the two axes, every outcome against each, the heatmap, two score distributions
+    assert len(page.images) == 7
     for src in page.images:
         prefix = "data:image/png;base64,"
         assert src.startswith(prefix)
@@ -166,35 +208,43 @@ def test_store_with_two_scenarios_a_policy_axis_and_a_rerun(tmp_path):
     assert page.headings[0] == "Tactics <&> ambush"
     assert [h for h in page.headings if h.startswith("kings_of_rome")] == ["kings_of_rome.ambush", BATTLE]
     header, *rows = page.table_after("Points", 0)
-    assert header == ["point", "p_win", "95 % interval", "n"]  # one point, no axis
-    assert len(rows) == 1 and rows[0][0] == "0" and rows[0][-1] == "500"
+    assert header[:4] == ["point", "p_win", "95 % interval", "n"]  # one point, no axis
+    assert len(rows) == 1 and rows[0][0] == "0" and rows[0][3] == "500"
     header, *rows = page.table_after("Points", 1)
     assert header[1] == "policy.tactic" and [r[1] for r in rows] == ["attack", "default"]
-    assert {r[-1] for r in rows} == {"1500"}  # the rerun's larger n only, not the 1 000-game files as well
+    assert {r[4] for r in rows} == {"1500"}  # the rerun's larger n only, not the 1 000-game files as well
     assert dict(page.tables[0])["games per point (n)"] == "500, 1,500"
-    assert len(page.images) == 1  # the battle's one axis; the ambush has none
+    # the battle's one axis: its edge and its outcomes; each scenario's two binned score distributions
+    assert len(page.images) == 6
 
 
 def test_plot_captions_follow_the_design(report, tmp_path):
     _, page = report
+    fairest_point = page.table_after("Closest to an even game")[1][0]
+    outcomes = ("mean over the other axes: p_win (Rome wins the battle (its track score is closer to 0, or it won "
+                "the Spolia Opima duel)), p_loss (the other side wins), neither (no winner)")
     assert page.captions == [
-        "p_win against good_omen, one line per roman_adjacent_garrisons; 95 % bands",
-        "p_win against roman_adjacent_garrisons, one line per good_omen; 95 % bands",
-        "p_win over good_omen × roman_adjacent_garrisons (95 % intervals in the cells)"]
+        "edge against good_omen, points grouped by roman_adjacent_garrisons; 95 % intervals",
+        "edge against roman_adjacent_garrisons, points grouped by good_omen; 95 % intervals",
+        f"every outcome against good_omen, {outcomes}", f"every outcome against roman_adjacent_garrisons, {outcomes}",
+        "edge over good_omen × roman_adjacent_garrisons (95 % intervals in the cells; blue: the p_win side ahead, "
+        "red: the other side)",
+        f"distribution of roman_score at point {fairest_point} (the fairest), from its binned probabilities",
+        f"distribution of nr_score at point {fairest_point} (the fairest), from its binned probabilities"]
     # three axes on a grid: the third is held at the fairest point's value
     cube = romesim.sweep(BATTLE, {**GRID, "attacker": ["rome", "nr"]}, n=500, seed=SEED)
     fairest = cube.fairest().iloc[0]
     held = Page(write_report(cube, tmp_path / "cube.html").read_text(encoding="utf-8"))
-    assert len(held.captions) == 3  # no heatmap beyond two axes
-    assert held.captions[0] == (f"p_win against good_omen, one line per roman_adjacent_garrisons, attacker = "
-                                f"{fairest['attacker']} as at the fairest point; 95 % bands")
+    assert not [c for c in held.captions if " × " in c]  # no heatmap beyond two axes
+    assert held.captions[0] == (f"edge against good_omen, points grouped by roman_adjacent_garrisons, attacker = "
+                                f"{fairest['attacker']} as at the fairest point; 95 % intervals")
     # a Latin hypercube is no grid: neither lines across the other axis nor a mostly empty heatmap
     spread = romesim.sweep(BATTLE, lhs={"policy.tactic.p_attack": (0.0, 1.0), "hex_garrison": (0, 3)}, samples=5,
                            n=500, seed=SEED, policies={"tactic": "parametric"})
     loose = Page(write_report(spread, tmp_path / "lhs.html").read_text(encoding="utf-8"))
-    assert loose.captions == [
-        "p_win against policy.tactic.p_attack; each marker a point (they also differ in hex_garrison)",
-        "p_win against hex_garrison; each marker a point (they also differ in policy.tactic.p_attack)"]
+    assert loose.captions[:2] == [
+        "edge against policy.tactic.p_attack; each marker a point (they also differ in hex_garrison)",
+        "edge against hex_garrison; each marker a point (they also differ in policy.tactic.p_attack)"]
 
 
 def test_title_and_values_are_escaped(battle_sweep, tmp_path):
@@ -252,8 +302,9 @@ def test_report_opens_in_headless_chromium(report, tmp_path):
             browser.close()
     assert errors == []
     assert [u for u in requests if not u.startswith(("file:", "data:"))] == []
-    assert len(widths) == 3 and all(w > 0 for w in widths)
-    assert len(tables) == 5 and tables[1] == 7  # header, points (+ heading row), fairest, metrics, shared
+    assert len(widths) == 7 and all(w > 0 for w in widths)
+    # header, points (+ heading row), per knob (5 values + heading row), fairest, metrics, shared
+    assert len(tables) == 6 and tables[1] == 7 and tables[2] == 6
     with Image.open(screenshot) as image:
         assert image.width == 1200 and image.height > 2000  # the whole page, not the viewport
         assert colours(image) > 50  # text, tables and plots, not one colour

@@ -33,7 +33,7 @@ def test_grid_points_in_order_each_equal_to_its_own_simulate_run():
     assert list(table.columns) == ["point", "policy.tactic", "nr_tactic_draw", "estimate", "ci_low", "ci_high", "n"]
     assert len(sweep.summary()) == 4 * len(sweep.scenario.metrics)
     assert sweep._repr_html_().count("<tr") == 5  # the header and one row per point
-    fairest = sweep.fairest()
+    fairest = sweep.fairest("p_win", target=0.5)  # the default for a battle is the edge p_win - p_loss
     assert list(fairest["distance"]) == sorted(abs(table["estimate"] - 0.5))
 
 

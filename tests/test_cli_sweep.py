@@ -73,7 +73,8 @@ def test_the_progress_bar_counts_points_and_games(tmp_path, capsys):
     assert main(["sweep", str(path), "--progress"]) == 0
     out, err = capsys.readouterr()
     assert "21/21 points" in err and "21.0k/21.0k" in err
-    assert "closest to 0.5: policy.tactic.p_attack=" in out
+    assert "closest to an even game (p_win − p_loss closest to 0): policy.tactic.p_attack=" in out
+    assert "|x - 0.5|" not in out and "|edge|" in out
     assert len(Store(tmp_path / "s").files()) == 21
     assert main(["sweep", str(path), "--metric", "vp", "--no-progress"]) == 0
     out, _ = capsys.readouterr()
@@ -112,3 +113,30 @@ def test_killed_partial_files_are_cleaned(tmp_path):
     (folder / f".y-n1.parquet.{os.getpid()}.partial").write_text("being written")
     Store(tmp_path).remove_stale_partials()
     assert [p.name for p in folder.iterdir()] == [f".y-n1.parquet.{os.getpid()}.partial"]
+
+
+def test_sweep_table_measures_a_game_with_draws_by_its_edge(tmp_path, capsys):
+    # KoR 5.7.11 / KOR-A29 no_winner: a tied battle has no winner, so the table's distance is |p_win − p_loss|,
+    # p_loss gets no distance at all, and a two-outcome siege keeps |x − 0.5|
+    path = tmp_path / "tie.toml"
+    path.write_text('scenario = "kings_of_rome.battle"\nn = 2000\nseed = 1\n[grid]\n'
+                    'battle_tie_rule = ["no_winner", "attacker_wins"]\npolicy.tactic = ["attack", "defence"]\n')
+    assert main(["sweep", str(path), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    sweep = romesim.sweep("kings_of_rome.battle", grid={"battle_tie_rule": ["no_winner", "attacker_wins"],
+                                                        "policy.tactic": ["attack", "defence"]}, n=2000, seed=1)
+    best = sweep.fairest().iloc[0]
+    assert (f"closest to an even game (p_win − p_loss closest to 0): battle_tie_rule={best['battle_tie_rule']}, "
+            f"policy.tactic={best['policy.tactic']} (edge {best['estimate']:.4f} ") in out
+    header = next(line for line in out.splitlines() if line.startswith("point "))
+    assert header.split()[-5:] == ["p_loss", "edge", "95%", "CI", "|edge|"] and "|x - 0.5|" not in out
+    assert main(["sweep", str(path), "--no-progress", "--metric", "p_loss"]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if line.startswith("point "))
+    assert "closest" not in out and "|" not in header and header.split()[-3:] == ["p_loss", "95%", "CI"]
+    siege = tmp_path / "siege.toml"
+    siege.write_text('scenario = "kings_of_rome.siege"\nn = 2000\n[grid]\ngarrison = [1, 2, 3]\n')
+    assert main(["sweep", str(siege), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    # KoR 5.5, WE-1: garrison 2 succeeds 4/9 of the time, the closest of 1, 2, 3 to an even siege
+    assert "|x - 0.5|" in out and "closest to 0.5: garrison=2 (p_win " in out

@@ -18,6 +18,13 @@ from ..core.errors import ScenarioError
 SUMMARY_COLUMNS = ("point", "metric", "estimate", "ci_low", "ci_high", "n")
 LEGEND_LIMIT = 12  # more lines than this get no legend: it would hide the plot
 
+# One colour convention for every plot (the report's, the tornado's and the Jugule matchup heatmap's): blue is the
+# side whose win is p_win (or an increase), red the other side (or a decrease), grey a game nobody wins.
+DIVERGING = "RdBu"  # low values red, high values blue, the even value white
+WIN, LOSS, NEITHER = "tab:blue", "tab:red", "tab:grey"
+OUTCOME_COLOURS = {"p_win": WIN, "p_loss": LOSS, "neither": NEITHER}
+DODGE = 0.25  # the spread of the groups of points at one category
+
 
 def label(value):
     """The text of an axis value: numbers compactly, a policy spec as ``name(p1, p2)``, anything else as JSON."""
@@ -80,12 +87,13 @@ def _new_axes(figsize):
 
 
 def heatmap(frame, row, column, value="estimate", low="ci_low", high="ci_high", ax=None, annotate=True, center=0.5,
-            cmap="RdBu_r", fmt=".2f"):
+            cmap=DIVERGING, fmt=".2f"):
     """A heatmap of ``value`` over two columns of a tidy frame, each cell annotated with the value and its interval
     ``[low, high]`` (pass ``low=None`` for the value alone).
 
     The colour scale is symmetric about ``center`` (0.5: an even game sits in the neutral colour and the two sides'
-    advantages get opposite colours of equal strength); ``center=None`` spans the values' range. A frame holding
+    advantages get opposite colours of equal strength: blue for the p_win side, red for the other, as in every
+    plot); ``center=None`` spans the values' range. A frame holding
     several metrics (``Sweep.summary()``) must be cut to one first. Cells without a row are left blank.
     """
     from matplotlib.colors import Normalize
@@ -150,7 +158,8 @@ def _axis_columns(frame, *used):
     return [c for c in frame.columns if c not in SUMMARY_COLUMNS and c not in used]
 
 
-def sweep_plot(sweep_or_frame, x, metric="p_win", hue=None, ax=None, reference=0.5):
+def sweep_plot(sweep_or_frame, x, metric="p_win", hue=None, ax=None, reference=0.5, rules=None, colours=None,
+               ylabel=None):
     """``metric`` against the axis ``x``: the estimate as a line with its 95 % interval as a shaded band, one line
     per value of ``hue``, and a dashed line at ``reference`` (None: none).
 
@@ -158,6 +167,9 @@ def sweep_plot(sweep_or_frame, x, metric="p_win", hue=None, ax=None, reference=0
     ``metric`` when it holds several). Every column but ``point, metric, estimate, ci_low, ci_high, n`` counts as
     an axis: when the points of one line also differ in another axis, joining them would draw a curve that does
     not exist, so they are drawn as separate markers with interval whiskers (as is a line of a single point).
+    A categorical ``x`` (text, booleans, policy specs) is drawn as points with whiskers, the groups of ``hue`` side
+    by side at each category: no line joins two categories. rules: the value of ``x`` the rules give (a dotted
+    vertical line, or "(rules)" under the category). colours: ``{hue value: colour}``. ylabel: the y axis title.
     """
     frame = sweep_or_frame.summary() if callable(getattr(sweep_or_frame, "summary", None)) else sweep_or_frame
     _require(frame, x, hue, "estimate", "ci_low", "ci_high")
@@ -170,30 +182,38 @@ def sweep_plot(sweep_or_frame, x, metric="p_win", hue=None, ax=None, reference=0
         ax = _new_axes((6.4, 4.0))
     groups = [(None, frame)] if hue is None else [
         (name, frame[[label(v) == name for v in frame[hue]]]) for name in _order(frame[hue])]
-    for name, group in groups:
+    for k, (name, group) in enumerate(groups):
         xs = group[x].astype(float).to_numpy() if numeric else np.array([categories.index(label(v))
                                                                           for v in group[x]], float)
         order = np.argsort(xs, kind="stable")
         xs = xs[order]
         estimate, low, high = (group[c].to_numpy(float)[order] for c in ("estimate", "ci_low", "ci_high"))
         text = None if hue is None else f"{hue} = {name}"
-        # a lone point has no band to shade; points that differ in another axis must not be joined
-        alone_or_mixed = len(xs) == 1 or len(np.unique(xs)) < len(xs) or any(
+        colour = (colours or {}).get(name)
+        # a lone point has no band to shade; points that differ in another axis must not be joined; categories
+        # have no order between them to draw a line along
+        alone_or_mixed = not numeric or len(xs) == 1 or len(np.unique(xs)) < len(xs) or any(
             len({label(v) for v in group[c]}) > 1 for c in others)
         if alone_or_mixed:
-            ax.errorbar(xs, estimate, yerr=[estimate - low, high - estimate], fmt="o", capsize=3, label=text)
+            shift = 0.0 if numeric or len(groups) == 1 else DODGE * (k / (len(groups) - 1) - 0.5)
+            ax.errorbar(xs + shift, estimate, yerr=[estimate - low, high - estimate], fmt="o", capsize=3, label=text,
+                        color=colour)
         else:
-            (line,) = ax.plot(xs, estimate, marker="o", label=text)
+            (line,) = ax.plot(xs, estimate, marker="o", label=text, color=colour)
             ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
     if not numeric:
-        long_labels = max(map(len, categories)) > 8
-        ax.set_xticks(range(len(categories)), categories, rotation=30 if long_labels else 0,
+        shown = [c + (" (rules)" if rules is not None and c == label(rules) else "") for c in categories]
+        long_labels = max(map(len, shown)) > 8
+        ax.set_xticks(range(len(categories)), shown, rotation=30 if long_labels else 0,
                       ha="right" if long_labels else "center")
+        ax.set_xlim(-0.5, len(categories) - 0.5)
+    elif rules is not None:
+        ax.axvline(float(rules), color="black", linestyle=":", linewidth=1.2, label=f"rules: {label(rules)}")
     if reference is not None:
         ax.axhline(reference, color="grey", linestyle="--", linewidth=1)
     ax.set_xlabel(str(x))
-    ax.set_ylabel(f"{metric} (95 % interval)" if metric else "estimate (95 % interval)")
-    if hue is not None and len(groups) <= LEGEND_LIMIT:
+    ax.set_ylabel(ylabel or (f"{metric} (95 % interval)" if metric else "estimate (95 % interval)"))
+    if (hue is not None and len(groups) <= LEGEND_LIMIT) or (numeric and rules is not None):
         ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     return ax
@@ -215,7 +235,7 @@ def tornado(frame, metric="p_win", ax=None):
 
     if ax is None:
         ax = _new_axes((6.4, 1.2 + 0.4 * len(frame)))
-    ax.barh(positions, change, color=["tab:red" if c < 0 else "tab:blue" for c in change], alpha=0.8)
+    ax.barh(positions, change, color=[LOSS if c < 0 else WIN for c in change], alpha=0.8)
     ax.errorbar(change, positions, xerr=[change - low, high - change], fmt="none", ecolor="black", capsize=3)
     ax.set_yticks(positions, labels)
     ax.invert_yaxis()  # the largest change on top
@@ -225,4 +245,4 @@ def tornado(frame, metric="p_win", ax=None):
     return ax
 
 
-__all__ = ["heatmap", "sweep_plot", "tornado", "label"]
+__all__ = ["heatmap", "sweep_plot", "tornado", "label", "DIVERGING", "OUTCOME_COLOURS"]

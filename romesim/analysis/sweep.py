@@ -29,6 +29,7 @@ from ..core.result import Result
 from ..core.rng import GENERATOR
 from ..core.scenario import get
 from ..core.version import VERSION
+from .fairness import EDGE, even_value, fairness_metric, loss_metric, result_edge
 from .store import Store, point_key
 
 POLICY = "policy."
@@ -212,17 +213,36 @@ class Sweep:
         return pd.concat(frames, ignore_index=True)
 
     def table(self, metric="p_win"):
-        """One row per point: point, the axes, and ``metric``'s estimate, ci_low, ci_high, n."""
+        """One row per point: point, the axes, and ``metric``'s estimate, ci_low, ci_high, n. ``metric`` may be
+        ``"edge"`` (``p_win - p_loss``, for a game that reports both sides' wins; see ``analysis.fairness``)."""
+        if metric == EDGE and loss_metric(self.scenario):
+            rows = []
+            for i, (values, result) in enumerate(zip(self.points, self.results)):
+                rows.append({"point": i, **{a: values[a] for a in self.axes},
+                             **dict(zip(("estimate", "ci_low", "ci_high"), result_edge(result))), "n": result.n})
+            frame = pd.DataFrame(rows)
+            frame["n"] = frame["n"].astype("Int64")
+            return frame
         if metric not in self.scenario.metrics:
+            extra = ", or 'edge' (p_win − p_loss)" if loss_metric(self.scenario) else ""
             raise KeyError(f"{metric!r} is not a metric of {self.scenario.name}; metrics: "
-                           f"{', '.join(self.scenario.metrics)}")
+                           f"{', '.join(self.scenario.metrics)}{extra}")
         frame = self.summary()
         return frame[frame["metric"] == metric].drop(columns="metric").reset_index(drop=True)
 
-    def fairest(self, metric="p_win", target=0.5):
-        """The points ordered by the distance of ``metric`` from ``target`` (closest first)."""
+    def fairest(self, metric=None, target=None):
+        """The points ordered by the distance of ``metric`` from an even game (closest first).
+
+        metric: default the fairness measure, ``"edge"`` (``p_win - p_loss``, even at 0) for a game that may end
+        with no winner (it reports ``p_loss``), else ``"p_win"`` (even at 0.5). target: the even value, by default
+        0 for the edge and 0.5 for a probability of a two-outcome game; a mean or ``p_loss`` needs one.
+        """
+        metric = fairness_metric(self.scenario) if metric is None else metric
+        if metric is None:
+            raise ScenarioError(f"metric: {self.scenario.name} reports no probability; name a metric and a target")
+        goal = even_value(self.scenario, metric, target)
         table = self.table(metric)
-        table.insert(len(self.axes) + 1, "distance", (table["estimate"] - target).abs())
+        table.insert(len(self.axes) + 1, "distance", (table["estimate"] - goal).abs())
         return table.sort_values(["distance", "point"], ignore_index=True)
 
 

@@ -194,6 +194,15 @@ class Scenario:
     decision_points: ClassVar[tuple] = ()
     kernel: ClassVar[object] = None
 
+    @classmethod
+    def loss_metric(cls):
+        """``"p_loss"`` when the scenario reports the other side's win beside ``p_win``, else None.
+
+        The two are exclusive outcomes of one game; when they need not add up to 1 (a game may end with no winner),
+        an even game is one where ``p_win - p_loss`` is 0, not one where ``p_win`` is 0.5.
+        """
+        return "p_loss" if "p_win" in cls.metrics and "p_loss" in cls.metrics else None
+
     def __post_init__(self):
         for f in fields(self):
             object.__setattr__(self, f.name, f.metadata["param"].validate(f.name, getattr(self, f.name)))
