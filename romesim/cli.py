@@ -347,6 +347,9 @@ def cmd_sweep(args):
         lines.append(f"closest to an even game ({EDGE_TEXT} closest to 0): {where} ({EDGE} {number(best['estimate'])} "
                      f"{interval})" if edged else
                      f"closest to 0.5: {where} ({args.metric} {number(best['estimate'])} {interval})")
+    if args.metric == "p_win" and len(result.axes) > 1:  # the knobs' fairness: the edge, or p_win from 0.5
+        from romesim.analysis.report import knob_findings
+        lines += ["per knob, over the other axes:"] + ["  " + line for line in knob_findings(result)]
     lines.append(f"store: {result.store.path}   ({elapsed:.1f} s)")
     if args.report:
         lines.append(f"report written to {args.report}")

@@ -1,8 +1,9 @@
-"""numba's cache lives in a per-user folder, never inside the installed package (``romesim.core.cache``).
+"""numba's cache of romesim's kernels (``romesim.core.cache``): in a per-user folder, never inside the installed
+package, and stale as soon as any source a kernel may inline changes.
 
 Cache files inside the package outlived ``pip install .`` followed by ``pip install -e .``: their leftover folders
 formed a ``romesim`` namespace package that shadowed the editable install. ``.ci/run`` replays that sequence in a
-fresh virtual environment; these tests check the mechanism in a fresh process each.
+fresh virtual environment; these tests check the mechanism, in fresh processes where it matters.
 """
 import json
 import os
@@ -10,16 +11,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numba
+
 import romesim
 from romesim.cli import main
+from romesim.core import cache
+from romesim.kings_of_rome import treason
 
 PACKAGE = Path(romesim.__file__).parent
 
 PROBE = """
-import json, numba, romesim
+import json, romesim
 from romesim.core import cache
 romesim.simulate("kings_of_rome.treason", 10, progress=False)
-print(json.dumps({"config": numba.config.CACHE_DIR, "dir": str(cache.cache_dir())}))
+print(json.dumps({"dir": str(cache.cache_dir())}))
 """
 
 
@@ -36,31 +41,64 @@ def cache_files(folder):
     return sorted(p for p in Path(folder).rglob("*") if p.suffix in (".nbi", ".nbc"))
 
 
+def treason_files(folder):
+    return [p for p in cache_files(folder) if "treason" in p.name]
+
+
 def test_the_kernels_are_cached_in_the_users_cache_folder(tmp_path):
     home = tmp_path / "xdg"
-    before = [p for p in cache_files(PACKAGE) if "treason" in p.name]
+    before = treason_files(PACKAGE)
     seen = probe(tmp_path, XDG_CACHE_HOME=str(home))
-    assert seen["config"] == seen["dir"] == str(home / "romesim" / "numba")
-    written = cache_files(home / "romesim" / "numba")
-    assert any("treason" in p.name for p in written), written
-    assert [p for p in cache_files(PACKAGE) if "treason" in p.name] == before  # nothing new beside the sources
+    assert seen["dir"] == str(home / "romesim" / "numba")
+    assert treason_files(home / "romesim" / "numba")
+    assert treason_files(PACKAGE) == before  # nothing new beside the sources
 
 
 def test_numba_cache_dir_wins(tmp_path):
     chosen = tmp_path / "chosen"
     seen = probe(tmp_path, NUMBA_CACHE_DIR=str(chosen), XDG_CACHE_HOME=str(tmp_path / "unused"))
     assert seen["dir"] == str(chosen)
-    assert cache_files(chosen) and not (tmp_path / "unused").exists()
+    assert treason_files(chosen) and not (tmp_path / "unused").exists()
+
+
+def test_only_romesims_files_get_its_locator():
+    @numba.njit(cache=True)
+    def outside(x):
+        return x
+
+    assert isinstance(treason.treason_game._cache._impl.locator, cache.PackageLocator)
+    assert not isinstance(outside._cache._impl.locator, cache.PackageLocator)  # a user's function: numba's rules
+
+
+def test_a_kernel_is_stale_when_any_source_it_may_inline_changes(tmp_path, monkeypatch):
+    """numba alone checks the kernel's own file; the stamp here hashes its folder's and core's files, by content."""
+    core, game = tmp_path / "core", tmp_path / "game"
+    core.mkdir(), game.mkdir()
+    (core / "rng.py").write_text("A = 1\n")
+    (game / "kernel.py").write_text("B = 1\n")
+    (game / "policies.py").write_text("C = 1\n")
+    (game / "notes.txt").write_text("not code\n")
+    monkeypatch.setattr(cache, "CORE", core)
+
+    def stamp():
+        return cache._digest(cache._sources(game))
+
+    first = stamp()
+    (game / "notes.txt").write_text("changed\n")
+    assert stamp() == first  # not a source
+    for path in (core / "rng.py", game / "policies.py"):
+        path.write_text("changed = 2\n")
+        assert stamp() != first
+    (core / "rng.py").write_text("A = 1\n")
+    (game / "policies.py").write_text("C = 1\n")
+    assert stamp() == first  # the contents decide, not the times
 
 
 def test_cli_shows_and_clears_the_cache(tmp_path, monkeypatch, capsys):
-    from romesim.core import cache
-
-    monkeypatch.setattr(cache.numba.config, "CACHE_DIR", str(tmp_path / "kernels"))
+    monkeypatch.setattr(cache.config, "CACHE_DIR", str(tmp_path / "kernels"))
     (tmp_path / "kernels" / "sub").mkdir(parents=True)
     (tmp_path / "kernels" / "sub" / "k.nbi").write_bytes(b"x" * 10)
     assert main(["cache"]) == 0
     assert capsys.readouterr().out.startswith(f"{tmp_path / 'kernels'}   (1 files")
     assert main(["cache", "--clear"]) == 0
     assert not (tmp_path / "kernels").exists()
-    assert cache.cache_dir() == tmp_path / "kernels"  # the folder stays numba's: kernels compile into it again

@@ -211,3 +211,31 @@ def test_a_paced_run_gives_the_same_bits():
     paced = romesim.simulate(battle, 30_000, 5, progress=True)
     plain = romesim.simulate(battle, 30_000, 5, progress=False)
     assert (paced.sums == plain.sums).all() and (paced.sumsq == plain.sumsq).all()
+
+
+def test_sweep_states_the_answer_per_knob(tmp_path, capsys):
+    """Per knob, the value whose mean over the other axes is closest to even. Treason (KoR 6.3): the garrison
+    holds when d6 - k <= Virtus, so p_win = (g + k) / 6 here; over k = 0, 1, 2 the garrison's means are 2/6, 3/6,
+    4/6 (g = 1, 2, 3), and over g the same for k: even at g = 2 (the rules' default) and at k = 1."""
+    path = tmp_path / "t.toml"
+    path.write_text(SWEEP.replace("ip_spent = [0, 1]", "ip_spent = [0, 1, 2]").replace("n = 2000", "n = 20000"))
+    assert main(["sweep", str(path), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    knobs = out.split("per knob, over the other axes:\n")[1].splitlines()
+    garrison, ip_spent = knobs[0].strip(), knobs[1].strip()
+    assert garrison.startswith("garrison: closest to even at 2, mean p_win over the other axes 0.")
+    assert garrison.endswith("(the rules' own value).")
+    assert ip_spent.startswith("ip_spent: closest to even at 1, mean p_win over the other axes 0.")
+    assert "; at the rules' 0: 0.3" in ip_spent
+    mean = float(garrison.split("axes ")[1].split()[0])
+    assert abs(mean - 0.5) < 5 * (0.25 / 60_000) ** 0.5
+
+
+def test_the_shipped_example_sweep_file_loads():
+    from pathlib import Path
+
+    from romesim.analysis.sweep import load_sweep
+
+    kwargs = load_sweep(Path(__file__).parent.parent / "examples" / "thraex_ap.toml")
+    assert kwargs["scenario"].a == "thraex_late" and kwargs["n"] == 20_000
+    assert kwargs["grid"] == {"ap_a": [7, 8, 9, 10, 11, 12], "b": ["murmillo", "secutor", "hoplomachus", "retiarius"]}

@@ -566,6 +566,32 @@ def _distributions(scenario):
     return "\n".join(parts)
 
 
+def _knob_lines(scenario, knobs):
+    """Per swept knob, one sentence: the value closest to even with its mean and interval, and the rules' own."""
+    metric = scenario.fair()[0]
+    lines = []
+    for axis, means, best_value, rules in knobs:
+        row = means[means["label"] == best_value].iloc[0]
+        mean = f"mean {metric} over the other axes" if len(scenario.axes) > 1 else metric
+        text = (f"{axis}: closest to even at {best_value}, {mean} "
+                f"{_number(row['estimate'])} {_interval(row['ci_low'], row['ci_high'])}")
+        if rules is not None and rules != best_value and rules in set(means["label"]):
+            own = means[means["label"] == rules].iloc[0]
+            text += f"; at the rules' {rules}: {_number(own['estimate'])} {_interval(own['ci_low'], own['ci_high'])}"
+        elif rules == best_value:
+            text += " (the rules' own value)"
+        lines.append(text + ".")
+    return lines
+
+
+def knob_findings(sweep):
+    """The report's per-knob sentences for a ``Sweep`` (what ``romesim sweep`` prints under its table): for each
+    axis, the value whose mean fairness over the other axes is closest to even, with its interval, and the rules'
+    own value. Empty when the scenario reports no probability."""
+    scenario = _from_sweep(sweep)[0]
+    return [] if scenario.fair() is None else _knob_lines(scenario, _knobs(scenario))
+
+
 def _findings(scenario, knobs):
     """Sentences stating what the numbers say, for the top of the report."""
     fair = scenario.fair()
@@ -586,17 +612,7 @@ def _findings(scenario, knobs):
         low, high = ranked.loc[ranked["estimate"].idxmin()], ranked.loc[ranked["estimate"].idxmax()]
         lines.append(f"Over the {len(ranked)} points {metric} runs from {_number(low['estimate'])} (point "
                      f"{int(low['point'])}) to {_number(high['estimate'])} (point {int(high['point'])}).")
-    for axis, means, best_value, rules in knobs:
-        row = means[means["label"] == best_value].iloc[0]
-        mean = f"mean {metric} over the other axes" if len(scenario.axes) > 1 else metric
-        text = (f"{axis}: closest to even at {best_value}, {mean} "
-                f"{_number(row['estimate'])} {_interval(row['ci_low'], row['ci_high'])}")
-        if rules is not None and rules != best_value and rules in set(means["label"]):
-            own = means[means["label"] == rules].iloc[0]
-            text += f"; at the rules' {rules}: {_number(own['estimate'])} {_interval(own['ci_low'], own['ci_high'])}"
-        elif rules == best_value:
-            text += " (the rules' own value)"
-        lines.append(text + ".")
+    lines += _knob_lines(scenario, knobs)
     if metric == EDGE:
         neither = scenario.table(NEITHER)["estimate"]
         lines.append(f"{_number(100 * neither.min(), 0)}–{_number(100 * neither.max(), 0)} % of the games end with "

@@ -1,25 +1,35 @@
-"""Where numba keeps romesim's compiled kernels: a per-user cache folder, never the installed package.
+"""Where and when numba's compiled romesim kernels are kept: a per-user cache folder, keyed by every source a
+kernel may inline.
 
-By default numba writes its cache (``*.nbi`` index and ``*.nbc`` code files) into a ``__pycache__`` folder beside
-each source file. Inside an installed package those files outlive the install: ``pip`` removes only the files it
-installed, and the folders of cache files it leaves behind form a ``romesim`` namespace package that shadows a
-later editable install (``pip install .`` then ``pip install -e .`` ended in ``No module named
-'romesim.core.scenario'``). So, unless ``NUMBA_CACHE_DIR`` is set, romesim points numba at a folder of the user's
-cache: ``$XDG_CACHE_HOME/romesim/numba`` (by default ``~/.cache/romesim/numba``), ``~/Library/Caches/romesim/numba``
-on macOS, ``%LOCALAPPDATA%\\romesim\\numba`` on Windows. numba keys every entry by the full path of its source
-file, so several installs and checkouts share the folder without mixing their kernels.
+Two defects of numba's default cache, fixed for romesim's own files by a cache locator of its own:
 
-This module must run before any romesim kernel is decorated: numba picks a function's cache folder when the
-``@njit(cache=True)`` decorator runs. ``romesim/__init__.py`` imports it first.
+* **Where.** numba writes its cache (``*.nbi`` index and ``*.nbc`` code files) into a ``__pycache__`` folder
+  beside each source file. Inside an installed package those files outlive the install: ``pip`` removes only the
+  files it installed, and the folders of cache files it leaves behind form a ``romesim`` namespace package that
+  shadows a later editable install (``pip install .`` then ``pip install -e .`` ended in ``No module named
+  'romesim.core.scenario'``). romesim's kernels go to ``NUMBA_CACHE_DIR`` when it is set, else to the user's cache:
+  ``$XDG_CACHE_HOME/romesim/numba`` (by default ``~/.cache/romesim/numba``), ``~/Library/Caches/romesim/numba`` on
+  macOS, ``%LOCALAPPDATA%\\romesim\\numba`` on Windows; one sub-folder per source folder, as numba names them.
+* **When.** numba reuses a cached kernel while the kernel's own file is unchanged, although a kernel inlines
+  functions of other files (``core/rng.py``, ``core/engine.py``, its game's ``policies.py`` or ``cards.py``): after
+  an edit or an update of one of those, it loaded a stale kernel and gave wrong answers silently. Here a kernel's
+  freshness stamp is the hash of every ``.py`` file of its own folder (its game) and of ``romesim/core``, so it
+  compiles again exactly when something it may contain changed.
+
+Other code's ``cache=True`` functions (a user's bot in a notebook) keep numba's own rules.
 """
+import functools
+import hashlib
 import os
 import shutil
 import sys
 from pathlib import Path
 
-import numba
+from numba.core import caching, config
 
 ENV = "NUMBA_CACHE_DIR"
+PACKAGE = Path(__file__).resolve().parent.parent
+CORE = PACKAGE / "core"
 
 
 def default_dir():
@@ -33,16 +43,9 @@ def default_dir():
     return Path(base) / "romesim" / "numba"
 
 
-def configure():
-    """Point numba's cache at ``default_dir()`` unless the user chose a folder with ``NUMBA_CACHE_DIR``."""
-    if not numba.config.CACHE_DIR:
-        numba.config.CACHE_DIR = str(default_dir())
-    return cache_dir()
-
-
 def cache_dir():
     """The folder numba caches romesim's kernels in."""
-    return Path(numba.config.CACHE_DIR)
+    return Path(config.CACHE_DIR) if config.CACHE_DIR else default_dir()
 
 
 def clear():
@@ -52,4 +55,51 @@ def clear():
     return path
 
 
-configure()
+def _sources(folder):
+    """``(name, mtime, size)`` of the ``.py`` files a kernel of ``folder`` may inline: its own and core's."""
+    files = sorted({*Path(folder).glob("*.py"), *CORE.glob("*.py")})
+    stats = [(f, f.stat()) for f in files]
+    return tuple((str(f), s.st_mtime_ns, s.st_size) for f, s in stats)
+
+
+@functools.lru_cache(maxsize=None)
+def _digest(sources):
+    """The hash of the files' contents (memoised on their names, times and sizes, so an edit is seen at once)."""
+    digest = hashlib.sha256()
+    for name, _, _ in sources:
+        digest.update(Path(name).name.encode() + b"\0" + Path(name).read_bytes())
+    return digest.hexdigest()
+
+
+class PackageLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """numba's cache locator for the files of the romesim package (see the module's docstring)."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = str(cache_dir() / self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    def get_source_stamp(self):
+        return _digest(_sources(Path(self._py_file).parent))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if PACKAGE not in Path(py_file).resolve().parents:
+            return None  # not romesim's: numba's own locators decide
+        return super().from_function(py_func, py_file)
+
+
+CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # renamed in numba 0.61
+
+
+def install():
+    """Put ``PackageLocator`` first in numba's list; must run before any romesim kernel is decorated (numba picks a
+    function's locator when ``@njit(cache=True)`` runs), so ``romesim/__init__.py`` imports this module first."""
+    if PackageLocator not in CACHE_IMPL._locator_classes:
+        CACHE_IMPL._locator_classes.insert(0, PackageLocator)
+
+
+install()
