@@ -142,7 +142,7 @@ def test_findings_state_the_answer_with_its_interval(report, battle_sweep):
         chosen = table[table["good_omen"] == value]
         mean, half = chosen["estimate"].mean(), ((chosen["ci_high"] - chosen["ci_low"]) / 2).mean()
         assert f"{mean:.4f} [{mean - half:.4f}, {mean + half:.4f}]" in text
-    assert "the rules' False" in text or "(the rules' own value)" in text
+    assert "the scenario's default False" in text or "(the scenario's default)" in text
     assert "% of the games end with no winner" in text
 
 

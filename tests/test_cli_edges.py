@@ -224,9 +224,9 @@ def test_sweep_states_the_answer_per_knob(tmp_path, capsys):
     knobs = out.split("per knob, over the other axes:\n")[1].splitlines()
     garrison, ip_spent = knobs[0].strip(), knobs[1].strip()
     assert garrison.startswith("garrison: closest to even at 2, mean p_win over the other axes 0.")
-    assert garrison.endswith("(the rules' own value).")
+    assert garrison.endswith("(the scenario's default).")
     assert ip_spent.startswith("ip_spent: closest to even at 1, mean p_win over the other axes 0.")
-    assert "; at the rules' 0: 0.3" in ip_spent
+    assert "; at the scenario's default 0: 0.3" in ip_spent
     mean = float(garrison.split("axes ")[1].split()[0])
     assert abs(mean - 0.5) < 5 * (0.25 / 60_000) ** 0.5
 

@@ -577,9 +577,10 @@ def _knob_lines(scenario, knobs):
                 f"{_number(row['estimate'])} {_interval(row['ci_low'], row['ci_high'])}")
         if rules is not None and rules != best_value and rules in set(means["label"]):
             own = means[means["label"] == rules].iloc[0]
-            text += f"; at the rules' {rules}: {_number(own['estimate'])} {_interval(own['ci_low'], own['ci_high'])}"
+            text += (f"; at the scenario's default {rules}: {_number(own['estimate'])} "
+                     f"{_interval(own['ci_low'], own['ci_high'])}")
         elif rules == best_value:
-            text += " (the rules' own value)"
+            text += " (the scenario's default)"
         lines.append(text + ".")
     return lines
 
