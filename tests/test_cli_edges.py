@@ -239,3 +239,17 @@ def test_the_shipped_example_sweep_file_loads():
     kwargs = load_sweep(Path(__file__).parent.parent / "examples" / "thraex_ap.toml")
     assert kwargs["scenario"].a == "thraex_late" and kwargs["n"] == 20_000
     assert kwargs["grid"] == {"ap_a": [7, 8, 9, 10, 11, 12], "b": ["murmillo", "secutor", "hoplomachus", "retiarius"]}
+
+
+def test_every_preset_says_what_it_does():
+    for name, point in (("jugule.duel", "a_allocate"), ("vox_populi.game", "seat0")):
+        builtins = romesim.describe(name, point).to_dict()["decision_points"][0]["builtins"]
+        presets = [b for b in builtins if "preset" in b["doc"]]
+        assert len(presets) >= 3
+        for b in presets:
+            words = b["doc"].split(":", 1)
+            assert len(words) == 2 and len(words[1].split()) >= 5, b  # "preset X: what it does"
+            assert b["params"] and len(b["defaults"]) == len(b["params"])
+    allocate = romesim.describe("jugule.duel", "a_allocate").to_dict()["decision_points"][0]["builtins"]
+    aggressive = next(b for b in allocate if b["name"] == "aggressive")
+    assert aggressive["defaults"] == [0.9, 0.8, 0.0] and "no reserve kept" in aggressive["doc"]

@@ -105,13 +105,23 @@ _POINTS = (
 )
 
 
+PRESET_DOCS = {"aggressive": "combat takes 0.9 of the AP when engaged and movement 0.8 when free, no reserve kept; "
+                             "parries a loss of 3+ only, dodges 9+; nets up to 2 hexes, javelins from 2, bashes; "
+                             "seeks the flank",
+               "defensive": "combat 0.4 when engaged, movement 0.5 when free, a reserve of at least 4; appeals at 2 "
+                            "HP; steps back when the enemy enters its zone; parries and dodges any loss; nets at 1 "
+                            "hex, javelins from 3, no bash",
+               "balanced": "the parametric bot's default vector (combat 0.6, movement 0.6, reserve 2)"}
+
+
 def _point(side, spec):
     name, rule, doc, extra, actions, vector, aggressive, defensive, balanced = spec
     builtins = {"default": Builtin(CODE_DEFAULT, "type-aware bot (contract)"),
                 "random": Builtin(CODE_RANDOM, "uniformly random legal action"),
                 "parametric": Builtin(CODE_PARAMETRIC, "the parametric bot with its vector", vector, balanced)}
     for preset, values in (("aggressive", aggressive), ("defensive", defensive), ("balanced", balanced)):
-        builtins[preset] = Builtin(CODE_PARAMETRIC, f"parametric bot, {preset} preset", vector, values)
+        builtins[preset] = Builtin(CODE_PARAMETRIC, f"parametric bot, {preset} preset: {PRESET_DOCS[preset]}",
+                                   vector, values)
     who = "A" if side == 0 else "B"
     return DecisionPoint(f"{'ab'[side]}_{name}", f"{rule} ({who})", f"Gladiator {who}: {doc}",
                          state=HEADER + tuple(extra), actions=actions, builtins=builtins, default="default")

@@ -117,10 +117,14 @@ PARAM_DOCS = {
 }
 PRESETS = {
     "parametric": (0.5, 1.0, 0.9, 0.9, 0.3, 0.8, 0.5, 0.5),
-    "showman": (0.8, 1.0, 1.0, 1.0, 0.6, 0.7, 0.7, 0.5),      # big supporters, many matches
-    "collector": (0.2, 1.0, 0.8, 0.7, 0.2, 1.0, 0.3, 0.3),    # big gladiators, all stars to the favourite
-    "bluffer": (0.5, 1.0, 0.9, 0.9, 0.3, 0.5, 0.5, 0.5),      # spreads stars and buys decoys
+    "showman": (0.8, 1.0, 1.0, 1.0, 0.6, 0.7, 0.7, 0.5),
+    "collector": (0.2, 1.0, 0.8, 0.7, 0.2, 1.0, 0.3, 0.3),
+    "bluffer": (0.5, 1.0, 0.9, 0.9, 0.3, 0.5, 0.5, 0.5),
 }
+PRESET_DOCS = {"parametric": "the middle setting of every parameter",
+               "showman": "big supporters to Rome, many matches, free applause, many cards",
+               "collector": "big gladiators kept, every star to its favourite, few matches and cards",
+               "bluffer": "stars spread between favourite and runner-up, decoys bought"}
 DEFAULT_VECTOR = np.array((0.5, 1.0, 0.95, 1.0, 0.2, 0.85, 0.6, 0.6), np.float64)
 
 # which side a card helps when played at a match (spec 9 families): +1 applause, -1 boos, 0 neither
@@ -146,8 +150,8 @@ def seat_points():
     builtins = {"default": Builtin(CODE_DEFAULT, "heuristic bot with inference about who backs whom"),
                 "random": Builtin(CODE_RANDOM, "uniform over the legal actions")}
     for name, vector in PRESETS.items():
-        builtins[name] = Builtin(CODE_PARAMETRIC, f"the parametric bot, preset {name}", params=PARAMS,
-                                 defaults=vector)
+        builtins[name] = Builtin(CODE_PARAMETRIC, f"the parametric bot, preset {name}: {PRESET_DOCS[name]}",
+                                 params=PARAMS, defaults=vector)
     view_doc = ("the seat's view (state.py VIEW_*): public state, own hand and box, context, legal actions; "
                 "view[VIEW_KIND] is the decision: " + ", ".join(f"{i + 1} {n}" for i, n in enumerate(DECISION_NAMES)))
     return tuple(DecisionPoint(
