@@ -519,7 +519,7 @@ def cmd_compare(args):
              f"{signed(r['unpaired_low'])} – {signed(r['unpaired_high'])}"] for r in frame.to_dict("records")]
     lines += table(header, body)
     lines += ["", f"{EDGE} = {EDGE_TEXT}; |..| rows: the distance from an even game, negative B - A: B fairer"
-              if fair == EDGE else f"|..| rows: the distance from an even game, negative B - A: B fairer",
+              if fair == EDGE else "|..| rows: the distance from an even game, negative B - A: B fairer",
               "unpaired: the interval two independent runs of the same size would give"]
     print("\n".join(lines))
 

@@ -35,3 +35,16 @@ def assert_reference_equal(scenario, n=2000, seed=7, policies=None):
     kernel = romesim.simulate(scenario, n, seed, keep=True, policies=policies).outcomes
     reference = romesim.reference(scenario, n, seed, policies=policies)
     np.testing.assert_array_equal(kernel.to_numpy(), reference.to_numpy())
+
+
+def inf(virtus, roman_class=None, back="other"):
+    """A Kings of Rome battle record of an infantry unit (``roman_class`` for a Roman unit only)."""
+    unit = {"kind": "infantry", "virtus": virtus, "back": back}
+    if roman_class is not None:
+        unit["roman_class"] = roman_class
+    return unit
+
+
+def cav(virtus, back="other"):
+    """A Kings of Rome battle record of a cavalry unit."""
+    return {"kind": "cavalry", "virtus": virtus, "back": back}

@@ -10,6 +10,8 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
+from helpers import inf
+
 import romesim
 from romesim.analysis.compare import compare, sprt, sprt_paired
 from romesim.core.errors import PolicyError, ScenarioError
@@ -19,12 +21,6 @@ AA = {"tactic": "attack", "nr_tactic": "attack"}
 Z = 1.959963984540054
 SIGMA = 5.0
 
-
-def inf(virtus, roman_class=None):
-    unit = {"kind": "infantry", "virtus": virtus, "back": "other"}
-    if roman_class is not None:
-        unit["roman_class"] = roman_class
-    return unit
 
 
 def battles():

@@ -11,6 +11,8 @@ import warnings
 import numpy as np
 import pytest
 
+from helpers import inf
+
 import romesim
 from romesim.analysis.compare import compare, sprt, sprt_paired
 from romesim.analysis.fairness import EDGE, edge_interval, even_value, fairness_metric, result_edge
@@ -22,12 +24,6 @@ Z = 1.959963984540054
 SIGMA = 5.0
 AA = {"tactic": "attack", "nr_tactic": "attack"}
 
-
-def inf(virtus, roman_class=None):
-    unit = {"kind": "infantry", "virtus": virtus, "back": "other"}
-    if roman_class is not None:
-        unit["roman_class"] = roman_class
-    return unit
 
 
 def small_battle(**params):

@@ -3,16 +3,13 @@ closed pipes, `--csv`, `romesim query`, the version in JSON, and progress on `ru
 import io
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import pandas as pd
 import pytest
 
 import romesim
-from romesim.analysis.store import Store
 from romesim.cli import main
 
 TREASON = ["kings_of_rome.treason", "--set", "garrison=2", "--set", "ip_spent=1"]  # exact p_win = 1/2
@@ -161,38 +158,6 @@ def test_a_closed_pipe_ends_quietly():
     finally:
         os.close(write)
     assert done.stderr == "" and done.returncode == 141  # 128 + SIGPIPE, as a shell reports it
-
-
-BATTLE_SWEEP = """
-scenario = "kings_of_rome.battle"
-n = 200000
-seed = 21
-store = "s"
-[policies]
-tactic = "parametric"
-[grid]
-policy.tactic.p_attack = [{values}]
-"""
-
-
-def test_ctrl_c_during_a_sweep_says_what_is_stored(tmp_path):
-    path = tmp_path / "sweep.toml"
-    path.write_text(BATTLE_SWEEP.format(values=", ".join(f"{i / 20:.2f}" for i in range(21))))
-    folder = tmp_path / "s" / "scenario=kings_of_rome.battle"
-    process = subprocess.Popen(command("sweep", str(path), "--no-progress"), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and process.poll() is None:
-        if folder.is_dir() and len(list(folder.glob("*.parquet"))) >= 2:
-            break
-        time.sleep(0.01)
-    process.send_signal(signal.SIGINT)
-    err = process.communicate(timeout=120)[1]
-    stored = len(Store(tmp_path / "s").files())
-    assert 2 <= stored < 21, "the sweep was not interrupted halfway; make n larger"
-    assert process.returncode == 130
-    assert err.splitlines() == [f"romesim: interrupted: {stored}/21 points stored in {tmp_path / 's'}; "
-                                "rerun to resume"], err
 
 
 # ------------------------------------------------------------------ progress

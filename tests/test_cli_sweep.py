@@ -68,6 +68,26 @@ def test_a_killed_sweep_resumes_to_the_identical_store(tmp_path):
     pd.testing.assert_frame_equal(stored(tmp_path / "killed"), stored(tmp_path / "whole"))
 
 
+def test_ctrl_c_says_what_is_stored(tmp_path):
+    """Ctrl-C (SIGINT) ends the sweep with one line saying how many points are kept, and status 130."""
+    path = write(tmp_path, "sweep.toml", 200_000, "s")
+    folder = tmp_path / "s" / "scenario=kings_of_rome.battle"
+    process = subprocess.Popen(command("sweep", str(path), "--no-progress"), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and process.poll() is None:
+        if folder.is_dir() and len(list(folder.glob("*.parquet"))) >= 2:
+            break
+        time.sleep(0.01)
+    process.send_signal(signal.SIGINT)
+    err = process.communicate(timeout=120)[1]
+    kept = len(Store(tmp_path / "s").files())
+    assert 2 <= kept < 21, "the sweep was not interrupted halfway; make n larger"
+    assert process.returncode == 130
+    assert err.splitlines() == [f"romesim: interrupted: {kept}/21 points stored in {tmp_path / 's'}; "
+                                "rerun to resume"], err
+
+
 def test_the_progress_bar_counts_points_and_games(tmp_path, capsys):
     path = write(tmp_path, "sweep.toml", 1_000, "s")
     assert main(["sweep", str(path), "--progress"]) == 0

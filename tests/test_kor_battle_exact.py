@@ -7,7 +7,7 @@ A hit is d6 + DRM > Virtus (C1); NR dice have no DRM; Roman infantry class II +1
 from fractions import Fraction as F
 
 import pytest
-from helpers import assert_matches_exact
+from helpers import assert_matches_exact, cav, inf
 
 import romesim
 
@@ -21,15 +21,6 @@ DA = {"tactic": "defence", "nr_tactic": "attack"}
 DD = {"tactic": "defence", "nr_tactic": "defence"}
 
 
-def inf(virtus, roman_class=None, back="other"):
-    unit = {"kind": "infantry", "virtus": virtus, "back": back}
-    if roman_class is not None:
-        unit["roman_class"] = roman_class
-    return unit
-
-
-def cav(virtus, back="other"):
-    return {"kind": "cavalry", "virtus": virtus, "back": back}
 
 
 def battle(**params):

@@ -265,7 +265,7 @@ class SPRTResult:
 
     def _lines(self):
         goal = f"target {self.target:g}, " if self.test == "fairer" else ""
-        d = (f"D = |A - target| - |B - target|" if self.test == "fairer" else "D = B - A")
+        d = ("D = |A - target| - |B - target|" if self.test == "fairer" else "D = B - A")
         return [f"SPRT \"B {self.test} than A\" on {self.metric} ({goal}delta {self.delta:g}, alpha {self.alpha:g}, "
                 f"beta {self.beta:g}): {self.decision} after n={self.n:,} games per variant",
                 f"  A = {self.a:.5f} [{self.a_ci[0]:.5f}, {self.a_ci[1]:.5f}]",

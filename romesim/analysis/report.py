@@ -487,7 +487,7 @@ def _plots(scenario, knobs):
             (f", one line per {hue}" if numeric else f", points grouped by {hue}") if hue else "")
         if held:
             caption += ", " + ", ".join(f"{a} = {plots.label(fairest[a])}" for a in held) + " as at the fairest point"
-        caption += ((f"; 95 % bands" if numeric else "; 95 % intervals") if grid else
+        caption += (("; 95 % bands" if numeric else "; 95 % intervals") if grid else
                     f"; each marker a point (they also differ in {', '.join(others)})")
         rules = rules_of.get(axis)
         rules = rules if rules is None or not plots.is_numeric(table[axis]) else _parsed(rules)
