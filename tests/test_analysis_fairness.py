@@ -68,7 +68,7 @@ def test_edge_of_a_run_matches_the_exact_solver_and_the_per_game_outcomes():
 
 
 def test_fairest_counts_the_battles_nobody_wins():
-    # the grid of the issue: tie rule x Roman tactic; "attacker_wins, defence" has p_win near 0.4 (closest to 0.5)
+    # a grid of tie rule x Roman tactic: "attacker_wins, defence" has p_win near 0.4 (closest to 0.5)
     # but Rome almost never loses there: the most lopsided point, not the fairest
     sweep = romesim.sweep(BATTLE, grid={"battle_tie_rule": ["no_winner", "attacker_wins"],
                                         "policy.tactic": ["attack", "defence"]}, n=4_000, seed=2)

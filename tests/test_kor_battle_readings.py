@@ -1,5 +1,5 @@
 """KoR 5.7 battle: the seed's words on rerolls, short lines, the end of the battle, the Tribune's IP and the
-readings the seed leaves open (issue 13, items 1-5).
+readings the seed leaves open.
 
 Each expected value is worked by hand in its comment from the rule text (seed ``000_762a316e1eb01b34.txt``), and
 the kernel's Monte Carlo estimate is checked against it, or against the independent exact solver, at 5 sigma
@@ -122,7 +122,7 @@ def test_5_7_11_a_front_box_empty_at_set_up_ends_nothing():
 
 
 def test_5_7_11_short_line_with_the_default_armies_leaders():
-    # the issue's case with the default Roman and Latin leaders (rerolls, Spolia, tactics by the default bots):
+    # the short line with the default Roman and Latin leaders (rerolls, Spolia, tactics by the default bots):
     # the kernel against the exact solver, and a real battle now
     scenario = romesim.scenario(BATTLE, roman_units=[inf(3, 3)] * 3, nr_units=[inf(1)] * 2)
     e = romesim.exact(scenario)
