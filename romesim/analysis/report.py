@@ -616,8 +616,10 @@ def _findings(scenario, knobs):
     lines += _knob_lines(scenario, knobs)
     if metric == EDGE:
         neither = scenario.table(NEITHER)["estimate"]
-        lines.append(f"{_number(100 * neither.min(), 0)}–{_number(100 * neither.max(), 0)} % of the games end with "
-                     f"no winner, so fairness is {EDGE_TEXT} (0: even), not p_win's distance from 0.5.")
+        low, high = _number(100 * neither.min(), 0), _number(100 * neither.max(), 0)
+        share = f"about {low} %" if low == high else f"{low}–{high} %"
+        lines.append(f"{share} of the games end with no winner, so fairness is {EDGE_TEXT} (0: even), not p_win's "
+                     "distance from 0.5.")
         by_p_win = scenario.table(HEADLINE).assign(d=lambda t: (t["estimate"] - 0.5).abs()).sort_values(
             ["d", "point"], kind="stable").iloc[0]
         if int(by_p_win["point"]) != int(best["point"]):
