@@ -301,15 +301,20 @@ def siege_action(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bpa
                        fn_losses)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def siege_game(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p, sortie_units,
                sortie_leaders, status, bg, bstate, brow, codes, params, fn_target, fn_criterion, fn_reroll, fn_losses):
     """KoR 5.5 with S0 and S1 (``siege_action``), then the Tribune commander's fate. Fills ``row``; returns 0 or a
-    policy error code."""
+    policy error code. A siege that can fight no battle (no relief army, no leader to lead a sortie) goes straight
+    to the rolls, inlined here: it pays neither the battle's set-up nor a call."""
     row[:] = 0
-    err = siege_action(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p, sortie_units,
-                       sortie_leaders, status, bg, bstate, brow, codes, params, fn_target, fn_criterion, fn_reroll,
-                       fn_losses)
+    if p[RELIEF] or (p[SORTIE_POSSIBLE] and p[LEADER] > 0):
+        err = siege_action(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p,
+                           sortie_units, sortie_leaders, status, bg, bstate, brow, codes, params, fn_target,
+                           fn_criterion, fn_reroll, fn_losses)
+    else:
+        err = siege_rolls(stream, row, state, p, table, p[LEADER], p[UNITS], codes, params, fn_target, fn_criterion,
+                          fn_reroll, fn_losses)
     if p[TRIBUNE]:
         # 9.2.7.1: « Après la bataille ou le siège, un Tribun victorieux gagne 1 PI pour le Roi [...] Un Tribun
         # vaincu perd 1 PI »: his office ends with the siege, so the whole action (sortie or relief battle

@@ -11,7 +11,7 @@ GARRISON, IP_AVAILABLE, IP_SPENT = range(3)  # compiled parameter vector
 WIN, IP, VP, N_METRICS = range(4)  # outcome columns, Treason.metrics order
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def treason_game(stream, row, state, p, codes, params, fn_ip):
     """KoR 6.3: the Roman buys -k (k <= 3) with k IP; the garrison flips iff d6 - k > Virtus, else Rome +1 VP."""
     state[0], state[1], state[2] = p[GARRISON], p[IP_AVAILABLE], p[IP_SPENT]
