@@ -40,16 +40,21 @@ def stored(folder):
     return frame.drop(columns=[])
 
 
+def wait_for_points(process, folder, points, seconds):
+    """Until ``points`` points of the running sweep are stored in ``folder`` (or it ended, or time ran out)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and process.poll() is None:
+        if folder.is_dir() and len(list(folder.glob("*.parquet"))) >= points:
+            return
+        time.sleep(0.01)
+
+
 def test_a_killed_sweep_resumes_to_the_identical_store(tmp_path):
     n = 200_000
     path = write(tmp_path, "sweep.toml", n, "killed")
     folder = tmp_path / "killed" / "scenario=kings_of_rome.battle"
     process = subprocess.Popen(command("sweep", str(path), "--no-progress"), stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and process.poll() is None:
-        if folder.is_dir() and len(list(folder.glob("*.parquet"))) >= 2:
-            break
-        time.sleep(0.01)
+    wait_for_points(process, folder, 2, 120)
     process.send_signal(signal.SIGKILL)
     process.wait()
     finished = len(list(folder.glob("*.parquet")))
@@ -74,11 +79,7 @@ def test_ctrl_c_says_what_is_stored(tmp_path):
     folder = tmp_path / "s" / "scenario=kings_of_rome.battle"
     process = subprocess.Popen(command("sweep", str(path), "--no-progress"), stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and process.poll() is None:
-        if folder.is_dir() and len(list(folder.glob("*.parquet"))) >= 2:
-            break
-        time.sleep(0.01)
+    wait_for_points(process, folder, 2, 300)
     process.send_signal(signal.SIGINT)
     err = process.communicate(timeout=120)[1]
     kept = len(Store(tmp_path / "s").files())

@@ -241,13 +241,12 @@ def add_battle(row, brow, vp_only):
 
 
 @njit(cache=True)
-def siege_action(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p, sortie_units,
-                 sortie_leaders, status, bg, bstate, brow, codes, params, fn_target, fn_criterion, fn_reroll,
-                 fn_losses):
-    """KoR 5.5 with S0 and S1: the Falisci/Capenati relief battle (9.2.7.3-9.2.7.4), the sortie of a besieged
-    leader with at least as many units as the besiegers (5.5.1, KOR-A12), then the siege rolls. The battles are
-    fought by the built-in battle bots in ``bcodes``/``bparams``. Adds to ``row``; returns 0 or a policy error
-    code."""
+def siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, sortie_p, sortie_units, sortie_leaders,
+                  status, bg, bstate, brow):
+    """KoR 5.5 S0 and S1, before the siege rolls: the Falisci/Capenati relief battle (9.2.7.3-9.2.7.4) and the
+    sortie of a besieged leader with at least as many units as the besiegers (5.5.1, KOR-A12), fought by the
+    built-in battle bots in ``bcodes``/``bparams``. Adds to ``row``; returns ``(error code, the siege goes on,
+    the NR leader's Virtus left, the NR units left)``."""
     lead, units = p[LEADER], p[UNITS]
     offset = _battle.battle_offset(bcodes)
     roman_alive = _battle.MAX_UNITS  # every besieger, unless the relief battle killed some
@@ -259,10 +258,10 @@ def siege_action(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bpa
                                   status, bg, bstate, bcodes, bparams, offset, None, None, None, None, None, None,
                                   None, None, None, None, None, None, None, None, None, None)
         if err:
-            return err
+            return err, False, lead, units
         add_battle(row, brow, False)
         if not brow[_battle.WIN] and not p[RELIEF_ALWAYS]:
-            return 0  # S0: the relief army still stands between Rome and the walls (KOR-A12)
+            return 0, False, lead, units  # S0: the relief army still stands between Rome and the walls (KOR-A12)
         # the sortie meets the besiegers that survived the relief battle
         kept = 0
         for i in range(bp[RELIEF_BATTLE, _battle.P_UNITS]):
@@ -278,7 +277,7 @@ def siege_action(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bpa
                                   bparams, offset, None, None, None, None, None, None, None, None, None, None, None,
                                   None, None, None, None, None)
         if err:
-            return err
+            return err, False, lead, units
         add_battle(row, brow, p[SORTIE_VP_ONLY])
         row[UNITS_LOST] += brow[_battle.NR_LOST]
         if brow[_battle.NR_LEADER_LOST]:
@@ -287,7 +286,7 @@ def siege_action(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bpa
         survivors = units - brow[_battle.NR_LOST]
         if (survivors > 0) if p[SORTIE_ANY_UNIT] else (not brow[_battle.WIN]):
             row[VP] -= 2  # 5.5.1: the sortie force survives; the siege is over
-            return 0
+            return 0, False, lead, units
         # the sortie force is defeated: its uncaptured units go to the R container, the siege goes on
         row[UNITS_LOST] += survivors
         units = 0
@@ -296,24 +295,24 @@ def siege_action(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bpa
             row[CITY_TAKEN] = 1
             if lead > 0:
                 row[LEADER_CAPTURED] = 1
-            return 0
-    return siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_target, fn_criterion, fn_reroll,
-                       fn_losses)
+            return 0, False, lead, units
+    return 0, True, lead, units
 
 
 @njit(cache=True, inline="always")
 def siege_game(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p, sortie_units,
                sortie_leaders, status, bg, bstate, brow, codes, params, fn_target, fn_criterion, fn_reroll, fn_losses):
-    """KoR 5.5 with S0 and S1 (``siege_action``), then the Tribune commander's fate. Fills ``row``; returns 0 or a
-    policy error code. A siege that can fight no battle (no relief army, no leader to lead a sortie) goes straight
-    to the rolls, inlined here: it pays neither the battle's set-up nor a call."""
+    """KoR 5.5: the battles that may come first (``siege_battles``), the siege rolls, then the Tribune
+    commander's fate. Fills ``row``; returns 0 or a policy error code. A siege that can fight no battle (no relief
+    army, no leader to lead a sortie) pays neither the battles' set-up nor a call: the rolls are inlined here, once,
+    and the battles are a function of their own."""
     row[:] = 0
-    if p[RELIEF] or (p[SORTIE_POSSIBLE] and p[LEADER] > 0):
-        err = siege_action(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p,
-                           sortie_units, sortie_leaders, status, bg, bstate, brow, codes, params, fn_target,
-                           fn_criterion, fn_reroll, fn_losses)
-    else:
-        err = siege_rolls(stream, row, state, p, table, p[LEADER], p[UNITS], codes, params, fn_target, fn_criterion,
+    err, go_on, lead, units = 0, True, p[LEADER], p[UNITS]
+    if p[RELIEF] or (p[SORTIE_POSSIBLE] and lead > 0):
+        err, go_on, lead, units = siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, sortie_p,
+                                                sortie_units, sortie_leaders, status, bg, bstate, brow)
+    if go_on:
+        err = siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_target, fn_criterion,
                           fn_reroll, fn_losses)
     if p[TRIBUNE]:
         # 9.2.7.1: « Après la bataille ou le siège, un Tribun victorieux gagne 1 PI pour le Roi [...] Un Tribun
