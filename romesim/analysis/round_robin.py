@@ -19,8 +19,10 @@ from .ratings import rate_round_robin
 
 def _seat_policies(scenario, seat, bot):
     """The ``policies`` entries that put ``bot`` in ``seat``: a built-in's name at every point of the seat that
-    has it, or a mapping ``{point name without the prefix: policy}``."""
+    has it, a mapping ``{point name without the prefix: policy}``, or any policy for a seat of one point."""
     points = [dp for dp in scenario.decision_points if dp.name.startswith(seat.prefix)]
+    if len(points) == 1 and not isinstance(bot, dict):
+        return {points[0].name: bot}
     if isinstance(bot, str):
         chosen = {dp.name: bot for dp in points if bot in dp.builtins}
         if not chosen:
@@ -35,8 +37,9 @@ def _seat_policies(scenario, seat, bot):
 def round_robin(scenario, bots, n=4_000, seed=0, *, policies=None, workers=None, prior=1.0):
     """Rate ``bots`` (``{name: bot}``, or a list of built-in names) by a round robin in ``scenario``.
 
-    A bot is a built-in's name, used at every decision point of its seat that has such a built-in, or a mapping
-    ``{point: policy}`` with the points named without the seat's prefix (``{"attack": "aggressive"}`` is
+    A bot is a built-in's name, used at every decision point of its seat that has such a built-in, a mapping
+    ``{point: policy}`` with the points named without the seat's prefix, or any policy (a ``(name, vector)`` pair,
+    an ``@numba.njit`` function) when a seat decides at one point only (``{"attack": "aggressive"}`` is
     ``a_attack`` in seat A, ``b_attack`` in seat B). ``policies`` sets the points no bot sets. One row per bot,
     strongest first: ``bot, rating, ci_low, ci_high`` (Elo scale, mean 0, 95 % intervals), ``decisive`` (the
     games that told it apart from another bot) and ``p_win`` (its seats' win rate). ``attrs`` hold the ``wins``

@@ -16,13 +16,12 @@ for shares and paired differences.
 * ``rate_bots``: a Bradley-Terry rating of bots (Elo scale, ``romesim.analysis.ratings``) from a round robin of
   mixed tables.
 """
-import itertools
 import math
 
 import numpy as np
 import pandas as pd
 
-from ..analysis.ratings import rate_round_robin
+from ..analysis.round_robin import round_robin
 from ..core.engine import simulate
 from ..core.errors import ScenarioError
 from ..core.result import Z95, wilson
@@ -141,39 +140,15 @@ def bot_win_rates(bots, scenario=None, n=20_000, seed=0, *, policies=None, worke
 
 
 def rate_bots(bots, scenario=None, n=4_000, seed=0, *, policies=None, workers=None, prior=1.0, **params):
-    """Bradley-Terry rating (Elo scale, mean 0) of ``bots`` from a round robin of mixed tables: every set of
-    ``players`` distinct bots (all of them cycled around the table when there are fewer bots than seats), each in
-    every seat rotation for ``n // players`` games. In each game a bot beats another when it is among the winners
-    and the other is not; games where both or neither win say nothing about that pair. ``prior`` virtual wins each
-    way keep ratings finite. One row per bot: rating with a 95 % interval, decisive pairings, win rate."""
+    """Bradley-Terry rating (Elo scale, mean 0) of ``bots`` from a round robin of mixed tables
+    (``romesim.analysis.round_robin``): every set of ``players`` distinct bots (all of them cycled around the table
+    when there are fewer bots than seats), each in every seat rotation for ``n // players`` games. In each game a
+    bot beats another when it is among the winners and the other is not; games where both or neither win say
+    nothing about that pair. ``prior`` virtual wins each way keep ratings finite. One row per bot: rating with a
+    95 % interval, decisive pairings, win rate."""
     game = _scenario(scenario, params)
-    names = list(dict.fromkeys(bots))
-    if len(names) < 2:
-        raise ScenarioError(f"bots: {bots!r}; expected at least two distinct bots to rate")
-    players = game.players
-    if len(names) >= players:
-        tables = list(itertools.combinations(names, players))
-    else:
-        tables = [tuple(names[s % len(names)] for s in range(players))]
-    per_rotation = _check_n(n, players) // players
-    index = {b: i for i, b in enumerate(names)}
-    wins = np.zeros((len(names), len(names)))
-    won, played = np.zeros(len(names)), np.zeros(len(names))
-    for table in tables:
-        for seating, winners in _rotations(table, per_rotation, seed, game, policies, workers):
-            for a in range(players):
-                won[index[seating[a]]] += winners[:, a].sum()
-                played[index[seating[a]]] += winners.shape[0]
-                for b in range(players):
-                    if seating[a] != seating[b]:
-                        wins[index[seating[a]], index[seating[b]]] += int(
-                            (winners[:, a] & (1 - winners[:, b])).sum())
-    rated = rate_round_robin(pd.DataFrame(wins, index=names, columns=names), prior)
-    rate = dict(zip(names, won / played))
-    frame = rated.rename(columns={"player": "bot", "games": "decisive"})
-    frame["p_win"] = frame["bot"].map(rate)
-    frame.attrs.update(tables=len(tables), games_per_seating=per_rotation, seed=seed, players=players,
-                       wins=wins.tolist())
+    frame = round_robin(game, list(dict.fromkeys(bots)), n, seed, policies=policies, workers=workers, prior=prior)
+    frame.attrs["players"] = game.players
     return frame
 
 
