@@ -16,7 +16,8 @@ from .core.rng import GENERATOR
 from .core.scenario import Scenario, describe, list_scenarios, load_toml, scenario
 from .core.version import VERSION as __version__  # noqa: F401 (the package attribute)
 
-__all__ = ["simulate", "exact", "reference", "scenario", "describe", "list_scenarios", "load_toml", "Result", "Scenario",
+__all__ = ["simulate", "exact", "reference", "scenario", "describe", "list_scenarios", "load_toml", "Result",
+           "Scenario",
            "sweep", "Sweep", "compare", "store", "analysis",
            "RomesimError", "ScenarioError", "PolicyError", "ExactNotSupported", "GENERATOR", "kings_of_rome",
            "semper_victor", "jugule", "vox_populi"]

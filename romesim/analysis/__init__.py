@@ -13,5 +13,6 @@ from .sweep import Sweep, load_sweep, sweep
 
 __all__ = ["store", "sweep", "Sweep", "load_sweep", "compare", "sprt", "sprt_paired", "SPRTResult",
            "finite_differences", "sobol", "bradley_terry", "bt_standard_errors", "elo", "openskill_ratings",
-           "rate_round_robin", "rate_matchups", "round_robin", "Seat", "zero_sum", "bimatrix", "payoff_table", "Equilibrium", "BimatrixEquilibrium",
+           "rate_round_robin", "rate_matchups", "round_robin", "Seat", "zero_sum", "bimatrix", "payoff_table",
+           "Equilibrium", "BimatrixEquilibrium",
            "skill_luck", "SkillLuck", "heatmap", "sweep_plot", "tornado", "write_report"]

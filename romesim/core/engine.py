@@ -197,9 +197,9 @@ def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, ta
     ``None`` or 1 runs in this process on all numba threads. keep: keep per-game outcomes (``Result.outcomes``).
     target_ci: stop early once the 95 % half-width of the headline metric (a float) or of each metric in a
     dict is reached, looking only at fixed game counts. progress: ``True``/``False``, or ``None`` for a bar on
-    a terminal once a run has lasted two seconds. first: play games ``first .. first+n-1`` (to extend a stored run of ``first``
-    games; the sums of the two runs add up to the run of ``first + n`` games). The same ``(scenario, n, seed,
-    policies)`` gives the same bits whatever ``workers``, the numba thread count and ``chunk``.
+    a terminal once a run has lasted two seconds. first: play games ``first .. first+n-1`` (to extend a stored
+    run of ``first`` games; the sums of the two runs add up to the run of ``first + n`` games). The same
+    ``(scenario, n, seed, policies)`` gives the same bits whatever ``workers``, the numba thread count and ``chunk``.
     """
     scenario = _as_scenario(scenario)
     n = _check_int("n", n, 1)

@@ -520,7 +520,8 @@ class Usurpation(Scenario):
     or Caesar stands in D2; ``assassination_in_civil_war`` and ``two_augusti_mixed`` the success test;
     ``assassin_guard_mod`` and ``guard_scope`` the Assassinat rolls on a guarded Augustus;
     ``succession_defectors`` step A on the succession route when PRIMUS's defectors share the Usurper's zone
-    (``empire.after_succession``). ``rally_optional`` changes no metric: a declined rally stops the march as a failed one does, so the Usurper always tries.
+    (``empire.after_succession``). ``rally_optional`` changes no metric: a declined rally stops the march as a
+    failed one does, so the Usurper always tries.
     """
 
     name = "semper_victor.usurpation"
