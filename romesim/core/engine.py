@@ -5,55 +5,27 @@ Outcomes are integers and are aggregated as int64 sums, so any split of the game
 Early stopping (``target_ci``) looks at the results only at fixed game counts (``checkpoints``), never at chunk
 or worker boundaries, so the number of games played does not depend on how the work was split.
 
-Kernels share one shape (see ``romesim.kings_of_rome.siege`` for an example)::
-
-    @njit(parallel=True, cache=True)
-    def kernel(seed, first, count, *scenario_args, codes, params, out, sums, sumsq, errors, *user_functions):
-        for b in prange(n_blocks(count)):
-            stream, row = rng.new_stream(), np.zeros(N_METRICS, np.int64)
-            for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-                rng.start(stream, seed, first + j)
-                error = play_one_game(stream, row, ...)
-                if error: errors[b] = error; break
-                record(row, b, j, out, sums, sumsq)
+Every kernel plays its games with the one block loop of ``romesim.core.loop``; a kernel's arguments are
+``(seed, first, count, scenario.kernel_args(), codes, params, slots, out, sums, sumsq, errors)``.
 """
 import sys
 import time
 
 import joblib
-import numba
 import numpy as np
 import pandas as pd
-from numba import njit
 
 from . import policy as _policy
 from .errors import ExactNotSupported, RomesimError, ScenarioError
+from .loop import BLOCK, n_blocks, record
 from .result import Result
 from .rng import GENERATOR
 from .scenario import Scenario, get
 
-BLOCK = 1024  # games per prange iteration: one stream and one row buffer serve a whole block
 CHUNK = 1 << 18  # games per kernel call: bounds memory whatever n is
 CHECKPOINT_BASE = 10_000
 MAX_SEED = (1 << 64) - 1
 MAX_GAME = (1 << 63) - 1  # game indices are int64 in the kernels
-
-
-@njit(cache=True, inline="always")
-def n_blocks(count):
-    return (count + BLOCK - 1) // BLOCK
-
-
-@njit(cache=True, inline="always")
-def record(row, b, j, out, sums, sumsq):
-    """Add a game's outcome row to its block's sums; keep it in ``out`` when per-game outcomes are kept."""
-    keep = out.shape[1] > 0
-    for k in range(row.size):
-        v = row[k]
-        sums[b, k] += v
-        sumsq[b, k] += v * v
-        if keep:
-            out[k, j] = v
 
 
 def _as_scenario(scenario):
@@ -72,37 +44,20 @@ def _check_int(name, value, lo, hi=None):
     return int(value)
 
 
-_UNCACHED = {}
-
-
-def kernel_for(scenario, resolved):
-    """The scenario's cached kernel, or for user policies an uncached copy of it.
-
-    A kernel specialised for a user function can never be loaded back from numba's disk cache (the function is
-    part of its type), so caching it would only add a new file to the cache in every process.
-    """
-    kernel = scenario.kernel
-    if not resolved.has_user_functions:
-        return kernel
-    if kernel not in _UNCACHED:
-        _UNCACHED[kernel] = numba.njit(parallel=True, cache=False)(kernel.py_func)
-    return _UNCACHED[kernel]
-
-
 def run_chunk(scenario, seed, first, count, resolved, keep):
     """Play games ``first .. first+count-1``; returns ``(sums, sumsq, outcomes or None)``."""
     k = len(scenario.metrics)
     blocks = (count + BLOCK - 1) // BLOCK
     sums = np.zeros((blocks, k), np.int64)
     sumsq = np.zeros((blocks, k), np.int64)
-    errors = np.zeros(blocks, np.int64)
+    errors = np.zeros((blocks, 2), np.int64)
     out = np.zeros((k, count if keep else 0), np.int32)
-    kernel = kernel_for(scenario, resolved)
-    kernel(np.uint64(seed), first, count, *scenario.kernel_args(), resolved.codes, resolved.params,
-           out, sums, sumsq, errors, *resolved.functions)
-    bad = np.flatnonzero(errors)
+    scenario.kernel(np.uint64(seed), first, count, tuple(scenario.kernel_args()), resolved.codes, resolved.params,
+                    resolved.slots, out, sums, sumsq, errors)
+    bad = np.flatnonzero(errors[:, 0])
     if bad.size:
-        raise _policy.decode_error(errors[bad[0]], scenario.decision_points)
+        code, game = errors[bad[0]]
+        raise _policy.decode_error(code, scenario.decision_points, int(game), seed, scenario.name)
     return sums.sum(axis=0), sumsq.sum(axis=0), out if keep else None
 
 

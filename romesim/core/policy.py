@@ -7,24 +7,47 @@ A scenario lists its ``DecisionPoint``\\ s. For each one a user picks a policy:
   recompiles nothing;
 * their own ``@numba.njit`` function ``fn(state, params, stream) -> int``, optionally with a parameter vector
   ``(fn, [0.5, 2])``. ``state`` is an int64 array whose layout the decision point documents (treat it as
-  read-only), ``params`` the float64 vector, ``stream`` the game's dice stream (``romesim.core.rng``). The kernel
-  is then specialised for that function: it compiles once per process (numba cannot
-  reuse its disk cache for a function argument; measured 10-15 s for the siege kernel on a two-core machine,
-  about 3 s for treason), and again in each worker process when ``workers > 1``.
+  read-only; ``romesim.describe(scenario, point)`` lists its entries), ``params`` the float64 vector, ``stream``
+  the game's dice stream (``romesim.core.rng``).
+
+A user function is compiled once per process for the one signature every decision point shares (``SIGNATURE``)
+and reaches the kernels through a first-class-function slot: the kernels are compiled for a tuple of such slots
+whatever function fills them, so they load from numba's disk cache and a user bot costs only its own compile
+(about a second). A built-in's slot holds ``builtin_slot``, never called: kernels test ``code == USER`` first.
+A function of the wrong arity or return type is refused before it reaches a kernel, naming the decision point.
 
 An action a policy returns that the rules do not allow stops the run with a ``PolicyError`` that names the
-decision point and the action.
+decision point, the action, the game and how to replay it.
 """
+import inspect
+import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 from numba.core.registry import CPUDispatcher
 
 from .errors import PolicyError, did_you_mean
 
 MAX_PARAMS = 8
+USER = -1  # the code of a decision point played by a user function
+
+STATE_TYPE, PARAMS_TYPE, STREAM_TYPE = types.int64[::1], types.float64[::1], types.uint64[::1]
+SIGNATURE = types.int64(STATE_TYPE, PARAMS_TYPE, STREAM_TYPE)
+SIGNATURE_TEXT = "fn(state: int64[:], params: float64[:], stream: uint64[:]) -> int"
+
+# A tuple of dispatchers compiled for one signature is typed as a tuple of first-class functions; numba flags the
+# feature as experimental, which it is not for this one use
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+
+@njit(SIGNATURE, cache=True)
+def builtin_slot(state, params, stream):
+    """What fills a built-in's slot; kernels never call it (they test ``code == USER`` first)."""
+    return -1
 
 
 @dataclass(frozen=True)
@@ -53,7 +76,13 @@ class ResolvedPolicies:
     names: tuple
     codes: np.ndarray
     params: np.ndarray
-    functions: tuple
+    functions: tuple  # the user's functions as given, None for a built-in
+
+    @property
+    def slots(self):
+        """The kernels' tuple of first-class functions: one per decision point (at least one)."""
+        slots = tuple(builtin_slot if f is None else compile_user(f) for f in self.functions)
+        return slots or (builtin_slot,)
 
     @property
     def has_user_functions(self):
@@ -91,8 +120,10 @@ def resolve(decision_points, policies=None):
                 raise PolicyError(f"policies[{dp.name!r}]: parameters must be a list of at most {MAX_PARAMS} "
                                   f"finite numbers, got {spec[1]!r}")
         if isinstance(chosen, CPUDispatcher):
+            check_user(chosen, dp)
             names.append(getattr(chosen, "__name__", "user"))
             functions.append(chosen)
+            codes[i] = USER
             row = () if vector is None else vector
         elif isinstance(chosen, str) and chosen in dp.builtins:
             builtin = dp.builtins[chosen]
@@ -116,17 +147,65 @@ def resolve(decision_points, policies=None):
     return ResolvedPolicies(tuple(names), codes, params, tuple(functions))
 
 
+_COMPILED = {}
+
+
+def _user_name(fn):
+    return getattr(fn.py_func, "__qualname__", "the function")
+
+
+def check_user(fn, dp):
+    """Refuse, in one line naming ``dp``, a user function that cannot be a policy: wrong arity or return type."""
+    try:
+        inspect.signature(fn.py_func).bind(None, None, None)
+    except TypeError:
+        raise PolicyError(f"policies[{dp.name!r}]: {_user_name(fn)}{inspect.signature(fn.py_func)} does not take "
+                          f"3 arguments; a policy for {dp.name!r} ({dp.rule}) is {SIGNATURE_TEXT}") from None
+    except ValueError:  # no signature to inspect: let the compile below decide
+        pass
+    try:
+        compile_user(fn)
+    except PolicyError as error:
+        raise PolicyError(f"policies[{dp.name!r}]: {error}; a policy for {dp.name!r} ({dp.rule}) is "
+                          f"{SIGNATURE_TEXT}") from None
+
+
+def compile_user(fn):
+    """``fn`` compiled for ``SIGNATURE``, once per process and function (one function serves several points)."""
+    py = fn.py_func
+    if py in _COMPILED:
+        return _COMPILED[py]
+    try:
+        typed = njit((STATE_TYPE, PARAMS_TYPE, STREAM_TYPE))(py)
+        returned = typed.nopython_signatures[0].return_type
+    except NumbaError as error:
+        text = re.sub(r"\x1b\[[0-9;]*m", "", str(error))
+        first = next((line for line in text.splitlines() if line.strip() and "Failed in" not in line), "")
+        raise PolicyError(f"{_user_name(fn)} does not compile for (state, params, stream): {first.strip()}") from None
+    if not isinstance(returned, (types.Integer, types.Boolean)):
+        raise PolicyError(f"{_user_name(fn)} returns {returned}, not an integer action")
+    compiled = typed if returned == types.int64 else njit(SIGNATURE)(py)
+    _COMPILED[py] = compiled
+    return compiled
+
+
 @njit(cache=True)
 def error_code(point, action):
     """What a kernel reports when a policy returns an illegal ``action`` at decision point index ``point``."""
     return ((point + 1) << 32) | (np.int64(action) & 0xFFFFFFFF)
 
 
-def decode_error(code, decision_points):
+def decode_error(code, decision_points, game=None, seed=None, scenario=None):
     """The message for an error code written by a kernel: ``(decision point index + 1) << 32 | action``."""
     index = (int(code) >> 32) - 1
     action = int(code) & 0xFFFFFFFF
     if action >= 1 << 31:
         action -= 1 << 32
     dp = decision_points[index]
-    return PolicyError(f"decision point {dp.name!r} ({dp.rule}): illegal action {action}; {dp.actions}")
+    where = ""
+    if game is not None:
+        replay = f"; romesim.trace({scenario!r}, game={game}, seed={seed}, policies=...) shows its state" \
+            if scenario else ""
+        where = f" in game {game}{replay}"
+    return PolicyError(f"decision point {dp.name!r} ({dp.rule}): illegal action {action}{where}; allowed: "
+                       f"{dp.actions}")

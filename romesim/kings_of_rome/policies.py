@@ -1,13 +1,14 @@
 """Decision points of the Kings of Rome procedures (spec section 3) and their built-in policies.
 
 Each ``decide_*`` function is what a kernel calls at a decision point: the user's ``@njit`` function when one was
-given (``fn`` is not None; numba prunes the other branch), otherwise the built-in selected by ``code``.
+given (``code == USER``; ``fn`` is the point's first-class-function slot), otherwise the built-in selected by
+``code``.
 The state vector a user function receives is documented on each ``DecisionPoint``.
 """
 from numba import njit
 
 from ..core import rng  # noqa: E402  (the `random` target draws from the game's stream)
-from ..core.policy import Builtin, DecisionPoint
+from ..core.policy import USER, Builtin, DecisionPoint
 
 # ------------------------------------------------------------------ siege (5.5), DP-S02 .. DP-S05
 FIRST_TARGET = DecisionPoint(
@@ -81,7 +82,7 @@ TREASON_POINTS = (IP_SPENT,)
 
 @njit(cache=True, inline="always")
 def decide_first_target(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     if code == 1:
         return 0
@@ -92,7 +93,7 @@ def decide_first_target(code, params, state, stream, fn):
 
 @njit(cache=True, inline="always")
 def decide_second_criterion(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     if code == 1:
         return 0
@@ -112,7 +113,7 @@ def decide_second_criterion(code, params, state, stream, fn):
 
 @njit(cache=True, inline="always")
 def decide_reroll(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     if code == 1 or state[3] == 0:
         return 0
@@ -128,7 +129,7 @@ def decide_reroll(code, params, state, stream, fn):
 
 @njit(cache=True, inline="always")
 def decide_losses(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     garrison, leader, units = state[0], state[1], state[2]
     if state[4]:
@@ -146,7 +147,7 @@ def decide_losses(code, params, state, stream, fn):
 
 @njit(cache=True, inline="always")
 def decide_ip_spent(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     if code == 1:
         return 0
@@ -187,7 +188,7 @@ DP_PILLAGE_SECOND, DP_PILLAGE_UNDEFENDED = range(2)
 
 @njit(cache=True, inline="always")
 def decide_pillage_second(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     if code == 1 and state[0] > 0:
         return 0
@@ -204,7 +205,7 @@ def decide_pillage_second(code, params, state, stream, fn):
 
 @njit(cache=True, inline="always")
 def decide_undefended_city(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     return 1 if code == 1 else 0
 
@@ -237,14 +238,14 @@ DP_INTIM_RELEASED, DP_INTIM_TARGET = range(2)
 
 @njit(cache=True, inline="always")
 def decide_fides_release(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     return 1 if code == 1 else 0
 
 
 @njit(cache=True, inline="always")
 def decide_intimidation_target(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     n = state[0]
     if code == 2:
@@ -273,7 +274,7 @@ DP_CORRUPTION_TAKEN = 0
 
 @njit(cache=True, inline="always")
 def decide_corruption_taken(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     return 1 if code == 1 else 0
 
@@ -310,7 +311,7 @@ NAVAL_POINTS = (NAVAL_TARGET,)
 
 @njit(cache=True, inline="always")
 def decide_naval_target(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     afloat = state[4]
     if code == 2:
@@ -373,7 +374,7 @@ HORATII_WEAKEST = 0  # the built-in code the Cocles raid uses for Rome's dice
 
 @njit(cache=True, inline="always")
 def decide_horatii_target(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     n = state[0]
     if code == 2:
@@ -413,7 +414,7 @@ DP_COCLES_ATTEMPT = 0
 
 @njit(cache=True, inline="always")
 def decide_cocles_attempt(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     if code == 1:
         return 0
@@ -457,7 +458,7 @@ def fallback_in_order(state, etruscans_first):
 
 @njit(cache=True, inline="always")
 def decide_fallback_order(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     if code == 2:
         left = 4 - (state[1] + state[2] + state[3] + state[4])
