@@ -23,6 +23,11 @@ KEYS = ("scenario", "case", "games_per_s_1thread", "games_per_s_all", "threads",
         "python_baseline", "ratio_vs_python", "dice_per_game", "dice_per_s", "share_of_dice_rate")
 RATES = ("games_per_s_1thread", "games_per_s_all", "python_games_per_s", "dice_per_s")
 SLOWER = 0.7  # below this fraction of the baseline a rate is flagged; machines are noisy, so it is only a flag
+# --check fails when a ratio measured within the run (kernel over plain Python or over its interpreted self, and the
+# share of the raw d6 rate) falls below this fraction of the baseline's: both sides of such a ratio see the same
+# machine load, so a slower kernel shows while a busy machine does not
+GATE = 0.75
+IN_RUN = ("ratio_vs_python", "share_of_dice_rate")
 
 
 def best_rate(run, n, min_time, repeats=3):
@@ -135,6 +140,21 @@ def compare(rows, baseline):
     return format_table(header, lines)
 
 
+def regressions(rows, baseline):
+    """The in-run ratios of ``rows`` that fell below ``GATE`` times the baseline's, as lines of text."""
+    base = {(b["scenario"], b["case"]): b for b in baseline}
+    found = []
+    for r in rows:
+        b = base.get((r["scenario"], r["case"]))
+        for key in IN_RUN:
+            if b is None or r.get(key) is None or b.get(key) is None:
+                continue
+            if r[key] < GATE * b[key]:
+                found.append(f"{r['scenario']} {r['case']}: {key} {r[key]:.4g} is {r[key] / b[key]:.2f}x the "
+                             f"baseline's {b[key]:.4g} (the gate is {GATE}x)")
+    return found
+
+
 def parse_args(argv):
     names = sorted({c.scenario for c in CASES})
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
@@ -148,7 +168,11 @@ def parse_args(argv):
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     parser.add_argument("--compare", metavar="FILE", help="rates relative to a baseline JSON (e.g. "
                                                           "benchmarks/baseline.json)")
+    parser.add_argument("--check", action="store_true", help="with --compare: exit 1 when a ratio measured in "
+                        f"this run (kernel/Python, share of the d6 rate) is below {GATE}x the baseline's")
     args = parser.parse_args(argv)
+    if args.check and not args.compare:
+        parser.error("--check needs --compare FILE")
     if args.n < 1 or args.python_n < 1 or args.min_time < 0:
         parser.error("--n and --python-n must be >= 1 and --min-time >= 0")
     if args.scenario:
@@ -179,4 +203,9 @@ def main(argv=None):
             baseline = json.load(fh)
         print("\nrates relative to " + args.compare)
         print(compare(rows, baseline))
+        if args.check:
+            found = regressions(rows, baseline)
+            for line in found:
+                print("regression: " + line, file=sys.stderr)
+            return 1 if found else 0
     return 0

@@ -241,6 +241,20 @@ def cmd_exact(args):
     print("\n".join(describe(scenario, result, policies) + table(["metric", "exact", "fraction"], rows)))
 
 
+def cmd_trace(args):
+    scenario, settings, policies = build(args)
+    seed = args.seed if args.seed is not None else settings.get("seed", 0)
+    events = romesim.trace(scenario, args.game, seed, policies=policies)
+    if args.json:
+        out = {"scenario": scenario.name, "game": args.game, "seed": seed, "outcome": events.outcome,
+               "error": events.error, "events": json.loads(events.to_json(orient="records"))}
+        print(json.dumps(with_version(out), indent=2))
+    elif args.csv:
+        print(events.to_csv(), end="")
+    else:
+        print(events.narrative())
+
+
 def cmd_matchups(args):
     from romesim.jugule import matchups
 
@@ -619,6 +633,13 @@ def make_parser():
                      help="a progress bar on stderr (default: on a terminal, once the run has lasted 2 s)")
     run.add_argument("--csv", action="store_true", help="print the table of metrics as CSV")
     run.set_defaults(func=cmd_run)
+
+    trace = commands.add_parser("trace", parents=[common], help="one game, die by die and decision by decision "
+                                "(the same dice as game K of `romesim run`)")
+    trace.add_argument("--game", type=count, default=0, metavar="K", help="the game's index in the run (default 0)")
+    trace.add_argument("--seed", type=int, help="seed of the run (default 0)")
+    trace.add_argument("--csv", action="store_true", help="print the events as CSV")
+    trace.set_defaults(func=cmd_trace)
 
     exact = commands.add_parser("exact", parents=[common], help="the exact answer of a scenario")
     exact.set_defaults(func=cmd_exact)

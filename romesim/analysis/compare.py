@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 import joblib
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from ..core import policy as _policy
 from ..core.engine import CHUNK, MAX_SEED, _as_scenario, _check_int, run_chunk
@@ -62,6 +61,11 @@ class PairedMoments:
         scale = n * (n - 1)
         return tuple(_floats((n * sq - x * y) / scale)
                      for sq, x, y in ((self.aa, self.a, self.a), (self.bb, self.b, self.b), (self.ab, self.a, self.b)))
+
+
+def _norm():
+    from scipy.stats import norm  # imported when needed: scipy.stats alone takes a second to import
+    return norm
 
 
 def _widen(x):
@@ -167,7 +171,7 @@ def paired_table(moments, metrics, z=Z95):
         se_unpaired = np.sqrt((var_a + var_b) / n)
         correlation = np.where((var_a > 0) & (var_b > 0), cov / np.sqrt(var_a * var_b), math.nan)
         # a difference that is the same in every game has no noise: p is 1 if it is zero, else 0
-        p_value = np.where(se_paired > 0, 2 * norm.sf(np.abs(diff) / se_paired), np.where(diff == 0, 1.0, 0.0))
+        p_value = np.where(se_paired > 0, 2 * _norm().sf(np.abs(diff) / se_paired), np.where(diff == 0, 1.0, 0.0))
     return pd.DataFrame({
         "metric": list(metrics), "a": mean_a, "b": mean_b, "difference": diff,
         "ci_low": diff - z * se_paired, "ci_high": diff + z * se_paired,
@@ -199,7 +203,7 @@ def _distance_row(moments, metrics, scenario, z=Z95):
     n = moments.n
     da, db, diff, var_u, var_unpaired = _distances(moments, list(metrics).index(metric), target)
     se, se_unpaired = math.sqrt(var_u / n), math.sqrt(var_unpaired / n)
-    p_value = 2 * norm.sf(abs(diff) / se) if se > 0 else (1.0 if diff == 0 else 0.0)
+    p_value = 2 * _norm().sf(abs(diff) / se) if se > 0 else (1.0 if diff == 0 else 0.0)
     return {"metric": distance_name(metric, target), "a": da, "b": db, "difference": diff,
             "ci_low": diff - z * se, "ci_high": diff + z * se, "unpaired_low": diff - z * se_unpaired,
             "unpaired_high": diff + z * se_unpaired, "correlation": math.nan, "n": n, "p_value": p_value}
@@ -345,7 +349,7 @@ def _sequential(moments_at, metric, target, delta, alpha, beta, batch, max_n, te
     yes, no = TESTS[test]
     decision = yes if llr >= upper else no if llr <= lower else "undecided"
     se_a, se_b, se_u = (math.sqrt(v / stop) for v in (var_a, var_b, var_u))
-    fixed_n = var_u * ((norm.isf(alpha) + norm.isf(beta)) / delta) ** 2
+    fixed_n = var_u * ((_norm().isf(alpha) + _norm().isf(beta)) / delta) ** 2
     return SPRTResult(decision, stop, llr, lower, upper, metric, target, delta, alpha, beta,
                       mean_a, (mean_a - z * se_a, mean_a + z * se_a), mean_b, (mean_b - z * se_b, mean_b + z * se_b),
                       d, (d - z * se_u, d + z * se_u), fixed_n, pd.DataFrame(rows, columns=["n", "llr", "D"]), test)

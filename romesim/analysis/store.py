@@ -16,7 +16,6 @@ import os
 import re
 from pathlib import Path
 
-import duckdb
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -115,6 +114,7 @@ class Store:
     def _connect(self):
         if not self.files():
             raise RomesimError(f"store: {str(self.path)!r} holds no results; run a sweep with store= this folder")
+        import duckdb  # imported when needed (a slow import)
         con = duckdb.connect()
         pattern = str(self.path / "scenario=*" / "*.parquet").replace("'", "''")
         con.execute(f"CREATE VIEW results AS SELECT * FROM read_parquet('{pattern}', hive_partitioning = true, "

@@ -190,7 +190,8 @@ def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, ta
                     kept.append(out)
                 bar.update(b)
             done = stop
-            if targets and stop < n and _reached(_make(scenario, done, seed, sums, sumsq, resolved), targets):
+            if targets and stop < n and _reached(_make(scenario, done, seed, sums, sumsq, resolved, policies),
+                                                 targets):
                 break
     finally:
         bar.close()
@@ -199,13 +200,13 @@ def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, ta
         data = np.concatenate(kept, axis=1)
         outcomes = pd.DataFrame({m: data[i] for i, m in enumerate(scenario.metrics)})
         outcomes.index.name = "game"
-    return _make(scenario, done, seed, sums, sumsq, resolved, outcomes)
+    return _make(scenario, done, seed, sums, sumsq, resolved, policies, outcomes)
 
 
-def _make(scenario, n, seed, sums, sumsq, resolved, outcomes=None):
+def _make(scenario, n, seed, sums, sumsq, resolved, policies, outcomes=None):
     names = dict(zip((dp.name for dp in scenario.decision_points), resolved.names))
     return Result(scenario, scenario.metrics, n=n, seed=seed, sums=sums.copy(), sumsq=sumsq.copy(),
-                  outcomes=outcomes, policies=names, generator=GENERATOR)
+                  outcomes=outcomes, policies=names, generator=GENERATOR, policy_specs=policies)
 
 
 def exact(scenario, *, policies=None):

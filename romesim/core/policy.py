@@ -22,11 +22,12 @@ decision point, the action, the game and how to replay it.
 import inspect
 import re
 import warnings
+from collections import namedtuple
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit, types
+from numba import config, njit, types
 from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 from numba.core.registry import CPUDispatcher
 
@@ -67,6 +68,13 @@ class DecisionPoint:
     actions: str  # what the returned integer means
     builtins: dict = field(default_factory=dict)  # name -> Builtin
     default: str = ""
+
+
+def state_index(point):
+    """``point``'s state entries as a named tuple of indices: ``S = state_index(REROLL)``, then ``state[S.die]``
+    in a user function (numba reads the global named tuple as constants)."""
+    names = [re.sub(r"\W", "_", name) for name in point.state]
+    return namedtuple(f"{point.name}_state", names)(*range(len(names)))
 
 
 @dataclass(frozen=True)
@@ -119,7 +127,7 @@ def resolve(decision_points, policies=None):
             if vector.ndim != 1 or vector.size > MAX_PARAMS or not np.all(np.isfinite(vector)):
                 raise PolicyError(f"policies[{dp.name!r}]: parameters must be a list of at most {MAX_PARAMS} "
                                   f"finite numbers, got {spec[1]!r}")
-        if isinstance(chosen, CPUDispatcher):
+        if isinstance(chosen, CPUDispatcher) or (config.DISABLE_JIT and inspect.isfunction(chosen)):
             check_user(chosen, dp)
             names.append(getattr(chosen, "__name__", "user"))
             functions.append(chosen)
@@ -150,16 +158,20 @@ def resolve(decision_points, policies=None):
 _COMPILED = {}
 
 
+def _python(fn):
+    return getattr(fn, "py_func", fn)
+
+
 def _user_name(fn):
-    return getattr(fn.py_func, "__qualname__", "the function")
+    return getattr(_python(fn), "__qualname__", "the function")
 
 
 def check_user(fn, dp):
     """Refuse, in one line naming ``dp``, a user function that cannot be a policy: wrong arity or return type."""
     try:
-        inspect.signature(fn.py_func).bind(None, None, None)
+        inspect.signature(_python(fn)).bind(None, None, None)
     except TypeError:
-        raise PolicyError(f"policies[{dp.name!r}]: {_user_name(fn)}{inspect.signature(fn.py_func)} does not take "
+        raise PolicyError(f"policies[{dp.name!r}]: {_user_name(fn)}{inspect.signature(_python(fn))} does not take "
                           f"3 arguments; a policy for {dp.name!r} ({dp.rule}) is {SIGNATURE_TEXT}") from None
     except ValueError:  # no signature to inspect: let the compile below decide
         pass
@@ -172,7 +184,9 @@ def check_user(fn, dp):
 
 def compile_user(fn):
     """``fn`` compiled for ``SIGNATURE``, once per process and function (one function serves several points)."""
-    py = fn.py_func
+    py = _python(fn)
+    if config.DISABLE_JIT:  # the kernels are plain Python too (tests, traces)
+        return py
     if py in _COMPILED:
         return _COMPILED[py]
     try:

@@ -44,7 +44,7 @@ class Result:
     """
 
     def __init__(self, scenario, metrics, *, n=None, seed=None, sums=None, sumsq=None, exact=None,
-                 outcomes=None, policies=None, generator=None):
+                 outcomes=None, policies=None, generator=None, policy_specs=None):
         self.scenario = scenario
         self.metrics = tuple(metrics)
         self.n = n
@@ -53,6 +53,7 @@ class Result:
         self.sumsq = None if sumsq is None else np.asarray(sumsq, np.int64)
         self.exact_values = exact  # {metric: Fraction} for exact results
         self.policies = dict(policies or {})
+        self.policy_specs = policy_specs  # the policies as given to simulate (traces replay them)
         self.generator = generator
         self._outcomes = outcomes
 
@@ -75,6 +76,11 @@ class Result:
             low, high = wilson(s, n)
             return s / n, low, high
         return mean_interval(s, self.sumsq[i], n)
+
+    def typical_game(self, metric=None):
+        """The kept game whose ``metric`` (default: the headline) is closest to its mean, as a ``romesim.trace``."""
+        from .trace import typical_game
+        return typical_game(self, metric)
 
     def summary(self):
         rows = [(m, *self._row(i, m), None if self.is_exact else self.n) for i, m in enumerate(self.metrics)]

@@ -14,6 +14,7 @@ from typing import ClassVar
 import pandas as pd
 
 from .errors import ExactNotSupported, ScenarioError, did_you_mean
+from .policy import SIGNATURE_TEXT
 
 _REGISTRY = {}
 
@@ -378,7 +379,10 @@ class Description:
         for dp in d["decision_points"]:
             lines += [f"  {dp['name']} [{dp['rule']}]: {dp['doc']}",
                       "    state: " + ", ".join(f"[{i}] {name}" for i, name in enumerate(dp["state"])),
-                      f"    actions: {dp['actions']}", "    built-ins:"]
+                      f"    actions: {dp['actions']}",
+                      f"    your own: @numba.njit {SIGNATURE_TEXT}; entries by name: S = romesim.state_index("
+                      f"\"{d['scenario']}\", \"{dp['name']}\"), then state[S.{(dp['state'] or ('NAME',))[0]}]",
+                      "    built-ins:"]
             for b in dp["builtins"]:
                 vector = ", ".join(f"{k}={v:g}" for k, v in zip(b["params"], b["defaults"]))
                 mark = " (default)" if b["name"] == dp["default"] else ""
@@ -388,6 +392,19 @@ class Description:
         return "\n".join(lines)
 
     __repr__ = __str__
+
+
+def state_index(scenario, point):
+    """The state entries of decision point ``point`` of ``scenario`` (a name, class or instance) as a named tuple
+    of indices, for user functions: ``S = romesim.state_index("kings_of_rome.siege", "reroll")``, then
+    ``state[S.die]`` inside the ``@numba.njit`` function (numba reads a global named tuple as constants)."""
+    from .policy import state_index as index
+    cls = get(scenario) if isinstance(scenario, str) else scenario if isinstance(scenario, type) else type(scenario)
+    known = {dp.name: dp for dp in cls.decision_points}
+    if point not in known:
+        raise ScenarioError(f"{cls.name}: no decision point {point!r}{did_you_mean(point, known)}; "
+                            f"decision points: {', '.join(known) or 'none'}")
+    return index(known[point])
 
 
 def describe(scenario, point=None):
@@ -419,5 +436,5 @@ def describe(scenario, point=None):
     return Description(data, cls.reference_tables() if point is None else {})
 
 
-__all__ = ["Scenario", "Seat", "Description", "describe", "ParamSpec", "REQUIRED", "param", "option_table",
+__all__ = ["Scenario", "Seat", "Description", "describe", "state_index", "ParamSpec", "REQUIRED", "param", "option_table",
            "register", "get", "scenario", "load_toml", "list_scenarios"]
