@@ -1,12 +1,14 @@
 """Policies: built-ins by name and parameter vector, user @njit functions, illegal actions, resolution errors.
 
-Compile cost: every distinct user function (and every distinct set of decision points given one) specialises the
-parallel kernel anew, which takes 10-20 s for the siege kernel on a loaded two-core machine. So the siege tests
-share ONE user function, ``scripted``, given at both "reroll" and "losses", whose behaviour is chosen by its
-parameter vector (a mode and its arguments): one specialisation serves every siege test here. Treason has its own
-function ``spend``. Both are module level so that they pickle to joblib worker processes.
+User functions reach the kernels through first-class-function slots of one signature, so a bot compiles on its own
+(about a second) and never recompiles a kernel; the siege tests still share one function, ``scripted``, whose
+behaviour is chosen by its parameter vector (a mode and its arguments). Treason has its own function ``spend``.
+Both are module level so that they pickle to joblib worker processes.
 """
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -301,3 +303,76 @@ def test_exact_refuses_user_functions():
         romesim.exact(SIEGE.replace(astutia=0))["p_win"])
     assert romesim.exact(SIEGE, policies={"reroll": ("reserve", [0])})["p_win"] == pytest.approx(
         romesim.exact(SIEGE)["p_win"])
+
+
+# ---------------------------------------------------------------------------- slots: no kernel recompiles
+def test_bot_of_wrong_arity_is_refused_in_one_line_naming_the_point():
+    @njit
+    def two(state, params):
+        return 0
+
+    with pytest.raises(romesim.PolicyError) as info:
+        romesim.simulate("kings_of_rome.treason", 10, policies={"ip_spent": two})
+    message = str(info.value)
+    assert "\n" not in message and "'ip_spent' (DP-T01)" in message and "does not take 3 arguments" in message
+    assert "fn(state: int64[:], params: float64[:], stream: uint64[:]) -> int" in message
+
+
+def test_bot_returning_a_float_or_not_compiling_is_refused_in_one_line():
+    @njit
+    def half(state, params, stream):
+        return 0.5
+
+    @njit
+    def typo(state, params, stream):
+        return state.nope
+
+    for fn, why in ((half, "returns float64, not an integer action"), (typo, "does not compile")):
+        with pytest.raises(romesim.PolicyError) as info:
+            romesim.simulate("kings_of_rome.treason", 10, policies={"ip_spent": fn})
+        message = str(info.value)
+        assert "\n" not in message and why in message and "'ip_spent'" in message and len(message) < 400
+
+
+def test_one_function_at_two_points_compiles_once():
+    from romesim.core.policy import _COMPILED, compile_user
+    run(SIEGE, siege_user(reroll=[NEVER]), n=100)
+    assert compile_user(scripted) is _COMPILED[scripted.py_func]
+    assert sum(1 for py in _COMPILED if py is scripted.py_func) == 1
+
+
+def test_illegal_action_names_the_game_and_the_trace_that_replays_it():
+    with pytest.raises(romesim.PolicyError, match=r"illegal action 5 in game 0; romesim.trace\('kings_of_rome"
+                                                  r"\.siege', game=0, seed=7"):
+        run(SIEGE, siege_user(reroll=[CONSTANT, 5]), n=10)
+
+
+BOT_IN_A_NEW_PROCESS = """
+import numba, romesim
+S = romesim.state_index("kings_of_rome.siege", "reroll")
+
+@numba.njit
+def only_roll_b(state, params, stream):
+    return 1 if state[S.roll] == 1 and state[S.can_succeed] == 1 else 0
+
+scenario = romesim.scenario("kings_of_rome.siege", garrison=2, astutia=2)
+r = romesim.simulate(scenario, 2000, seed=3, policies={"reroll": only_roll_b})
+misses = sum(scenario.kernel.stats.cache_misses.values())
+print(misses, r.n)
+"""
+
+
+def test_a_bot_in_a_new_process_loads_the_cached_kernel():
+    """The kernels are typed by the slot's signature, not by the function in it: a new process with a new bot loads
+    the siege kernel this process compiled (or loaded) instead of compiling it."""
+    run(SIEGE, siege_user(reroll=[NEVER]), n=100)
+    done = subprocess.run([sys.executable, "-c", BOT_IN_A_NEW_PROCESS], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONWARNINGS="ignore"), check=True)
+    assert done.stdout.split() == ["0", "2000"]
+
+
+def test_state_index_names_the_entries_of_the_decision_point():
+    S = romesim.state_index("kings_of_rome.siege", "reroll")
+    assert tuple(S._fields) == REROLL.state and tuple(S) == tuple(range(len(REROLL.state)))
+    with pytest.raises(romesim.ScenarioError, match="no decision point 'rerol'; did you mean 'reroll'"):
+        romesim.state_index("kings_of_rome.siege", "rerol")
