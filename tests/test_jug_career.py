@@ -122,3 +122,19 @@ def test_career_has_no_exact_answer_but_the_ladder_has():
 def test_career_table_names_unknown_types():
     with pytest.raises(romesim.ScenarioError, match="types: 'gorilla'"):
         jc.career_table(["gorilla"], n=10)
+
+
+def test_d3_d16_user_functions_play_the_career_gladiator_by_state_names():
+    """The career gladiator is side A of every duel: user functions on his points, reading the state by the names
+    of the points' `state` tuples, play the careers of the built-ins they rewrite, game by game."""
+    from test_jug_duel import DEFAULT_BOT, RANDOM_BOT
+
+    sc = romesim.scenario(CAREER, gladiator="retiarius", opponents=[{"type": "secutor"}, {"type": "laquearius"}],
+                          max_fights=4)
+    users = {f"a_{p}": fn for p, fn in RANDOM_BOT.items()}
+    builtin = {f"a_{p}": "random" for p in RANDOM_BOT}
+    got = romesim.simulate(sc, 500, seed=31, policies=users, keep=True).outcomes
+    assert got.equals(romesim.simulate(sc, 500, seed=31, policies=builtin, keep=True).outcomes)
+    users = {f"a_{p}": fn for p, fn in DEFAULT_BOT.items()}
+    got = romesim.simulate(sc, 500, seed=32, policies=users, keep=True).outcomes
+    assert got.equals(romesim.simulate(sc, 500, seed=32, keep=True).outcomes)

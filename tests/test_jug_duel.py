@@ -10,6 +10,7 @@ from itertools import product
 import numpy as np
 import pytest
 from helpers import assert_matches_exact
+from numba import njit
 
 import romesim
 from romesim.cli import main
@@ -426,3 +427,239 @@ def test_d4_crupellarius_is_no_longer_executed_as_a_coward_most_of_the_time():
     him no combat point while closing in; now he attacks and cowardice ends far fewer."""
     got = romesim.simulate(romesim.scenario("jugule.duel", a="crupellarius", b="hoplomachus"), 2_000, seed=9)
     assert got["p_by_cowardice"] < 0.5
+
+
+# ------------------------------------------------------------------------------------------------ user functions
+# Each point's `state` tuple names entry i at position i: a user bot reads its entries by those names only.
+POINT = {dp.name[2:]: dp for dp in pol.DUEL_POINTS[:pol.N_POINTS]}
+
+
+def at(point, name):
+    return POINT[point].state.index(name)
+
+
+AP = at("allocate", "ap")
+HEAD_ALLOWED = at("scutum_zone", "head_allowed")
+MOVE_MASK = np.array([at("move", f"legal_{a}") for a in pol.MOVE_ACTIONS])
+ATTACK_MASK = np.array([at("attack", f"legal_{a}") for a in pol.ATTACK_ACTIONS])
+FREE_MASK = np.array([at("free_assault", f"legal_{a}") for a in pol.ATTACK_ACTIONS])
+REACT_MASK = np.array([at("react", f"legal_{a}") for a in pol.REACT_ACTIONS])
+PARRY_LEGAL, DODGE_LEGAL = at("defend", "parry_legal"), at("defend", "dodge_legal")
+SCYTHE_LEGAL, ESCAPE_LEGAL = at("net_escape", "scythe_legal"), at("net_escape", "escape_legal")
+COUNT = at("hex_choice", "count")
+ARCS = np.array([at("hex_choice", f"arc{i}") for i in range(pol.H_MAX)])
+ARMOUR = np.array([at("aim", f"armour_{z}") for z in cb.ZONES])
+THORAX, LEFT_LEG, HEAD = (at("scutum_zone", f"{z}_armour") for z in ("thorax", "left_leg", "head"))
+ZONE, LOSS, KIND = at("defend", "zone"), at("defend", "expected_loss"), at("defend", "attack_kind")
+DEFEND_AP = at("defend", "ap")
+TOTAL, RATING, RESERVE = at("knockdown", "total"), at("knockdown", "ap_rating"), at("knockdown", "R")
+
+
+@njit
+def _pick_legal(state, mask, codes, stream):
+    n = 0
+    for i in range(mask.size):
+        n += state[mask[i]]
+    if n == 0:
+        return 0
+    pick = cb.dn(stream, n)
+    for i in range(mask.size):
+        if state[mask[i]] == 1:
+            pick -= 1
+            if pick == 0:
+                return codes[i]
+    return 0
+
+
+@njit
+def random_coin(state, params, stream):
+    return cb.dn(stream, 2) - 1
+
+
+@njit
+def random_allocate(state, params, stream):
+    ap = state[AP]
+    pick = cb.dn(stream, (ap + 1) * (ap + 2) // 2) - 1
+    for m in range(ap + 1):
+        if pick <= ap - m:
+            return m * 100 + pick
+        pick -= ap - m + 1
+    return 0
+
+
+@njit
+def random_scutum_zone(state, params, stream):
+    pick = cb.dn(stream, 3 if state[HEAD_ALLOWED] == 1 else 2)
+    return 0 if pick == 1 else (3 if pick == 2 else 5)
+
+
+@njit
+def random_move(state, params, stream):
+    return _pick_legal(state, MOVE_MASK, pol.MOVE_CODES, stream)
+
+
+@njit
+def random_react(state, params, stream):
+    return _pick_legal(state, REACT_MASK, pol.REACT_CODES, stream)
+
+
+@njit
+def random_attack(state, params, stream):
+    return _pick_legal(state, ATTACK_MASK, pol.ATTACK_CODES, stream)
+
+
+@njit
+def random_free_assault(state, params, stream):
+    return _pick_legal(state, FREE_MASK, pol.ATTACK_CODES, stream)
+
+
+@njit
+def random_defend(state, params, stream):
+    parry, dodge = state[PARRY_LEGAL] == 1, state[DODGE_LEGAL] == 1
+    pick = cb.dn(stream, 1 + int(parry) + int(dodge))
+    if pick == 1:
+        return 0
+    return 1 if parry and pick == 2 else 2
+
+
+@njit
+def random_net_escape(state, params, stream):
+    pick = cb.dn(stream, 1 + state[SCYTHE_LEGAL] + state[ESCAPE_LEGAL]) - 1
+    if pick == 0:
+        return 0
+    return 1 if state[ESCAPE_LEGAL] == 1 and pick == 1 else 2
+
+
+@njit
+def random_knockdown(state, params, stream):
+    return cb.dn(stream, state[RESERVE] + 1) - 1
+
+
+@njit
+def random_hex_choice(state, params, stream):
+    return cb.dn(stream, state[COUNT]) - 1
+
+
+@njit
+def random_aim(state, params, stream):
+    return cb.dn(stream, 6) - 1
+
+
+RANDOM_BOT = {"appeal": random_coin, "allocate": random_allocate, "scutum_zone": random_scutum_zone,
+              "move": random_move, "react": random_react, "attack": random_attack, "defend": random_defend,
+              "net_escape": random_net_escape, "spoil": random_coin, "stumble": random_coin, "recover": random_coin,
+              "free_assault": random_free_assault, "knockdown": random_knockdown, "hex_choice": random_hex_choice,
+              "aim": random_aim}
+
+
+@njit
+def default_scutum_zone(state, params, stream):
+    best, best_armour = 0, state[THORAX]
+    if state[LEFT_LEG] < best_armour:
+        best, best_armour = 3, state[LEFT_LEG]
+    if state[HEAD_ALLOWED] == 1 and state[HEAD] < best_armour:
+        best = 5
+    return best
+
+
+@njit
+def default_defend(state, params, stream):
+    parry, dodge = state[PARRY_LEGAL] == 1, state[DODGE_LEGAL] == 1
+    if state[KIND] == pol.AK_LASSO:
+        return 1 if parry else (2 if dodge else 0)
+    if state[KIND] == pol.AK_BASH:
+        if state[DEFEND_AP] > 10:
+            return 0
+        return 1 if parry else (2 if dodge else 0)
+    if parry and state[LOSS] >= 1:
+        return 1
+    if dodge and state[LOSS] >= 3:
+        return 2
+    return 0
+
+
+@njit
+def default_net_escape(state, params, stream):
+    if state[SCYTHE_LEGAL] == 1:
+        return 2
+    return 1 if state[ESCAPE_LEGAL] == 1 else 0
+
+
+@njit
+def default_knockdown(state, params, stream):
+    if state[TOTAL] < 0:
+        return min(state[RESERVE], 2)
+    need = state[TOTAL] - state[RATING] + 1
+    return need if 0 < need <= state[RESERVE] else 0
+
+
+@njit
+def default_hex_choice(state, params, stream):
+    best, ties = 3, 0
+    for i in range(state[COUNT]):
+        arc = state[ARCS[i]]
+        if arc < best:
+            best, ties = arc, 1
+        elif arc == best:
+            ties += 1
+    pick = cb.dn(stream, ties) if ties > 1 else 1
+    for i in range(state[COUNT]):
+        if state[ARCS[i]] == best:
+            pick -= 1
+            if pick == 0:
+                return i
+    return 0
+
+
+@njit
+def default_aim(state, params, stream):
+    best, best_armour = 0, 1 << 30
+    for z in range(6):
+        armour = state[ARMOUR[z]]
+        if 0 <= armour < best_armour:
+            best, best_armour = z, armour
+    return best
+
+
+DEFAULT_BOT = {"scutum_zone": default_scutum_zone, "defend": default_defend, "net_escape": default_net_escape,
+               "knockdown": default_knockdown, "hex_choice": default_hex_choice, "aim": default_aim}
+
+
+def test_d3_d16_state_names_are_the_kernel_layout():
+    """Every point's `state` names each entry at its absolute index (what `romesim.describe` prints)."""
+    for dp in pol.DUEL_POINTS:
+        assert dp.state[:pol.S_X] == pol.HEADER and len(set(dp.state)) == len(dp.state) <= pol.STATE_SIZE
+    assert at("attack", "legal_pass") == at("move", "legal_pass") == pol.S_X
+    assert at("attack", "kind_0") == at("free_assault", "kind_0") == pol.ATTACK_KINDS
+    assert len(pol.MOVE_ACTIONS) == pol.MOVE_CODES.size and len(pol.ATTACK_ACTIONS) == pol.ATTACK_CODES.size
+    assert at("react", "legal_nothing") == pol.REACT_MASK and len(pol.REACT_ACTIONS) == pol.REACT_CODES.size
+    assert (at("hex_choice", "q0"), at("hex_choice", "r11"), at("hex_choice", "arc0")) == (
+        pol.H_PAIRS, pol.H_ARCS - 1, pol.H_ARCS)
+    assert (ZONE, LOSS, PARRY_LEGAL, DODGE_LEGAL, KIND) == (pol.D_ZONE, pol.D_LOSS, pol.D_PARRY, pol.D_DODGE,
+                                                             pol.D_KIND)
+    assert (at("net_escape", "rp_needed"), SCYTHE_LEGAL, ESCAPE_LEGAL) == (pol.N_NEED, pol.N_SCYTHE, pol.N_ESCAPE)
+    assert at("aim", "attack_kind") == pol.S_X + 6 and at("hex_choice", "count") == pol.H_COUNT
+
+
+@pytest.mark.parametrize("a, b, options", [("retiarius", "secutor", {}),
+                                           ("laquearius", "dimachaerus", {"location": "aimed"})])
+def test_d3_d16_user_functions_by_state_names_replay_the_random_bot(a, b, options):
+    """A user function on every point of both sides, reading the state by its names, plays the `random`
+    built-in's duels game by game."""
+    sc = duel(a=a, b=b, **options)
+    users = {f"{s}_{p}": fn for s in "ab" for p, fn in RANDOM_BOT.items()}
+    builtin = {f"{s}_{p}": "random" for s in "ab" for p in RANDOM_BOT}
+    got = romesim.simulate(sc, 1_000, seed=21, policies=users, keep=True).outcomes
+    want = romesim.simulate(sc, 1_000, seed=21, policies=builtin, keep=True).outcomes
+    assert got.equals(want)
+
+
+@pytest.mark.parametrize("a, b", [("retiarius", "secutor"), ("laquearius", "murmillo")])
+def test_d5_d16_user_functions_by_state_names_replay_the_default_bot(a, b):
+    """The default bot's points that read point-specific entries (scutum, defence, net, knockdown, hex, aim),
+    rewritten as user functions on both sides, play the same duels as the built-in."""
+    sc = duel(a=a, b=b, location="aimed")
+    users = {f"{s}_{p}": fn for s in "ab" for p, fn in DEFAULT_BOT.items()}
+    got = romesim.simulate(sc, 2_000, seed=22, policies=users, keep=True).outcomes
+    want = romesim.simulate(sc, 2_000, seed=22, keep=True).outcomes
+    assert got.equals(want)

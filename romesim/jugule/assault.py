@@ -15,10 +15,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.errors import ScenarioError
 from ..core.exact import enumerate_dice
 from ..core.scenario import Scenario, option_table, param, register
@@ -77,8 +77,16 @@ def _through(stream, row, p, o, att, dfn, kind, double, immob):
     return True
 
 
+@njit(cache=True)
+def assault_scratch(args):
+    """The attacker's and the target's rows, reset from ``args`` at every game."""
+    return np.zeros_like(args[2]), np.zeros_like(args[3])
+
+
 @njit(cache=True, inline="always")
-def assault_game(stream, row, p, o, att0, dfn0, att, dfn):
+def assault_game(stream, row, buffers, args, codes, params, slots):
+    p, o, att0, dfn0 = args
+    att, dfn = buffers
     row[:] = 0
     att[:] = att0
     dfn[:] = dfn0
@@ -112,19 +120,9 @@ def assault_game(stream, row, p, o, att0, dfn0, att, dfn):
 
 
 @njit(parallel=True, cache=True)
-def assault_kernel(seed, first, count, p, o, att0, dfn0, codes, params, out, sums, sumsq, errors):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        att = np.zeros_like(att0)
-        dfn = np.zeros_like(dfn0)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = assault_game(stream, row, p, o, att0, dfn0, att, dfn)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def assault_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(assault_scratch, assault_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
+                errors)
 
 
 # --------------------------------------------------------------------------- scenario

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.errors import ScenarioError
 from ..core.scenario import REQUIRED, ParamSpec, Scenario, option_table, param, register
 from . import combat as cb
@@ -102,12 +102,12 @@ def fixed_odds_fight(stream, odds, opponent):
 
 
 @njit(cache=True, inline="always")
-def duel_fight(stream, o, G0, IT0, G, IT, st, state, cand, codes, params, fns):
+def duel_fight(stream, o, G0, IT0, G, IT, st, state, cand, codes, params, slots):
     """Play one duel with ``play_duel`` of ``jugule.duel`` (the career gladiator is side A). Returns
     ``(result, error)``: won, spared (or a duel cut by ``max_turns``: survived, no victory) or died; dying
     includes an appeal refused and an execution for cowardice, alone or together (JUG-A62)."""
     setup(o, G, IT, G0, IT0)
-    play_duel(stream, o, G, IT, st, state, codes, params, fns, cand)
+    play_duel(stream, o, G, IT, st, state, codes, params, slots, cand)
     if st[ST_REASON] == R_ERROR:
         return DIED, st[ST_ERROR]
     if st[ST_REASON] == R_DOUBLE_COWARD or (st[ST_LOSER] == 0 and st[ST_REASON] != R_SPARED):
@@ -192,7 +192,7 @@ def fixed_odds_career(stream, row, career, p, rank_weights, odds, pool):
 
 @njit(cache=True, inline="always")
 def duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_items, rival_rows, rival_items, G0, IT0,
-                G, IT, st, state, cand, codes, params, fns):
+                G, IT, st, state, cand, codes, params, slots):
     row[:] = 0
     career[:] = 0
     while row[FIGHTS] < p[MAX_FIGHTS]:
@@ -203,7 +203,7 @@ def duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_ite
             G0[0, cb.G_HP] = career[C_HP_LEFT]
         G0[1] = rival_rows[rival, opponent]
         IT0[1] = rival_items[rival, opponent]
-        result, err = duel_fight(stream, o, G0, IT0, G, IT, st, state, cand, codes, params, fns)
+        result, err = duel_fight(stream, o, G0, IT0, G, IT, st, state, cand, codes, params, slots)
         if err:
             return err
         career[C_HP_LEFT] = G[0, cb.G_HP]
@@ -213,41 +213,45 @@ def duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_ite
     return 0
 
 
-@njit(parallel=True, cache=True)
-def fixed_odds_kernel(seed, first, count, p, rank_weights, odds, pool, codes, params, out, sums, sumsq, errors,
-                      *fns):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        career = np.zeros(C_SIZE, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            fixed_odds_career(stream, row, career, p, rank_weights, odds, pool)
-            record(row, b, j, out, sums, sumsq)
+@njit(cache=True)
+def fixed_odds_scratch(args):
+    return np.zeros(C_SIZE, np.int64)
+
+
+@njit(cache=True, inline="always")
+def fixed_odds_game(stream, row, career, args, codes, params, slots):
+    p, rank_weights, odds, pool = args
+    return fixed_odds_career(stream, row, career, p, rank_weights, odds, pool)
 
 
 @njit(parallel=True, cache=True)
-def career_kernel(seed, first, count, p, rank_weights, pool, o, own_rows, own_items, rival_rows, rival_items,
-                  codes, params, out, sums, sumsq, errors, *fns):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        career = np.zeros(C_SIZE, np.int64)
-        G0 = np.zeros((2, own_rows.shape[1]), np.int64)
-        IT0 = np.zeros((2, own_items.shape[1], own_items.shape[2]), np.int64)
-        G = np.zeros_like(G0)
-        IT = np.zeros_like(IT0)
-        st = np.zeros(ST_SIZE, np.int64)
-        state = np.zeros(STATE_SIZE, np.int64)
-        cand = np.zeros((SCRATCH, 2), np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_items, rival_rows,
-                              rival_items, G0, IT0, G, IT, st, state, cand, codes, params, fns)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def fixed_odds_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(fixed_odds_scratch, fixed_odds_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
+                errors)
+
+
+@njit(cache=True)
+def career_scratch(args):
+    """The buffers a block of careers reuses: progress, the duel's starting and playing rows, its status, the
+    policy state and the hexes."""
+    own_rows, own_items = args[4], args[5]
+    G0 = np.zeros((2, own_rows.shape[1]), np.int64)
+    IT0 = np.zeros((2, own_items.shape[1], own_items.shape[2]), np.int64)
+    return (np.zeros(C_SIZE, np.int64), G0, IT0, np.zeros_like(G0), np.zeros_like(IT0), np.zeros(ST_SIZE, np.int64),
+            np.zeros(STATE_SIZE, np.int64), np.zeros((SCRATCH, 2), np.int64))
+
+
+@njit(cache=True, inline="always")
+def career_game(stream, row, buffers, args, codes, params, slots):
+    p, rank_weights, pool, o, own_rows, own_items, rival_rows, rival_items = args
+    career, G0, IT0, G, IT, st, state, cand = buffers
+    return duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_items, rival_rows, rival_items,
+                       G0, IT0, G, IT, st, state, cand, codes, params, slots)
+
+
+@njit(parallel=True, cache=True)
+def career_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(career_scratch, career_game, seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)
 
 
 # --------------------------------------------------------------------------- scenario

@@ -3,18 +3,21 @@
 A game keeps two gladiator rows ``G[side]`` (``combat.G_*``), their item tables ``IT[side]`` (``combat.I_*``), the
 game status ``st`` (``ST_*``) and a scratch table of hexes. Rule options are the int64 vector ``o``
 (``combat.O_*``), never Python branches. Every decision goes through ``policies.ask_<point>`` with the side's own
-decision point. Any terminal event (death, an appeal's result, cowardice) sets ``st[ST_REASON]``; every procedure
-checks it and returns, so the duel ends at once, even in the middle of a phase (4).
+decision point: the user's function in slot ``side * N_POINTS + point``, or the built-in. Any terminal event
+(death, an appeal's result, cowardice) sets ``st[ST_REASON]``; every procedure checks it and returns, so the duel
+ends at once, even in the middle of a phase (4).
 
 Compile time: numba links and re-optimises a function's whole callee tree at every call level, so procedures with a
 single call site are inlined (``inline="always"``) and shared ones (``melee``, ``defence``, ``fumble``,
 ``fill_state`` …) stay separate functions.
+
+The kernel plays its games with ``core.loop.play_blocks``: ``duel_game`` is one duel, ``duel_scratch`` the buffers
+a block reuses; ``args`` is ``Duel.kernel_args()``, ``(o, G0, IT0)``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.policy import error_code
 from . import combat as cb
 from .combat import (
@@ -426,7 +429,7 @@ def fill_state(state, o, G, IT, side, phase, turn):
 
 
 @njit(cache=True)
-def choose_hex(stream, o, G, IT, st, state, codes, params, fns, side, cand, n, purpose):
+def choose_hex(stream, o, G, IT, st, state, codes, params, slots, side, cand, n, purpose):
     """D16: the moving gladiator picks one of ``n`` candidate hexes (rows of ``cand``); returns its index."""
     if n == 1:
         return 0
@@ -437,7 +440,7 @@ def choose_hex(stream, o, G, IT, st, state, codes, params, fns, side, cand, n, p
         state[H_PAIRS + 2 * i], state[H_PAIRS + 2 * i + 1] = cand[i, 0], cand[i, 1]
         # the mover keeps his facing (15.5, 15.6, 10.3): where the enemy will lie from that hex
         state[H_ARCS + i] = arc_of(o[O_ARCS], h[G_Q] - cand[i, 0], h[G_R] - cand[i, 1], g[G_FACING])
-    action = ask_hex_choice(side, state, codes, params, stream, fns)
+    action = ask_hex_choice(side, state, codes, params, stream, slots)
     if action < 0 or action >= n:
         fail(st, P_HEX_CHOICE, side, action)
         return 0
@@ -456,7 +459,7 @@ def appeal(stream, o, G, st, side):
 
 
 @njit(cache=True)
-def voluntary(stream, o, G, IT, st, state, codes, params, fns, side, checkpoint):
+def voluntary(stream, o, G, IT, st, state, codes, params, slots, side, checkpoint):
     """D3 at a checkpoint (12.4): appeals are allowed at any time (JUG-A60; ``appeal_requires_wound``: HP <= 5)."""
     if not running(st):
         return
@@ -464,7 +467,7 @@ def voluntary(stream, o, G, IT, st, state, codes, params, fns, side, checkpoint)
         return
     fill_state(state, o, G, IT, side, PH_CHECKPOINT, st[ST_TURN])
     state[S_X], state[S_X + 1] = checkpoint, cb.appeal_needs(o, G[side])
-    action = ask_appeal(side, state, codes, params, stream, fns)
+    action = ask_appeal(side, state, codes, params, stream, slots)
     if action == 1:
         appeal(stream, o, G, st, side)
     elif action != 0:
@@ -472,10 +475,10 @@ def voluntary(stream, o, G, IT, st, state, codes, params, fns, side, checkpoint)
 
 
 @njit(cache=True, inline="always")
-def after_attack(stream, o, G, IT, st, state, codes, params, fns, attacker, target):
+def after_attack(stream, o, G, IT, st, state, codes, params, slots, attacker, target):
     """4: after each resolved attack, voluntary appeals: the target first, then the attacker."""
-    voluntary(stream, o, G, IT, st, state, codes, params, fns, target, 1)
-    voluntary(stream, o, G, IT, st, state, codes, params, fns, attacker, 1)
+    voluntary(stream, o, G, IT, st, state, codes, params, slots, target, 1)
+    voluntary(stream, o, G, IT, st, state, codes, params, slots, attacker, 1)
 
 
 @njit(cache=True, inline="always")
@@ -515,7 +518,7 @@ def stepback_hexes(o, G, side, cand):
 
 
 @njit(cache=True)
-def react(stream, o, G, IT, st, state, codes, params, fns, side, entered, turning, cand):
+def react(stream, o, G, IT, st, state, codes, params, slots, side, entered, turning, cand):
     """D7 (7, JUG-A7, A8): reserve reactions to the enemy's move: turn k hexsides for k RP, or step back for
     2 RP when the enemy just entered the ZOC. Not on the ground, not captured (JUG-A25, A37)."""
     g = G[side]
@@ -537,14 +540,14 @@ def react(stream, o, G, IT, st, state, codes, params, fns, side, entered, turnin
             any_legal = True
         if not any_legal:
             return
-        action = ask_react(side, state, codes, params, stream, fns)
+        action = ask_react(side, state, codes, params, stream, slots)
         if action == 0:
             return
         if action < 0 or action >= REACT_CODES.size or state[REACT_MASK + action] == 0:
             fail(st, P_REACT, side, action)
             return
         if action == 7:
-            i = choose_hex(stream, o, G, IT, st, state, codes, params, fns, side, cand, n_back, HP_STEP_BACK)
+            i = choose_hex(stream, o, G, IT, st, state, codes, params, slots, side, cand, n_back, HP_STEP_BACK)
             pay(G, side, G_RES, 2)
             g[G_Q], g[G_R] = cand[i, 0], cand[i, 1]
             check_position(o, G)
@@ -659,7 +662,7 @@ def in_state(IT, side, kind, state):
 
 
 @njit(cache=True, inline="always")
-def movement_phase(stream, o, G, IT, st, state, codes, params, fns, mover, cand):
+def movement_phase(stream, o, G, IT, st, state, codes, params, slots, mover, cand):
     """4 C/E, 5, 6: the mover acts until he passes; after each step the reactor may react (7)."""
     reactor = 1 - mover
     g = G[mover]
@@ -669,7 +672,7 @@ def movement_phase(stream, o, G, IT, st, state, codes, params, fns, mover, cand)
         fill_state(state, o, G, IT, mover, PH_OWN_MOVE, turn)
         if move_mask(o, G, IT, mover, state, turn) == 0:
             break
-        action = ask_move(mover, state, codes, params, stream, fns)
+        action = ask_move(mover, state, codes, params, stream, slots)
         if action == 0:
             break
         if not is_legal(MOVE_CODES, MOVE_CODES.size, action, state):
@@ -691,7 +694,7 @@ def movement_phase(stream, o, G, IT, st, state, codes, params, fns, mover, cand)
             entered = zoc_of(o, G, mover, g[G_Q], g[G_R]) and not zoc_of(o, G, mover, q, r)
             turning = o[O_REACTIVE_TURN] != 1
             if turning or entered:
-                react(stream, o, G, IT, st, state, codes, params, fns, reactor, entered, turning, cand)
+                react(stream, o, G, IT, st, state, codes, params, slots, reactor, entered, turning, cand)
         elif action == 3 or action == 4:
             cost = turn_cost(o, G, mover)
             pay(G, mover, G_M, cost)
@@ -712,7 +715,7 @@ def movement_phase(stream, o, G, IT, st, state, codes, params, fns, mover, cand)
             pay(G, mover, G_M, k)
             escape_roll(stream, o, G, IT, mover, k)
     if running(st) and o[O_REACTIVE_TURN] == 1:
-        react(stream, o, G, IT, st, state, codes, params, fns, reactor, False, True, cand)
+        react(stream, o, G, IT, st, state, codes, params, slots, reactor, False, True, cand)
 
 
 # ------------------------------------------------------------------------------------------------ attacks
@@ -815,7 +818,7 @@ def is_legal(action_codes, n, action, state):
 
 
 @njit(cache=True, inline="always")
-def step_away(stream, o, G, IT, st, state, codes, params, fns, mover, away_from, cand, purpose):
+def step_away(stream, o, G, IT, st, state, codes, params, slots, mover, away_from, cand, purpose):
     """15.5, 15.6: ``mover`` steps one hex straight away from ``away_from``, choosing when two hexes qualify;
     False when both lie off the board (he stays)."""
     m = away_hexes(G[away_from, G_Q], G[away_from, G_R], G[mover, G_Q], G[mover, G_R], cand)
@@ -826,21 +829,21 @@ def step_away(stream, o, G, IT, st, state, codes, params, fns, mover, away_from,
             k += 1
     if k == 0:
         return False
-    i = choose_hex(stream, o, G, IT, st, state, codes, params, fns, mover, cand, k, purpose)
+    i = choose_hex(stream, o, G, IT, st, state, codes, params, slots, mover, cand, k, purpose)
     G[mover, G_Q], G[mover, G_R] = cand[i, 0], cand[i, 1]
     check_position(o, G)
     return True
 
 
 @njit(cache=True, inline="always")
-def do_dodge(stream, o, G, IT, st, state, codes, params, fns, side, attacker, rng_max, cand):
+def do_dodge(stream, o, G, IT, st, state, codes, params, slots, side, attacker, rng_max, cand):
     n, cost = dodge_hexes(o, G, side, attacker, rng_max, cand)
     pay(G, side, G_RES, cost)
     if o[O_DODGE_MODE] == 1:
         return
     steps = 1 if o[O_DODGE_MODE] == 0 else cost
     for _ in range(steps):
-        if not step_away(stream, o, G, IT, st, state, codes, params, fns, side, attacker, cand, HP_DODGE):
+        if not step_away(stream, o, G, IT, st, state, codes, params, slots, side, attacker, cand, HP_DODGE):
             return
 
 
@@ -857,7 +860,7 @@ def expected_loss(o, G, attacker, target, kind, zone, arc):
 
 
 @njit(cache=True)
-def defence(stream, o, G, IT, st, state, codes, params, fns, attacker, target, kind, zone, arc, ak, rng_max,
+def defence(stream, o, G, IT, st, state, codes, params, slots, attacker, target, kind, zone, arc, ak, rng_max,
             cand):
     """D9 (7, JUG-A14…A17): parry (2 RP) or dodge; returns 1 when the attack is stopped. Not from the rear, not
     when helpless. A failed ``defence_roll`` spends the RP anyway."""
@@ -878,7 +881,7 @@ def defence(stream, o, G, IT, st, state, codes, params, fns, attacker, target, k
     if ak == AK_MELEE and G[attacker, G_DUAL] != 0:
         state[D_LOSS] *= 2
     state[D_PARRY], state[D_DODGE], state[D_KIND] = int(parry), int(dodge), ak
-    action = ask_defend(target, state, codes, params, stream, fns)
+    action = ask_defend(target, state, codes, params, stream, slots)
     if action == 0:
         return 0
     if (action == 1 and not parry) or (action == 2 and not dodge) or action < 0 or action > 2:
@@ -887,7 +890,7 @@ def defence(stream, o, G, IT, st, state, codes, params, fns, attacker, target, k
     if action == 1:
         pay(G, target, G_RES, 2)
     else:
-        do_dodge(stream, o, G, IT, st, state, codes, params, fns, target, attacker, rng_max, cand)
+        do_dodge(stream, o, G, IT, st, state, codes, params, slots, target, attacker, rng_max, cand)
     if o[O_DEFENCE_ROLL] > 0 and cb.d6(stream) < o[O_DEFENCE_ROLL]:
         return 0
     if action == 1 and o[O_SCYTHE_MODE] == 1 and G[attacker, G_SCYTHE] == 1:
@@ -913,19 +916,19 @@ def queue_push(o, st, pusher, target):
 
 
 @njit(cache=True, inline="always")
-def apply_pushes(stream, o, G, IT, st, state, codes, params, fns, cand):
+def apply_pushes(stream, o, G, IT, st, state, codes, params, slots, cand):
     """15.6: queued pushes in order, each straight away from the pusher's hex at that moment; a push off the
     board is lost; the facing is kept; a captured or fallen target is pushed too."""
     for i in range(st[ST_PUSHES]):
         if not running(st):
             break
         pusher, target = st[ST_PUSH0 + 2 * i], st[ST_PUSH0 + 2 * i + 1]
-        step_away(stream, o, G, IT, st, state, codes, params, fns, target, pusher, cand, HP_PUSH)
+        step_away(stream, o, G, IT, st, state, codes, params, slots, target, pusher, cand, HP_PUSH)
     st[ST_PUSHES] = 0
 
 
 @njit(cache=True)
-def fumble(stream, o, G, IT, st, state, codes, params, fns, side, slot, thrown):
+def fumble(stream, o, G, IT, st, state, codes, params, slots, side, slot, thrown):
     """11: the fumble table (JUG-A53…A57). ``slot`` is the item used (-1 for a shield attack: the shield)."""
     g = G[side]
     g[G_FUMBLES] += 1
@@ -934,7 +937,7 @@ def fumble(stream, o, G, IT, st, state, codes, params, fns, side, slot, thrown):
         fell = True
         if g[G_RES] >= 1 and not helpless(o, g):
             fill_state(state, o, G, IT, side, PH_OWN_COMBAT, st[ST_TURN])
-            action = ask_stumble(side, state, codes, params, stream, fns)
+            action = ask_stumble(side, state, codes, params, stream, slots)
             if action == 1:
                 pay(G, side, G_RES, 1)
                 fell = False
@@ -958,7 +961,7 @@ def fumble(stream, o, G, IT, st, state, codes, params, fns, side, slot, thrown):
         kept = False
         if g[G_RES] >= 1 and not helpless(o, g):
             fill_state(state, o, G, IT, side, PH_OWN_COMBAT, st[ST_TURN])
-            action = ask_recover(side, state, codes, params, stream, fns)
+            action = ask_recover(side, state, codes, params, stream, slots)
             if action == 1:
                 pay(G, side, G_RES, 1)
                 kept = True
@@ -983,7 +986,7 @@ def shield_slot(IT, side):
 
 
 @njit(cache=True, inline="always")
-def knockdown(stream, o, G, IT, st, state, codes, params, fns, target):
+def knockdown(stream, o, G, IT, st, state, codes, params, slots, target):
     """10.6 (JUG-A48): 2d6 + wounds - RP spent >= the target's AP rating: he falls."""
     g = G[target]
     if g[G_ON_GROUND] == 1:
@@ -993,7 +996,7 @@ def knockdown(stream, o, G, IT, st, state, codes, params, fns, target):
     if o[O_KNOCKDOWN_SPEND] == 1 and can_spend and g[G_RES] > 0:
         fill_state(state, o, G, IT, target, PH_ENEMY_COMBAT, st[ST_TURN])
         state[S_X], state[S_X + 1] = -1, g[G_AP]
-        spent = ask_knockdown(target, state, codes, params, stream, fns)
+        spent = ask_knockdown(target, state, codes, params, stream, slots)
         if spent < 0 or spent > g[G_RES]:
             fail(st, P_KNOCKDOWN, target, spent)
             return
@@ -1002,7 +1005,7 @@ def knockdown(stream, o, G, IT, st, state, codes, params, fns, target):
     if o[O_KNOCKDOWN_SPEND] == 0 and can_spend and g[G_RES] > 0 and total >= g[G_AP]:
         fill_state(state, o, G, IT, target, PH_ENEMY_COMBAT, st[ST_TURN])
         state[S_X], state[S_X + 1] = total, g[G_AP]
-        spent = ask_knockdown(target, state, codes, params, stream, fns)
+        spent = ask_knockdown(target, state, codes, params, stream, slots)
         if spent < 0 or spent > g[G_RES]:
             fail(st, P_KNOCKDOWN, target, spent)
             return
@@ -1012,7 +1015,7 @@ def knockdown(stream, o, G, IT, st, state, codes, params, fns, target):
 
 
 @njit(cache=True)
-def locate(stream, o, G, IT, st, state, codes, params, fns, a, d, arc, right, immob, ak):
+def locate(stream, o, G, IT, st, state, codes, params, slots, a, d, arc, right, immob, ak):
     """9.1: the location die; with ``location = aimed`` (JUG-A11) the attacker names the zone instead (he sees
     each zone's armour, -1 where the shield covers it from his hex)."""
     if o[O_LOCATION] == 0:
@@ -1022,7 +1025,7 @@ def locate(stream, o, G, IT, st, state, codes, params, fns, a, d, arc, right, im
     for z in range(6):
         state[S_X + z] = -1 if cb.neutralised(o, h, z, arc, right, immob) else cb.armour(h, z, immob)
     state[S_X + 6] = ak
-    zone = ask_aim(a, state, codes, params, stream, fns)
+    zone = ask_aim(a, state, codes, params, stream, slots)
     if zone < 0 or zone > 5:
         fail(st, P_AIM, a, zone)
         return 0
@@ -1030,7 +1033,7 @@ def locate(stream, o, G, IT, st, state, codes, params, fns, a, d, arc, right, im
 
 
 @njit(cache=True)
-def melee(stream, o, G, IT, st, state, codes, params, fns, a, d, kind, slot, ak, cand):
+def melee(stream, o, G, IT, st, state, codes, params, slots, a, d, kind, slot, ak, cand):
     """8.1: one assault (melee, improvised shield, full-assault bash). Returns 1 when it got through."""
     g, h = G[a], G[d]
     arc = arc_from(o, G, d, g[G_Q], g[G_R])
@@ -1045,16 +1048,16 @@ def melee(stream, o, G, IT, st, state, codes, params, fns, a, d, kind, slot, ak,
     if o[O_FUMBLE_SCOPE] == 1:
         pre = cb.d6(stream)  # JUG-A20 every_assault: the assault die before the defence
         if pre == 1:
-            fumble(stream, o, G, IT, st, state, codes, params, fns, a, slot, False)
+            fumble(stream, o, G, IT, st, state, codes, params, slots, a, slot, False)
             return 0
     if not immob and o[O_DEFENCE_TIMING] == 1:
-        if defence(stream, o, G, IT, st, state, codes, params, fns, a, d, kind, -1, arc, ak, rng_max, cand):
+        if defence(stream, o, G, IT, st, state, codes, params, slots, a, d, kind, -1, arc, ak, rng_max, cand):
             return 0
-    zone = locate(stream, o, G, IT, st, state, codes, params, fns, a, d, arc, right, immob, ak)
+    zone = locate(stream, o, G, IT, st, state, codes, params, slots, a, d, arc, right, immob, ak)
     if not running(st) or cb.neutralised(o, h, zone, arc, right, immob):
         return 0
     if not immob and o[O_DEFENCE_TIMING] == 0:
-        if defence(stream, o, G, IT, st, state, codes, params, fns, a, d, kind, zone, arc, ak, rng_max, cand):
+        if defence(stream, o, G, IT, st, state, codes, params, slots, a, d, kind, zone, arc, ak, rng_max, cand):
             return 0
     if not running(st):
         return 0
@@ -1062,19 +1065,19 @@ def melee(stream, o, G, IT, st, state, codes, params, fns, a, d, kind, slot, ak,
         g[G_DUAL] == cb.DUAL_FISTS and kind == cb.W_IRON_FISTS)
     loss1, loss2, fumbled, head = cb.strike(stream, o, g, h, kind, zone, arc, right, immob, double, 1, pre)
     if fumbled == 1:
-        fumble(stream, o, G, IT, st, state, codes, params, fns, a, slot, False)
+        fumble(stream, o, G, IT, st, state, codes, params, slots, a, slot, False)
         return 0
     h[G_HEAD_STUN] = head
     if kind == W_TRIDENT or kind == W_SPEAR:
         queue_push(o, st, a, d)
     assault_checks(stream, o, G, st, d)
     if fumbled == 2 and running(st):
-        fumble(stream, o, G, IT, st, state, codes, params, fns, a, slot, False)
+        fumble(stream, o, G, IT, st, state, codes, params, slots, a, slot, False)
     return 1
 
 
 @njit(cache=True, inline="always")
-def net_throw(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand):
+def net_throw(stream, o, G, IT, st, state, codes, params, slots, a, d, slot, cand):
     """10.3: no to-hit roll; the target leaves the 9-hex area for 1 RP per hex (the smooth helmet gives one,
     JUG-A40), parries with the scythe (JUG-A41), or is captured."""
     g, h = G[a], G[d]
@@ -1094,13 +1097,13 @@ def net_throw(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand)
         if escape or scythe:
             fill_state(state, o, G, IT, d, PH_ENEMY_COMBAT, st[ST_TURN])
             state[N_NEED], state[N_SCYTHE], state[N_ESCAPE] = need, int(scythe), int(escape)
-            action = ask_net_escape(d, state, codes, params, stream, fns)
+            action = ask_net_escape(d, state, codes, params, stream, slots)
             if (action == 1 and not escape) or (action == 2 and not scythe) or action < 0 or action > 2:
                 fail(st, P_NET_ESCAPE, d, action)
                 return
             if action == 1:
                 n_exit = net_exits(area, n_area, g[G_Q], g[G_R], o[O_ARENA_RADIUS], o[O_NET_EXIT], cand)
-                i = choose_hex(stream, o, G, IT, st, state, codes, params, fns, d, cand, n_exit, HP_NET_EXIT)
+                i = choose_hex(stream, o, G, IT, st, state, codes, params, slots, d, cand, n_exit, HP_NET_EXIT)
                 pay(G, d, G_RES, need)
                 h[G_Q], h[G_R] = cand[i, 0], cand[i, 1]
                 check_position(o, G)
@@ -1119,12 +1122,12 @@ def net_throw(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand)
 
 
 @njit(cache=True, inline="always")
-def lasso(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand):
+def lasso(stream, o, G, IT, st, state, codes, params, slots, a, d, slot, cand):
     """10.5 (JUG-A52): no location, no damage; parried or dodged like an assault, otherwise the victim is held."""
     g, h = G[a], G[d]
     arc = arc_from(o, G, d, g[G_Q], g[G_R])
     if not cb.immobilised(o, h):
-        if defence(stream, o, G, IT, st, state, codes, params, fns, a, d, W_LASSO, -1, arc, AK_LASSO,
+        if defence(stream, o, G, IT, st, state, codes, params, slots, a, d, W_LASSO, -1, arc, AK_LASSO,
                    o[O_LASSO_RANGE], cand):
             return
     if running(st):
@@ -1134,7 +1137,7 @@ def lasso(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand):
 
 
 @njit(cache=True, inline="always")
-def throw(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand):
+def throw(stream, o, G, IT, st, state, codes, params, slots, a, d, slot, cand):
     """10.4 (JUG-A42…A45): javelin or thrown spear: to-hit roll (spoiled for 1 RP), then location, shield, damage
     with fumble; the weapon then lies in the target's hex. An immobilised target is always hit (10.3)."""
     g, h = G[a], G[d]
@@ -1151,7 +1154,7 @@ def throw(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand):
     if o[O_JAVELIN_RESERVE_MOD] == 0 and arc != ARC_REAR and not helpless(o, h) and h[G_RES] >= 1 and not immob:
         fill_state(state, o, G, IT, d, PH_ENEMY_COMBAT, st[ST_TURN])
         state[S_X], state[S_X + 1] = distance, cb.javelin_needs(o, distance, False, False)
-        action = ask_spoil(d, state, codes, params, stream, fns)
+        action = ask_spoil(d, state, codes, params, stream, slots)
         if action == 1:
             pay(G, d, G_RES, 1)
             spoiled = True
@@ -1162,11 +1165,11 @@ def throw(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand):
         return
     h[G_ASSAULT_LOSS] = 0
     h[G_HEAD_STUN] = 0
-    zone = locate(stream, o, G, IT, st, state, codes, params, fns, a, d, arc, right, immob, AK_MISSILE)
+    zone = locate(stream, o, G, IT, st, state, codes, params, slots, a, d, arc, right, immob, AK_MISSILE)
     if not running(st) or cb.neutralised(o, h, zone, arc, right, immob):
         return
     if o[O_PARRY_MISSILES] == 1 and not immob:
-        if defence(stream, o, G, IT, st, state, codes, params, fns, a, d, kind, zone, arc, AK_MISSILE, distance,
+        if defence(stream, o, G, IT, st, state, codes, params, slots, a, d, kind, zone, arc, AK_MISSILE, distance,
                    cand):
             return
     if not running(st):
@@ -1174,31 +1177,32 @@ def throw(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand):
     loss1, loss2, fumbled, head = cb.strike(stream, o, g, h, kind, zone, arc, right, immob, False,
                                             o[O_MISSILE_FUMBLE], 0)
     if fumbled:
-        fumble(stream, o, G, IT, st, state, codes, params, fns, a, slot, True)
+        fumble(stream, o, G, IT, st, state, codes, params, slots, a, slot, True)
         return
     assault_checks(stream, o, G, st, d)
 
 
 @njit(cache=True, inline="always")
-def bash(stream, o, G, IT, st, state, codes, params, fns, a, d, cand):
+def bash(stream, o, G, IT, st, state, codes, params, slots, a, d, cand):
     """10.6 (JUG-A46, A47): ``push_only``: an assault without location or damage, parried or dodged like one;
     ``full_assault``: a 1d6-3 assault with location and fumble. If it lands, the knock-down test follows."""
     g, h = G[a], G[d]
     slot = shield_slot(IT, a)
     if o[O_BASH_MODE] == 1:
-        landed = melee(stream, o, G, IT, st, state, codes, params, fns, a, d, W_SHIELD, slot, AK_BASH, cand)
+        landed = melee(stream, o, G, IT, st, state, codes, params, slots, a, d, W_SHIELD, slot, AK_BASH, cand)
     else:
         arc = arc_from(o, G, d, g[G_Q], g[G_R])
         landed = 1
         if not cb.immobilised(o, h):
-            if defence(stream, o, G, IT, st, state, codes, params, fns, a, d, W_SHIELD, -1, arc, AK_BASH, 1, cand):
+            if defence(stream, o, G, IT, st, state, codes, params, slots, a, d, W_SHIELD, -1, arc, AK_BASH, 1,
+                       cand):
                 landed = 0
     if landed and running(st):
-        knockdown(stream, o, G, IT, st, state, codes, params, fns, d)
+        knockdown(stream, o, G, IT, st, state, codes, params, slots, d)
 
 
 @njit(cache=True)
-def resolve_attack(stream, o, G, IT, st, state, codes, params, fns, a, action, free, cand):
+def resolve_attack(stream, o, G, IT, st, state, codes, params, slots, a, action, free, cand):
     """Pay for and resolve attack ``action`` (``policies.ATTACK_CODES``) of side ``a``; any attack counts against
     cowardice (12.6)."""
     d = 1 - a
@@ -1215,20 +1219,20 @@ def resolve_attack(stream, o, G, IT, st, state, codes, params, fns, a, action, f
     if not free:
         pay(G, a, G_C, cost)
     if 30 <= action < 40:
-        bash(stream, o, G, IT, st, state, codes, params, fns, a, d, cand)
+        bash(stream, o, G, IT, st, state, codes, params, slots, a, d, cand)
     elif (20 <= action < 30) or kind == W_JAVELIN:
-        throw(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand)
+        throw(stream, o, G, IT, st, state, codes, params, slots, a, d, slot, cand)
     elif kind == W_NET:
-        net_throw(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand)
+        net_throw(stream, o, G, IT, st, state, codes, params, slots, a, d, slot, cand)
     elif kind == W_LASSO:
-        lasso(stream, o, G, IT, st, state, codes, params, fns, a, d, slot, cand)
+        lasso(stream, o, G, IT, st, state, codes, params, slots, a, d, slot, cand)
     else:
-        melee(stream, o, G, IT, st, state, codes, params, fns, a, d, kind, slot, AK_MELEE, cand)
-    after_attack(stream, o, G, IT, st, state, codes, params, fns, a, d)
+        melee(stream, o, G, IT, st, state, codes, params, slots, a, d, kind, slot, AK_MELEE, cand)
+    after_attack(stream, o, G, IT, st, state, codes, params, slots, a, d)
 
 
 @njit(cache=True, inline="always")
-def free_assaults(stream, o, G, IT, st, state, codes, params, fns, cand):
+def free_assaults(stream, o, G, IT, st, state, codes, params, slots, cand):
     """11 fumble 2-3 (JUG-A54): the fumbler's opponent makes one free assault (0 AP), or with no legal attack may
     turn to face the fumbler for free; the free assault can itself fumble, so this runs as a chain."""
     while running(st) and st[ST_PENDING] >= 0:
@@ -1241,7 +1245,7 @@ def free_assaults(stream, o, G, IT, st, state, codes, params, fns, cand):
             for f in range(6):
                 if f != g[G_FACING]:
                     state[S_X + ATTACK_CODES.size - 6 + f] = 1
-        action = ask_free_assault(b, state, codes, params, stream, fns)
+        action = ask_free_assault(b, state, codes, params, stream, slots)
         if action == 0:
             continue
         if not is_legal(ATTACK_CODES, ATTACK_CODES.size, action, state):
@@ -1250,25 +1254,25 @@ def free_assaults(stream, o, G, IT, st, state, codes, params, fns, cand):
         if action >= 50:
             g[G_FACING] = action - 50
         else:
-            resolve_attack(stream, o, G, IT, st, state, codes, params, fns, b, action, True, cand)
+            resolve_attack(stream, o, G, IT, st, state, codes, params, slots, b, action, True, cand)
 
 
 @njit(cache=True, inline="always")
-def before_assault_turn(stream, o, G, IT, st, state, codes, params, fns, defender, cand):
+def before_assault_turn(stream, o, G, IT, st, state, codes, params, slots, defender, cand):
     """JUG-A7 ``also_before_each_assault``: the defender may turn (RP) before each enemy assault."""
     if o[O_REACTIVE_TURN] == 2:
-        react(stream, o, G, IT, st, state, codes, params, fns, defender, False, True, cand)
+        react(stream, o, G, IT, st, state, codes, params, slots, defender, False, True, cand)
 
 
 @njit(cache=True, inline="always")
-def combat_phase(stream, o, G, IT, st, state, codes, params, fns, a, cand):
+def combat_phase(stream, o, G, IT, st, state, codes, params, slots, a, cand):
     """4 D/F, 8: the attacker attacks until he passes, has no legal attack or has his assaults cancelled; then
     the queued push-backs are applied (10.2)."""
     g = G[a]
     st[ST_PUSHES] = 0
     st[ST_PENDING] = -1
     while running(st):
-        before_assault_turn(stream, o, G, IT, st, state, codes, params, fns, 1 - a, cand)
+        before_assault_turn(stream, o, G, IT, st, state, codes, params, slots, 1 - a, cand)
         if not running(st):
             break
         fill_state(state, o, G, IT, a, PH_OWN_COMBAT, st[ST_TURN])
@@ -1276,21 +1280,21 @@ def combat_phase(stream, o, G, IT, st, state, codes, params, fns, a, cand):
         if n == 0:
             break
         g[G_COULD_ATTACK] = 1
-        action = ask_attack(a, state, codes, params, stream, fns)
+        action = ask_attack(a, state, codes, params, stream, slots)
         if action == 0:
             break
         if not is_legal(ATTACK_CODES, ATTACK_CODES.size - 6, action, state):
             fail(st, P_ATTACK, a, action)
             return
-        resolve_attack(stream, o, G, IT, st, state, codes, params, fns, a, action, False, cand)
-        free_assaults(stream, o, G, IT, st, state, codes, params, fns, cand)
+        resolve_attack(stream, o, G, IT, st, state, codes, params, slots, a, action, False, cand)
+        free_assaults(stream, o, G, IT, st, state, codes, params, slots, cand)
     if running(st):
-        apply_pushes(stream, o, G, IT, st, state, codes, params, fns, cand)
+        apply_pushes(stream, o, G, IT, st, state, codes, params, slots, cand)
 
 
 # ------------------------------------------------------------------------------------------------ turn
 @njit(cache=True, inline="always")
-def allocate(stream, o, G, IT, st, state, codes, params, fns):
+def allocate(stream, o, G, IT, st, state, codes, params, slots):
     """4 A (JUG-A4): each side splits all his AP into M + C + R; B sees A's split only with
     ``allocation = g1_then_g2_open``. Then the scutum zone (D5) and the sand of fumble 4 (JUG-A55)."""
     turn = st[ST_TURN]
@@ -1300,7 +1304,7 @@ def allocate(stream, o, G, IT, st, state, codes, params, fns):
         state[S_X] = -1
         if s == 1 and o[O_ALLOCATION] == 1:
             state[S_X] = G[0, G_M] * 100 + G[0, G_C]
-        action = ask_allocate(s, state, codes, params, stream, fns)
+        action = ask_allocate(s, state, codes, params, stream, slots)
         m, c = action // 100, action % 100
         if action < 0 or c >= 100 or m + c > g[G_AP]:
             fail(st, P_ALLOCATE, s, action)
@@ -1315,7 +1319,7 @@ def allocate(stream, o, G, IT, st, state, codes, params, fns):
             state[S_X + 1] = g[cb.G_ARMOUR + Z_LEFT_LEG]
             state[S_X + 2] = g[cb.G_ARMOUR + Z_HEAD]
             state[S_X + 3] = o[O_SCUTUM_ZONES]
-            zone = ask_scutum_zone(s, state, codes, params, stream, fns)
+            zone = ask_scutum_zone(s, state, codes, params, stream, slots)
             if not (zone == Z_THORAX or zone == Z_LEFT_LEG or (zone == Z_HEAD and o[O_SCUTUM_ZONES] == 1)):
                 fail(st, P_SCUTUM_ZONE, s, zone)
                 return
@@ -1362,7 +1366,7 @@ def cowardice(o, G, st):
 
 
 @njit(cache=True)
-def play_duel(stream, o, G, IT, st, state, codes, params, fns, cand):
+def play_duel(stream, o, G, IT, st, state, codes, params, slots, cand):
     """4: the whole duel; returns with ``st[ST_REASON]`` set."""
     st[:] = 0
     st[ST_PREV_ACTIVE] = -1
@@ -1378,20 +1382,20 @@ def play_duel(stream, o, G, IT, st, state, codes, params, fns, cand):
             g[G_JAVELINS_THROWN] = 0
             g[G_RP_USED] = 0
             g[G_ESCAPE_TRIED] = 0
-        voluntary(stream, o, G, IT, st, state, codes, params, fns, 0, 0)
-        voluntary(stream, o, G, IT, st, state, codes, params, fns, 1, 0)
+        voluntary(stream, o, G, IT, st, state, codes, params, slots, 0, 0)
+        voluntary(stream, o, G, IT, st, state, codes, params, slots, 1, 0)
         if not running(st):
             return
-        allocate(stream, o, G, IT, st, state, codes, params, fns)
+        allocate(stream, o, G, IT, st, state, codes, params, slots)
         if not running(st):
             return
         active = initiative(stream, o, st)
         st[ST_PREV_ACTIVE] = active
         for mover in (active, 1 - active):
-            movement_phase(stream, o, G, IT, st, state, codes, params, fns, mover, cand)
+            movement_phase(stream, o, G, IT, st, state, codes, params, slots, mover, cand)
             if not running(st):
                 return
-            combat_phase(stream, o, G, IT, st, state, codes, params, fns, mover, cand)
+            combat_phase(stream, o, G, IT, st, state, codes, params, slots, mover, cand)
             if not running(st):
                 return
         cowardice(o, G, st)
@@ -1439,22 +1443,27 @@ def score(G, st, row):
     row[M_OFF_BOARD] = 1 if G[0, G_OFF_BOARD] or G[1, G_OFF_BOARD] else 0
 
 
+@njit(cache=True)
+def duel_scratch(args):
+    """The buffers a block of duels reuses: game status, policy state, gladiators, their items, hexes."""
+    G0, IT0 = args[1], args[2]
+    return (np.zeros(ST_SIZE, np.int64), np.zeros(STATE_SIZE, np.int64), np.zeros_like(G0), np.zeros_like(IT0),
+            np.zeros((SCRATCH, 2), np.int64))
+
+
+@njit(cache=True, inline="always")
+def duel_game(stream, row, buffers, args, codes, params, slots):
+    """One duel from the set-up; its outcome row, or the error code of an illegal action."""
+    o, G0, IT0 = args
+    st, state, G, IT, cand = buffers
+    setup(o, G, IT, G0, IT0)
+    play_duel(stream, o, G, IT, st, state, codes, params, slots, cand)
+    if st[ST_REASON] == R_ERROR:
+        return st[ST_ERROR]
+    score(G, st, row)
+    return 0
+
+
 @njit(parallel=True, cache=True)
-def duel_kernel(seed, first, count, o, G0, IT0, codes, params, out, sums, sumsq, errors, *fns):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(STATE_SIZE, np.int64)
-        st = np.zeros(ST_SIZE, np.int64)
-        G = np.zeros_like(G0)
-        IT = np.zeros_like(IT0)
-        cand = np.zeros((SCRATCH, 2), np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            setup(o, G, IT, G0, IT0)
-            play_duel(stream, o, G, IT, st, state, codes, params, fns, cand)
-            if st[ST_REASON] == R_ERROR:
-                errors[b] = st[ST_ERROR]
-                break
-            score(G, st, row)
-            record(row, b, j, out, sums, sumsq)
+def duel_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(duel_scratch, duel_game, seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)

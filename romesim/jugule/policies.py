@@ -3,7 +3,8 @@
 Each gladiator has his own copy of every point: ``a_<point>`` for gladiator A (side 0) and ``b_<point>`` for B, so
 each side can be played by a different bot or user function (contract ``docs/contracts/jugule.md``). Built-ins and
 user functions see only the int64 ``state`` vector (header ``S_*``, then point-specific entries from ``S_X``), never
-the kernel's arrays, so a built-in is exactly what a user could write.
+the kernel's arrays, so a built-in is exactly what a user could write. A point's ``state`` tuple names entry ``i`` at
+position ``i`` (a legal-action entry is ``legal_<action>``), so ``point.state.index(name)`` is the index to read.
 
 Built-ins (the same names on every point): ``default`` (type-aware), ``random`` (uniform among legal actions),
 ``parametric`` with a float vector, and its presets ``aggressive``, ``defensive``, ``balanced``. The vector of
@@ -12,8 +13,8 @@ each point is named on its ``Builtin``; points without a vector play ``default``
 import numpy as np
 from numba import njit
 
-from ..core.policy import Builtin, DecisionPoint
-from .combat import MAX_ITEMS, W_DAGGER, W_IRON_FISTS, W_JAVELIN, W_LASSO, W_NET, W_SPEAR, W_TRIDENT, dn
+from ..core.policy import USER, Builtin, DecisionPoint
+from .combat import MAX_ITEMS, W_DAGGER, W_IRON_FISTS, W_JAVELIN, W_LASSO, W_NET, W_SPEAR, W_TRIDENT, ZONES, dn
 from .geometry import DQ, DR, direction_to, dist
 
 # ------------------------------------------------------------------------------------------------ state vector
@@ -50,6 +51,21 @@ H_MAX = 12  # the most candidates any choice has (net exits under net_exit = any
 H_ARCS = H_PAIRS + 2 * H_MAX
 HP_DODGE, HP_PUSH, HP_NET_EXIT, HP_STEP_BACK = range(4)
 
+# names of the point-specific entries, one per entry from S_X on: a mask entry is "legal_<action>"
+MOVE_ACTIONS = (("pass", "step_forward", "step_back", "turn_left", "turn_right", "stand_up")
+                + tuple(f"pick_up_{s}" for s in range(MAX_ITEMS)) + tuple(f"escape_{k}" for k in range(1, 6))
+                + tuple(f"slide_{d}" for d in range(6)))
+ATTACK_ACTIONS = (("pass",) + tuple(f"attack_{s}" for s in range(MAX_ITEMS))
+                  + tuple(f"throw_spear_{s}" for s in range(MAX_ITEMS)) + ("bash", "improvised")
+                  + tuple(f"turn_{f}" for f in range(6)))
+REACT_ACTIONS = ("nothing",) + tuple(f"face_{f}" for f in range(6)) + ("step_back",)
+MOVE_STATE = tuple(f"legal_{a}" for a in MOVE_ACTIONS)
+ATTACK_STATE = tuple(f"legal_{a}" for a in ATTACK_ACTIONS) + tuple(f"kind_{s}" for s in range(MAX_ITEMS))
+REACT_STATE = ("entered_zoc",) + tuple(f"legal_{a}" for a in REACT_ACTIONS)
+HEX_STATE = (("count", "purpose") + tuple(f"{c}{i}" for i in range(H_MAX) for c in "qr")
+             + tuple(f"arc{i}" for i in range(H_MAX)))
+AIM_STATE = tuple(f"armour_{z}" for z in ZONES) + ("attack_kind",)
+
 # ------------------------------------------------------------------------------------------------ points
 (P_APPEAL, P_ALLOCATE, P_SCUTUM_ZONE, P_MOVE, P_REACT, P_ATTACK, P_DEFEND, P_NET_ESCAPE, P_SPOIL, P_STUMBLE,
  P_RECOVER, P_FREE_ASSAULT, P_KNOCKDOWN, P_HEX_CHOICE, P_AIM, N_POINTS) = range(16)
@@ -69,15 +85,14 @@ _POINTS = (
      ("thorax_armour", "left_leg_armour", "head_armour", "head_allowed"),
      "0 thorax, 3 left leg, 5 head (only with scutum_zones = thorax_leftleg_head)", (), (), (), ()),
     ("move", "D6", "One action of the own movement phase (5, 6, 10.3, 10.9); asked until it passes.",
-     ("legal mask over MOVE_CODES",),
+     MOVE_STATE,
      "0 pass, 1 step forward, 2 step back, 3 turn left, 4 turn right, 5 stand up, 10+slot pick up, 20+k escape "
      "with k MP, 30+d slide in direction d", ("preferred_distance", "flank"), (0.0, 1.0), (0.0, 0.0), (0.0, 0.0)),
     ("react", "D7", "Reserve reaction after an enemy step (JUG-A7, A8): turn to face, or step back when he just "
-     "entered the ZOC.", ("entered_zoc", "legal mask over REACT_CODES"),
+     "entered the ZOC.", REACT_STATE,
      "0 nothing, 1+f turn to facing f (1 RP per hexside), 7 step back (2 RP)", ("turn_to_face", "step_back"),
      (1.0, 0.0), (1.0, 1.0), (1.0, 0.0)),
-    ("attack", "D8", "One attack of the own combat phase; asked until it passes.",
-     ("legal mask over ATTACK_CODES", "item kinds per slot"),
+    ("attack", "D8", "One attack of the own combat phase; asked until it passes.", ATTACK_STATE,
      "0 pass, 10+slot attack with the item, 20+slot throw the spear, 30 shield bash, 40 improvised shield",
      ("net_max_distance", "javelin_min_distance", "bash"), (2.0, 2.0, 1.0), (1.0, 3.0, 0.0), (2.0, 2.0, 1.0)),
     ("defend", "D9", "Parry or dodge an assault that is not from the rear and not shield-blocked (7, JUG-A16).",
@@ -93,14 +108,13 @@ _POINTS = (
     ("recover", "D13", "Own fumble 5: spend 1 RP to pick the weapon up (JUG-A56).", (), "0 leave it, 1 spend 1 RP",
      (), (), (), ()),
     ("free_assault", "D14", "The free assault of the opponent's fumble 2-3 (JUG-A54).",
-     ("legal mask over ATTACK_CODES", "item kinds per slot"),
-     "as attack, 0 declines; with no attack legal 50+f turns to facing f for free", (), (), (), ()),
+     ATTACK_STATE, "as attack, 0 declines; with no attack legal 50+f turns to facing f for free", (), (), (), ()),
     ("knockdown", "D15", "RP against the fall after a landed shield bash (JUG-A48).", ("total", "ap_rating"),
      "r in 0..R (total = -1 when spent before the roll)", (), (), (), ()),
     ("hex_choice", "D16", "A hex among candidates: dodge, push-back, net exit, step back (15.5).",
-     ("count", "purpose", "q0", "r0", "q1", "r1"), "index of the candidate", (), (), (), ()),
+     HEX_STATE, "index of the candidate", (), (), (), ()),
     ("aim", "JUG-A11", "The zone an attack aims at, with location = aimed (instead of the location die).",
-     ("armour of each zone, thorax to head (-1 = covered by the shield from here)", "attack_kind"),
+     AIM_STATE,
      "zone 0 thorax, 1 left arm, 2 right arm, 3 left leg, 4 right leg, 5 head", (), (), (), ()),
 )
 
@@ -487,216 +501,127 @@ def _own_attack(code, params, state, stream):
     return _attack(code, params, state, stream, False)
 
 
-# One pair of functions per decision point: the index of the kernel's tuple of user functions must be a constant,
-# and each call site links only the built-in it can reach (the duel's compile time grows with what every caller
-# links). ``fn`` is None when a built-in plays; numba then prunes the user branch.
+# One ``ask_<point>`` per decision point: the user's function of the side's copy of the point through its slot
+# (``slots[side * N_POINTS + point]``, a runtime index into the kernel's tuple of first-class functions), otherwise
+# the built-in. Each call site links only the built-in it can reach (the duel's compile time grows with what every
+# caller links), so the points keep a function each rather than one dispatch over all built-ins.
 
 
 @njit(cache=True)
-def _call_appeal(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _appeal(code, prow, state, stream)
+def ask_appeal(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_APPEAL
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _appeal(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_appeal(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_appeal(fns[0], codes[0], params[0], state, stream)
-    return _call_appeal(fns[15], codes[15], params[15], state, stream)
+def ask_allocate(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_ALLOCATE
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _allocate(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def _call_allocate(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _allocate(code, prow, state, stream)
+def ask_scutum_zone(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_SCUTUM_ZONE
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _scutum_zone(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_allocate(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_allocate(fns[1], codes[1], params[1], state, stream)
-    return _call_allocate(fns[16], codes[16], params[16], state, stream)
+def ask_move(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_MOVE
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _move(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def _call_scutum_zone(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _scutum_zone(code, prow, state, stream)
+def ask_react(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_REACT
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _react(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_scutum_zone(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_scutum_zone(fns[2], codes[2], params[2], state, stream)
-    return _call_scutum_zone(fns[17], codes[17], params[17], state, stream)
+def ask_attack(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_ATTACK
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _own_attack(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def _call_move(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _move(code, prow, state, stream)
+def ask_defend(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_DEFEND
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _defend(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_move(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_move(fns[3], codes[3], params[3], state, stream)
-    return _call_move(fns[18], codes[18], params[18], state, stream)
+def ask_net_escape(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_NET_ESCAPE
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _net_escape(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def _call_react(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _react(code, prow, state, stream)
+def ask_spoil(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_SPOIL
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _yes(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_react(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_react(fns[4], codes[4], params[4], state, stream)
-    return _call_react(fns[19], codes[19], params[19], state, stream)
+def ask_stumble(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_STUMBLE
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _yes(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def _call_attack(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _own_attack(code, prow, state, stream)
+def ask_recover(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_RECOVER
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _yes(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_attack(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_attack(fns[5], codes[5], params[5], state, stream)
-    return _call_attack(fns[20], codes[20], params[20], state, stream)
+def ask_free_assault(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_FREE_ASSAULT
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _free_assault(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def _call_defend(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _defend(code, prow, state, stream)
+def ask_knockdown(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_KNOCKDOWN
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _knockdown(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_defend(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_defend(fns[6], codes[6], params[6], state, stream)
-    return _call_defend(fns[21], codes[21], params[21], state, stream)
+def ask_hex_choice(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_HEX_CHOICE
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _hex_choice(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def _call_net_escape(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _net_escape(code, prow, state, stream)
-
-
-@njit(cache=True)
-def ask_net_escape(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_net_escape(fns[7], codes[7], params[7], state, stream)
-    return _call_net_escape(fns[22], codes[22], params[22], state, stream)
-
-
-@njit(cache=True)
-def _call_spoil(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _yes(code, prow, state, stream)
-
-
-@njit(cache=True)
-def ask_spoil(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_spoil(fns[8], codes[8], params[8], state, stream)
-    return _call_spoil(fns[23], codes[23], params[23], state, stream)
-
-
-@njit(cache=True)
-def _call_stumble(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _yes(code, prow, state, stream)
-
-
-@njit(cache=True)
-def ask_stumble(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_stumble(fns[9], codes[9], params[9], state, stream)
-    return _call_stumble(fns[24], codes[24], params[24], state, stream)
-
-
-@njit(cache=True)
-def _call_recover(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _yes(code, prow, state, stream)
-
-
-@njit(cache=True)
-def ask_recover(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_recover(fns[10], codes[10], params[10], state, stream)
-    return _call_recover(fns[25], codes[25], params[25], state, stream)
-
-
-@njit(cache=True)
-def _call_free_assault(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _free_assault(code, prow, state, stream)
-
-
-@njit(cache=True)
-def ask_free_assault(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_free_assault(fns[11], codes[11], params[11], state, stream)
-    return _call_free_assault(fns[26], codes[26], params[26], state, stream)
-
-
-@njit(cache=True)
-def _call_knockdown(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _knockdown(code, prow, state, stream)
-
-
-@njit(cache=True)
-def ask_knockdown(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_knockdown(fns[12], codes[12], params[12], state, stream)
-    return _call_knockdown(fns[27], codes[27], params[27], state, stream)
-
-
-@njit(cache=True)
-def _call_hex_choice(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _hex_choice(code, prow, state, stream)
-
-
-@njit(cache=True)
-def ask_hex_choice(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_hex_choice(fns[13], codes[13], params[13], state, stream)
-    return _call_hex_choice(fns[28], codes[28], params[28], state, stream)
-
-
-@njit(cache=True)
-def _call_aim(fn, code, prow, state, stream):
-    if fn is not None:
-        return fn(state, prow, stream)
-    return _aim(code, prow, state, stream)
-
-
-@njit(cache=True)
-def ask_aim(side, state, codes, params, stream, fns):
-    if side == 0:
-        return _call_aim(fns[14], codes[14], params[14], state, stream)
-    return _call_aim(fns[29], codes[29], params[29], state, stream)
+def ask_aim(side, state, codes, params, stream, slots):
+    i = side * N_POINTS + P_AIM
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return _aim(codes[i], params[i], state, stream)
