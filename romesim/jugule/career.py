@@ -215,6 +215,7 @@ def duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_ite
 
 @njit(cache=True)
 def fixed_odds_scratch(args):
+    """The career's progress, reset at every game."""
     return np.zeros(C_SIZE, np.int64)
 
 

@@ -101,7 +101,7 @@ _POINTS = (
     ("net_escape", "D10", "Answer to a net throw not from the rear (10.3, JUG-A40, A41).",
      ("rp_needed", "scythe_legal", "escape_legal"), "0 be captured, 1 leave the area, 2 parry with the scythe",
      (), (), (), ()),
-    ("spoil", "D11", "Spend 1 RP against a javelin or thrown spear (JUG-A42).", ("distance", "needed_natural"),
+    ("spoil", "D11", "Spend 1 RP against a javelin or thrown spear (JUG-A42).", ("throw_distance", "needed_natural"),
      "0 no, 1 spoil (-1 to the to-hit die)", (), (), (), ()),
     ("stumble", "D12", "Own fumble 1: spend 1 RP to stay on one's feet (JUG-A53).", (), "0 fall, 1 spend 1 RP",
      (), (), (), ()),
