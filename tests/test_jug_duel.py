@@ -663,3 +663,13 @@ def test_d5_d16_user_functions_by_state_names_replay_the_default_bot(a, b):
     got = romesim.simulate(sc, 2_000, seed=22, policies=users, keep=True).outcomes
     want = romesim.simulate(sc, 2_000, seed=22, keep=True).outcomes
     assert got.equals(want)
+
+
+@njit
+def split_too_much(state, params, stream):
+    return (state[AP] + 1) * 100
+
+
+def test_d4_illegal_user_action_names_the_side_point_and_game():
+    with pytest.raises(romesim.PolicyError, match=r"'b_allocate' \(D4 \(B\)\): illegal action \d+ in game 0"):
+        romesim.simulate(duel(), 100, seed=1, policies={"b_allocate": split_too_much})
