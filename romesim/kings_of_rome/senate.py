@@ -1,15 +1,21 @@
 """Senate approval of a war on a Curia people (KoR 9.3.4): kernel."""
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.policy import error_code
-from .policies import DP_FALLBACK_ORDER, PEOPLE_ETRUSCAN, decide_fallback_order, fallback_in_order
+from .policies import DP_FALLBACK_ORDER, FALLBACK_ORDER, PEOPLE_ETRUSCAN, decide_fallback_order, fallback_in_order
 
 PEOPLE, FALLBACK, FIXED_ORDER, N_PARAMS = range(4)  # compiled parameter vector
 WIN, ANY_APPROVAL, REQUESTS, N_METRICS = range(4)  # outcome columns, Senate.metrics order
 FIRST, ASKED, N_REQUESTS = 0, 1, 5  # DP-SE01 state: first people, asked flags (one per people), requests
+ORDER_STATE_SIZE = len(FALLBACK_ORDER.state)
+
+
+@njit(cache=True)
+def senate_scratch(args):
+    return np.zeros(ORDER_STATE_SIZE, np.int64)  # the DP-SE01 state
 
 
 @njit(cache=True, inline="always")
@@ -19,11 +25,12 @@ def senate_consents(stream, people):
 
 
 @njit(cache=True, inline="always")
-def senate_game(stream, row, state, p, codes, params, fn_order):
+def senate_game(stream, row, state, args, codes, params, slots):
     """KoR 9.3.4: ask the Senate for war on ``p[PEOPLE]``; after a refusal ask for each of the other three
     Curia peoples (one roll each) until one is approved. Fides allows war on one people per turn (KOR-A51), so
     the requests stop at the first approval. Returns 0 or a policy error code.
     """
+    p = args[0]
     first = p[PEOPLE]
     ok = senate_consents(stream, first)
     row[WIN] = 1 if ok else 0
@@ -40,7 +47,7 @@ def senate_game(stream, row, state, p, codes, params, fn_order):
             people = fallback_in_order(state, False)
         else:
             people = decide_fallback_order(codes[DP_FALLBACK_ORDER], params[DP_FALLBACK_ORDER], state, stream,
-                                           fn_order)
+                                           slots[DP_FALLBACK_ORDER])
             if people < 0 or people > 3 or state[ASKED + people]:
                 return error_code(DP_FALLBACK_ORDER, people)
         state[ASKED + people] = 1
@@ -53,15 +60,6 @@ def senate_game(stream, row, state, p, codes, params, fn_order):
 
 
 @njit(parallel=True, cache=True)
-def senate_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors, fn_order=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(8, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = senate_game(stream, row, state, p, codes, params, fn_order)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def senate_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(senate_scratch, senate_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
+                errors)
