@@ -1,7 +1,8 @@
 """Pillage (KoR 5.4) and the undefended city (5.4.1): kernel.
 
 The scenario is compiled into the kernel's ``args = (p, units)``: an int64 vector ``p`` indexed by the constants
-below (rule options are integer flags in it) and the NR units' Virtus ``units``. The outcome row follows ``Pillage.metrics``.
+below (rule options are integer flags in it) and the NR units' Virtus ``units``. The outcome row follows
+``Pillage.metrics``.
 """
 import numpy as np
 from numba import njit
