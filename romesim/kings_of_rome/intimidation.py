@@ -9,7 +9,7 @@ from numba import njit
 from ..core import rng
 from ..core.loop import play_blocks
 from ..core.policy import error_code
-from .policies import (DP_INTIM_RELEASED, DP_INTIM_TARGET, FIDES_RELEASE, INTIMIDATION_TARGET, decide_fides_release,
+from .policies import (DP_INTIM_RELEASED, DP_INTIM_TARGET, INTIMIDATION_STATE, decide_fides_release,
                        decide_intimidation_target)
 
 # indices into the compiled parameter vector
@@ -18,31 +18,37 @@ N_UNITS, N_PARAMS = range(2)
 # outcome columns, in Intimidation.metrics order
 WIN, IP, R_TO_NR, N_METRICS = range(4)
 
-RELEASED_STATE_SIZE, TARGET_STATE_SIZE = len(FIDES_RELEASE.state), len(INTIMIDATION_TARGET.state)
+# the state both decision points read, in one array: an array taken out of a tuple of buffers is
+# reference-counted in every game, which doubled the game's time
+STATE_SIZE, HAS_CAVALRY = len(INTIMIDATION_STATE), INTIMIDATION_STATE.index("has_cavalry")
 
 
 @njit(cache=True)
 def intimidation_scratch(args):
-    """The DP-I01 and DP-I02 states."""
-    return np.zeros(RELEASED_STATE_SIZE, np.int64), np.zeros(TARGET_STATE_SIZE, np.int64)
+    return np.zeros(STATE_SIZE, np.int64)
 
 
 @njit(cache=True, inline="always")
-def intimidation_game(stream, row, buffers, args, codes, params, slots):
-    """KoR 5.3: release a Roman unit (Fides), then d6 > the chosen NR unit's Virtus turns it Roman (+2 IP)."""
-    p, units = args
-    released, state = buffers
-    row[:] = 0
-    n = p[N_UNITS]
-    released[0] = 1  # the army has cavalry: checked when the scenario was built
-    action = decide_fides_release(codes[DP_INTIM_RELEASED], params[DP_INTIM_RELEASED], released, stream,
-                                  slots[DP_INTIM_RELEASED])
-    if action != 0 and action != 1:
-        return error_code(DP_INTIM_RELEASED, action)
+def fill_state(state, n, units):
     state[:] = 0
     state[0] = n
     for i in range(n):
         state[1 + i] = units[i]
+    state[HAS_CAVALRY] = 1  # the army has cavalry: checked when the scenario was built
+
+
+@njit(cache=True, inline="always")
+def intimidation_game(stream, row, state, args, codes, params, slots):
+    """KoR 5.3: release a Roman unit (Fides), then d6 > the chosen NR unit's Virtus turns it Roman (+2 IP)."""
+    p, units = args
+    row[:] = 0
+    n = p[N_UNITS]
+    fill_state(state, n, units)
+    action = decide_fides_release(codes[DP_INTIM_RELEASED], params[DP_INTIM_RELEASED], state, stream,
+                                  slots[DP_INTIM_RELEASED])
+    if action != 0 and action != 1:
+        return error_code(DP_INTIM_RELEASED, action)
+    fill_state(state, n, units)  # again: DP-I02 sees the documented state whatever a user's DP-I01 did to it
     target = decide_intimidation_target(codes[DP_INTIM_TARGET], params[DP_INTIM_TARGET], state, stream,
                                         slots[DP_INTIM_TARGET])
     if target < 0 or target >= n:
