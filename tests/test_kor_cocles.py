@@ -12,6 +12,7 @@ from numba import njit
 
 import romesim
 from helpers import assert_matches_exact, assert_reference_equal
+from romesim.kings_of_rome.policies import COCLES_ATTEMPT
 
 COCLES = "kings_of_rome.cocles"
 
@@ -119,3 +120,23 @@ def test_user_attempt_policy_and_illegal_action():
         np.testing.assert_array_equal(user.to_numpy(), ours.to_numpy())
     with pytest.raises(romesim.PolicyError, match=r"'attempt' \(DP-HC01\): illegal action 2"):
         romesim.simulate(scenario, 100, policies={"attempt": (choose, [2, 1, 3])})
+
+
+# ------------------------------------------------------------------ the DP-HC01 state read by its documented names
+ATTEMPT, RAID_UNITS, NR_UNITS = (COCLES_ATTEMPT.state.index(name) for name in ("attempt", "raid_units", "nr_units"))
+
+
+@njit
+def fixed_by_name(state, params, stream):
+    """The built-in `fixed`; 99 unless raid_units and nr_units are params[0] and params[1]."""
+    if state[RAID_UNITS] != params[0] or state[NR_UNITS] != params[1]:
+        return 99
+    return state[ATTEMPT]
+
+
+@pytest.mark.parametrize("attempt", ["direct", "raid"])
+def test_user_function_reading_the_state_by_name_plays_like_fixed(attempt):
+    scenario = romesim.scenario(COCLES, attempt=attempt, raid_units=[4, 2], nr=[2, 3, 5])
+    user = romesim.simulate(scenario, 2000, seed=7, keep=True, policies={"attempt": (fixed_by_name, [2, 3])})
+    ours = romesim.simulate(scenario, 2000, seed=7, keep=True, policies={"attempt": "fixed"})
+    np.testing.assert_array_equal(user.outcomes.to_numpy(), ours.outcomes.to_numpy())

@@ -15,6 +15,7 @@ import romesim
 from helpers import assert_matches_exact, assert_reference_equal
 from romesim.core.exact import enumerate_dice, expectations
 from romesim.core.policy import resolve
+from romesim.kings_of_rome.policies import CORRUPTION_TAKEN
 
 CORRUPTION = "kings_of_rome.corruption"
 
@@ -143,3 +144,22 @@ def test_illegal_user_action_is_named():
         romesim.simulate(scenario, 1_000, policies={"garrison_or_pillage": (scripted, [ECHO])})
     # with other NR units in the city DP-C02 is never asked
     romesim.simulate(scenario.replace(units=1), 1_000, policies={"garrison_or_pillage": (scripted, [ECHO])})
+
+
+# ------------------------------------------------------------------ the DP-C02 state read by its documented names
+GARRISON = CORRUPTION_TAKEN.state.index("garrison")
+
+
+@njit
+def pillage_by_name(state, params, stream):
+    """The built-in `pillage`; 99 unless the bribed garrison's Virtus is params[0]."""
+    return 1 if state[GARRISON] == params[0] else 99
+
+
+@pytest.mark.parametrize("garrison", [1, 3])
+def test_user_function_reading_the_state_by_name_plays_like_pillage(garrison):
+    scenario = romesim.scenario(CORRUPTION, garrison=garrison)
+    user = romesim.simulate(scenario, 2000, seed=7, keep=True,
+                            policies={"garrison_or_pillage": (pillage_by_name, [garrison])})
+    ours = romesim.simulate(scenario, 2000, seed=7, keep=True, policies={"garrison_or_pillage": "pillage"})
+    np.testing.assert_array_equal(user.outcomes.to_numpy(), ours.outcomes.to_numpy())

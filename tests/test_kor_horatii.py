@@ -14,6 +14,7 @@ from numba import njit
 import romesim
 from helpers import assert_matches_exact, assert_reference_equal
 from romesim.core import rng
+from romesim.kings_of_rome.policies import HORATII_TARGET
 
 HORATII = "kings_of_rome.horatii"
 
@@ -226,7 +227,7 @@ def aim(state, params, stream):
 
 
 def test_user_policy_equals_builtins_and_illegal_targets_are_errors():
-    # one user function, one kernel specialisation: its behaviour comes from the parameter vector
+    # one user function plays every case: its behaviour comes from the parameter vector
     for alternation, volley in (("single_shot", 0), ("volley", 1)):
         scenario = romesim.scenario(HORATII, roman=[2, 4, 6, 1], latin=[3, 1, 5, 3],
                                     duel_alternation=alternation)
@@ -241,3 +242,38 @@ def test_user_policy_equals_builtins_and_illegal_targets_are_errors():
         romesim.simulate(scenario, 1000, policies={"target": (aim, [ALWAYS_SLOT_0, 0])})
     with pytest.raises(romesim.PolicyError, match=r"'target' \(DP-H03\): illegal action 2"):
         romesim.simulate(scenario, 1000, policies={"target": (aim, [OUT_OF_RANGE, 0])})
+
+
+# ------------------------------------------------------------------ the DP-H03 state read by its documented names
+LATIN_UNITS, LATIN_ALIVE, ROMAN_ALIVE, SHOTS, VOLLEY = (
+    HORATII_TARGET.state.index(name) for name in ("latin_units", "latin_alive", "roman_alive", "shots", "volley"))
+LATIN = np.array([HORATII_TARGET.state.index(f"latin_{i}") for i in range(6)])
+ROMAN = np.array([HORATII_TARGET.state.index(f"roman_{i}") for i in range(6)])
+
+
+@njit
+def weakest_by_name(state, params, stream):
+    """The built-in `weakest`; 99 unless the counts match the Virtus entries, volley is params[0] and shots is
+    at most params[1]."""
+    latins, romans = 0, 0
+    for i in range(6):
+        latins += state[LATIN[i]] > 0
+        romans += state[ROMAN[i]] > 0
+    if latins != state[LATIN_ALIVE] or romans != state[ROMAN_ALIVE] or state[VOLLEY] != params[0]:
+        return 99
+    if state[SHOTS] < 0 or state[SHOTS] > params[1]:
+        return 99
+    pick = -1
+    for i in range(state[LATIN_UNITS]):
+        v = state[LATIN[i]]
+        if v > 0 and (pick < 0 or v < state[LATIN[pick]]):
+            pick = i
+    return pick
+
+
+@pytest.mark.parametrize("alternation, volley", [("single_shot", 0), ("volley", 1)])
+def test_user_function_reading_the_state_by_name_plays_like_weakest(alternation, volley):
+    scenario = romesim.scenario(HORATII, roman=[2, 4, 6, 1], latin=[3, 1, 5, 3], duel_alternation=alternation)
+    user = romesim.simulate(scenario, 2000, seed=7, keep=True, policies={"target": (weakest_by_name, [volley, 1000])})
+    ours = romesim.simulate(scenario, 2000, seed=7, keep=True, policies={"target": "weakest"})
+    np.testing.assert_array_equal(user.outcomes.to_numpy(), ours.outcomes.to_numpy())

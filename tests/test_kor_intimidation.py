@@ -15,6 +15,7 @@ from helpers import assert_matches_exact, assert_reference_equal
 from romesim.core import rng
 from romesim.core.exact import enumerate_dice, expectations
 from romesim.core.policy import resolve
+from romesim.kings_of_rome.policies import FIDES_RELEASE, INTIMIDATION_TARGET
 
 INTIMIDATION = "kings_of_rome.intimidation"
 
@@ -114,7 +115,7 @@ def test_kernel_equals_reference_under_each_builtin_policy(policies, units):
 
 
 # ------------------------------------------------------------------ user @njit policies (DP-I01, DP-I02)
-# one function serves both decision points (one kernel specialisation); params[0] picks the behaviour
+# one function serves both decision points; params[0] picks the behaviour
 CONSTANT, STRONGEST, RANDOM = 0, 1, 2
 
 
@@ -149,3 +150,37 @@ def test_illegal_user_actions_are_named():
     with pytest.raises(romesim.PolicyError, match="'released'.*illegal action -1"):
         romesim.simulate(scenario, 1_000, policies={"released": (scripted, [CONSTANT, -1]),
                                                     "target": (scripted, [CONSTANT, 0])})
+
+
+# ------------------------------------------------------------------ DP-I01, DP-I02 read by their state names
+HAS_CAVALRY = FIDES_RELEASE.state.index("has_cavalry")
+UNITS = INTIMIDATION_TARGET.state.index("units")
+UNIT = np.array([INTIMIDATION_TARGET.state.index(f"unit_{k}") for k in range(1, 7)])
+
+
+@njit
+def cavalry_by_name(state, params, stream):
+    """The built-in `cavalry` of DP-I01; 99 unless the army has cavalry."""
+    return 1 if state[HAS_CAVALRY] == 1 else 99
+
+
+@njit
+def strongest_by_name(state, params, stream):
+    """The built-in `strongest` of DP-I02; 99 unless the unit entries beyond `units` are empty."""
+    n = state[UNITS]
+    for i in range(n, 6):
+        if state[UNIT[i]] != 0:
+            return 99
+    pick = 0
+    for i in range(1, n):
+        if state[UNIT[i]] > state[UNIT[pick]]:
+            pick = i
+    return pick
+
+
+def test_user_functions_reading_the_states_by_name_play_like_the_builtins():
+    scenario = romesim.scenario(INTIMIDATION, units=[4, 1, 5, 5, 2])
+    user = romesim.simulate(scenario, 2000, seed=7, keep=True,
+                            policies={"released": cavalry_by_name, "target": strongest_by_name})
+    ours = romesim.simulate(scenario, 2000, seed=7, keep=True, policies={"released": "cavalry", "target": "strongest"})
+    np.testing.assert_array_equal(user.outcomes.to_numpy(), ours.outcomes.to_numpy())

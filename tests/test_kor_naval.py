@@ -15,6 +15,7 @@ from numba import njit
 
 import romesim
 from helpers import assert_matches_exact, assert_reference_equal
+from romesim.kings_of_rome.policies import NAVAL_TARGET
 
 NAVAL = "kings_of_rome.naval"
 
@@ -179,7 +180,7 @@ def test_unknown_parameter():
 
 
 # ------------------------------------------------------------------ a user DP-N01 policy
-# one module-level function serves every test (each new function recompiles the kernel); params[0] is the mode
+# one module-level function serves every test (compiled once per process); params[0] is the mode
 CHECKED_FOCUS, CHECKED_SPREAD, CONSTANT = range(3)
 BAD_STATE = 100
 
@@ -270,3 +271,47 @@ def test_monte_carlo_within_5_sigma_of_exact_each_policy(params, policy):
 @pytest.mark.parametrize("params", SETTINGS)
 def test_kernel_equals_reference_game_by_game(params, policy):
     assert_reference_equal(romesim.scenario(NAVAL, **params), policies={"target": policy})
+
+
+# ------------------------------------------------------------------ the DP-N01 state read by its documented names
+ROUND, SHOOTER, RANK, ROMAN_AFLOAT, NR_AFLOAT, DIE_BONUS, REROLLS_LEFT = (
+    NAVAL_TARGET.state.index(name)
+    for name in ("round", "shooter", "rank", "roman_afloat", "nr_afloat", "die_bonus", "rerolls_left"))
+NR_VIRTUS = np.array([NAVAL_TARGET.state.index(f"nr_virtus_{i}") for i in range(6)])
+ROMAN_VIRTUS = np.array([NAVAL_TARGET.state.index(f"roman_virtus_{i}") for i in range(6)])
+
+
+@njit
+def spread_by_name(state, params, stream):
+    """The built-in `spread`; 99 unless the state is consistent, die_bonus is params[0] and rerolls_left at most
+    params[1]."""
+    nr_afloat, roman_afloat = 0, 0
+    for i in range(6):
+        nr_afloat += state[NR_VIRTUS[i]] > 0
+        roman_afloat += state[ROMAN_VIRTUS[i]] > 0
+    if state[ROUND] < 1 or state[ROUND] > 3 or state[ROMAN_AFLOAT] != roman_afloat or state[NR_AFLOAT] != nr_afloat:
+        return 99
+    if state[ROMAN_VIRTUS[state[SHOOTER]]] == 0 or state[RANK] < 0 or state[RANK] > state[SHOOTER]:
+        return 99
+    if state[DIE_BONUS] != params[0] or state[REROLLS_LEFT] < 0 or state[REROLLS_LEFT] > params[1]:
+        return 99
+    want = state[RANK] % nr_afloat  # the place in the order of Virtus, then list index
+    for i in range(6):
+        v = state[NR_VIRTUS[i]]
+        if v == 0:
+            continue
+        place = 0
+        for j in range(6):
+            w = state[NR_VIRTUS[j]]
+            if w > 0 and (w < v or (w == v and j < i)):
+                place += 1
+        if place == want:
+            return i
+    return 99
+
+
+def test_user_function_reading_the_state_by_name_plays_like_spread():
+    scenario = romesim.scenario(NAVAL, roman=[2, 4, 4, 1], nr=[3, 1, 3, 5, 2], roman_astutia=2, good_omen=True)
+    user = romesim.simulate(scenario, 2000, seed=7, keep=True, policies={"target": (spread_by_name, [1, 2])})
+    ours = romesim.simulate(scenario, 2000, seed=7, keep=True, policies={"target": "spread"})
+    np.testing.assert_array_equal(user.outcomes.to_numpy(), ours.outcomes.to_numpy())

@@ -16,6 +16,7 @@ import romesim
 from helpers import assert_matches_exact, assert_reference_equal
 from romesim.core.exact import enumerate_dice, expectations
 from romesim.core.policy import resolve
+from romesim.kings_of_rome.policies import PILLAGE_SECOND, UNDEFENDED_CITY
 
 PILLAGE = "kings_of_rome.pillage"
 
@@ -209,7 +210,7 @@ def test_kernel_equals_reference_under_each_builtin_policy(policies, params):
 
 
 # ------------------------------------------------------------------ user @njit policies (DP-P02, DP-P03)
-# one function serves both decision points (one kernel specialisation); params[0] picks the behaviour
+# one function serves both decision points; params[0] picks the behaviour
 CONSTANT, CHECK_SECOND = 0, 1
 
 
@@ -253,3 +254,45 @@ def test_illegal_user_actions_are_named():
     with pytest.raises(romesim.PolicyError, match="'undefended'.*illegal action 2"):
         romesim.simulate(romesim.scenario(PILLAGE, garrison=0), 100, seed=1,
                          policies={**both, "undefended": (scripted, [CONSTANT, 2])})
+
+
+# ------------------------------------------------------------------ DP-P02, DP-P03 read by their state names
+GARRISON, UNITS = PILLAGE_SECOND.state.index("garrison"), PILLAGE_SECOND.state.index("units")
+UNIT = np.array([PILLAGE_SECOND.state.index(f"unit_{k}") for k in range(1, 7)])
+KING, SIDE_EFFECTS = UNDEFENDED_CITY.state.index("king"), UNDEFENDED_CITY.state.index("side_effects")
+
+
+@njit
+def units_first_by_name(state, params, stream):
+    """The built-in `units_first` of DP-P02: the strongest unit left (the first among equals), else the garrison."""
+    best, pick = 0, -1
+    for i in range(state[UNITS]):
+        if state[UNIT[i]] > best:
+            best, pick = state[UNIT[i]], 1 + i
+    if pick > 0:
+        return pick
+    return 0 if state[GARRISON] > 0 else -1
+
+
+@njit
+def pillage_by_name(state, params, stream):
+    """The built-in `pillage` of DP-P03; 99 unless king and side_effects are params[0] and params[1]."""
+    return 1 if state[KING] == params[0] and state[SIDE_EFFECTS] == params[1] else 99
+
+
+@pytest.mark.parametrize("units", [[3, 1, 3], [2]])
+def test_user_function_reading_the_state_by_name_plays_like_units_first(units):
+    # [2]: the garrison (Virtus 2, first among equals) falls to the roll, the second token is the unit
+    city = romesim.scenario(PILLAGE, garrison=2, units=units)
+    user = romesim.simulate(city, 2000, seed=7, keep=True, policies={"second_token": units_first_by_name})
+    ours = romesim.simulate(city, 2000, seed=7, keep=True, policies={"second_token": "units_first"})
+    np.testing.assert_array_equal(user.outcomes.to_numpy(), ours.outcomes.to_numpy())
+
+
+@pytest.mark.parametrize("king, effects", [(True, "inherit_pillage"), (False, "none")])
+def test_user_function_reading_the_state_by_name_plays_like_pillage(king, effects):
+    city = romesim.scenario(PILLAGE, garrison=0, king=king, undefended_city_side_effects=effects)
+    flags = [int(king), int(effects == "inherit_pillage")]
+    user = romesim.simulate(city, 2000, seed=7, keep=True, policies={"undefended": (pillage_by_name, flags)})
+    ours = romesim.simulate(city, 2000, seed=7, keep=True, policies={"undefended": "pillage"})
+    np.testing.assert_array_equal(user.outcomes.to_numpy(), ours.outcomes.to_numpy())

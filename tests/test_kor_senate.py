@@ -14,6 +14,7 @@ from numba import njit
 
 import romesim
 from helpers import assert_matches_exact, assert_reference_equal
+from romesim.core import rng
 from romesim.kings_of_rome.policies import FALLBACK_ORDER
 
 SENATE = "kings_of_rome.senate"
@@ -228,3 +229,36 @@ def test_unknown_policy_lists_the_builtins():
     with pytest.raises(romesim.PolicyError) as info:
         romesim.simulate(SENATE, 10, policies={"fallback_order": "alphabetical"})
     assert all(name in str(info.value) for name in BUILTINS)
+
+
+# ------------------------------------------------------------------ the DP-SE01 state read by its documented names
+FIRST, REQUESTS = FALLBACK_ORDER.state.index("first"), FALLBACK_ORDER.state.index("requests")
+ASKED = np.array([FALLBACK_ORDER.state.index(f"asked_{people}") for people in ("latin", "volsci", "sabine",
+                                                                                "etruscan")])
+
+
+@njit
+def random_by_name(state, params, stream):
+    """The built-in `random`, drawn from the game's stream; 99 unless `first` was asked and `requests` counts the
+    peoples asked."""
+    asked = 0
+    for people in range(4):
+        asked += state[ASKED[people]]
+    if state[ASKED[state[FIRST]]] != 1 or state[REQUESTS] != asked:
+        return 99
+    left = 4 - asked
+    pick = rng.dn(stream, left) if left > 1 else 1
+    for people in range(4):
+        if not state[ASKED[people]]:
+            pick -= 1
+            if pick == 0:
+                return people
+    return -1
+
+
+@pytest.mark.parametrize("people", ["latin", "etruscan"])
+def test_user_function_reading_the_state_by_name_plays_like_random(people):
+    scenario = romesim.scenario(SENATE, people=people)
+    user = romesim.simulate(scenario, 2000, seed=7, keep=True, policies={"fallback_order": random_by_name})
+    ours = romesim.simulate(scenario, 2000, seed=7, keep=True, policies={"fallback_order": "random"})
+    np.testing.assert_array_equal(user.outcomes.to_numpy(), ours.outcomes.to_numpy())

@@ -4,12 +4,12 @@ The scenario is compiled into an int64 vector ``p`` indexed by the constants bel
 flags in it. The outcome row follows ``Corruption.metrics``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
-from ..core.policy import error_code
-from .policies import DP_CORRUPTION_TAKEN, decide_corruption_taken
+from ..core.loop import play_blocks
+from ..core.policy import USER, builtin_slot, error_code
+from .policies import CORRUPTION_TAKEN, DP_CORRUPTION_TAKEN, decide_corruption_taken
 
 # indices into the compiled parameter vector
 GARRISON, UNITS, ADJUST_ALWAYS, REACTION_COUNT, N_PARAMS = range(5)
@@ -17,10 +17,18 @@ GARRISON, UNITS, ADJUST_ALWAYS, REACTION_COUNT, N_PARAMS = range(5)
 # outcome columns, in Corruption.metrics order
 WIN, IP, VP, NR_TO_R, REACTIONS, N_METRICS = range(6)
 
+TAKEN_STATE_SIZE = len(CORRUPTION_TAKEN.state)
+
+
+@njit(cache=True)
+def corruption_scratch(args):
+    return np.zeros(TAKEN_STATE_SIZE, np.int64)  # the DP-C02 state
+
 
 @njit(cache=True, inline="always")
-def corruption_game(stream, row, state, p, codes, params, fn_taken):
+def corruption_roll(stream, row, state, args, codes, params, fn_taken):
     """KoR 5.6: 2 IP, then d6 > the garrison's Virtus takes the city (+1 VP, or +2 IP pillaged when alone)."""
+    p = args[0]
     row[:] = 0
     row[IP] = -2  # paid before rolling
     g = p[GARRISON]
@@ -45,16 +53,16 @@ def corruption_game(stream, row, state, p, codes, params, fn_taken):
     return 0
 
 
+@njit(cache=True, inline="always")
+def corruption_game(stream, row, state, args, codes, params, slots):
+    """The game compiled twice: with the user's function, or with the core's placeholder (a plain function, never
+    called) under a built-in, whose game then holds no opaque call (+9 %)."""
+    if codes[DP_CORRUPTION_TAKEN] == USER:
+        return corruption_roll(stream, row, state, args, codes, params, slots[DP_CORRUPTION_TAKEN])
+    return corruption_roll(stream, row, state, args, codes, params, builtin_slot)
+
+
 @njit(parallel=True, cache=True)
-def corruption_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors, fn_taken=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(8, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = corruption_game(stream, row, state, p, codes, params, fn_taken)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def corruption_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(corruption_scratch, corruption_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
+                errors)

@@ -5,10 +5,10 @@ The scenario is compiled into one int64 vector ``p`` indexed by the constants be
 array: slots 0-5 Rome's side, 6-11 Alba Longa's (or the NR group's), Virtus 0 once eliminated.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.policy import error_code
 from .policies import DP_HORATII_TARGET, HORATII_STATE_SIZE, decide_horatii_target
 
@@ -39,9 +39,9 @@ def duel(stream, units, state, n_roman, n_latin, rome_rolls, volley, point, code
     Each die is rolled against one enemy unit, which is eliminated iff d6 >= its Virtus. single_shot: one die per
     turn; volley (KOR-A45): one die per unit the side has at the start of its turn. A die's hit is applied before
     the next die is rolled, so later dice of a volley aim only at survivors and a volley stops once the enemy side
-    is wiped out. Rome's target comes from the policy at decision point ``point``; Alba Longa's die aims at a
-    uniformly random surviving Roman unit (the NR bot), drawn before the die. Returns
-    ``(romans_left, latins_left, dice_rolled, error)``.
+    is wiped out. Rome's target comes from the policy ``code`` (``fn_target`` when it is ``USER``) at decision
+    point ``point``; Alba Longa's die aims at a uniformly random surviving Roman unit (the NR bot), drawn before the
+    die. Returns ``(romans_left, latins_left, dice_rolled, error)``.
     """
     romans, latins, shots = n_roman, n_latin, 0
     while romans > 0 and latins > 0:
@@ -80,16 +80,24 @@ def load_units(units, p):
         units[MAX_UNITS + i] = p[LATIN + i]
 
 
+@njit(cache=True)
+def horatii_scratch(args):
+    """The 12 unit slots and the DP-H03 state."""
+    return np.zeros(2 * MAX_UNITS, np.int64), np.zeros(HORATII_STATE_SIZE, np.int64)
+
+
 @njit(cache=True, inline="always")
-def horatii_game(stream, row, units, state, p, codes, params, fn_target):
+def horatii_game(stream, row, buffers, args, codes, params, slots):
     """KoR 9.3.7.2: three (here 1-6) Horatii against the Curiatii, Alba Longa rolling first by default.
 
     Fills ``row``; returns 0 or a policy error code.
     """
+    p = args[0]
+    units, state = buffers
     load_units(units, p)
     romans, latins, shots, err = duel(stream, units, state, p[N_ROMAN], p[N_LATIN], p[ROME_FIRST] == 1,
                                       p[VOLLEY] == 1, DP_HORATII_TARGET, codes[DP_HORATII_TARGET],
-                                      params[DP_HORATII_TARGET], fn_target)
+                                      params[DP_HORATII_TARGET], slots[DP_HORATII_TARGET])
     if err:
         return err
     row[WIN] = 1 if latins == 0 else 0
@@ -100,16 +108,6 @@ def horatii_game(stream, row, units, state, p, codes, params, fn_target):
 
 
 @njit(parallel=True, cache=True)
-def horatii_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors, fn_target=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        units = np.zeros(2 * MAX_UNITS, np.int64)
-        state = np.zeros(HORATII_STATE_SIZE, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = horatii_game(stream, row, units, state, p, codes, params, fn_target)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def horatii_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(horatii_scratch, horatii_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
+                errors)

@@ -1,15 +1,16 @@
 """Intimidation (KoR 5.3): kernel.
 
-The scenario is compiled into an int64 vector ``p`` indexed by the constants below and the NR units' Virtus
-``units``. The outcome row follows ``Intimidation.metrics``.
+The scenario is compiled into the kernel's ``args = (p, units)``: an int64 vector ``p`` indexed by the constants
+below and the NR units' Virtus ``units``. The outcome row follows ``Intimidation.metrics``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.policy import error_code
-from .policies import DP_INTIM_RELEASED, DP_INTIM_TARGET, decide_fides_release, decide_intimidation_target
+from .policies import (DP_INTIM_RELEASED, DP_INTIM_TARGET, INTIMIDATION_STATE, decide_fides_release,
+                       decide_intimidation_target)
 
 # indices into the compiled parameter vector
 N_UNITS, N_PARAMS = range(2)
@@ -17,22 +18,39 @@ N_UNITS, N_PARAMS = range(2)
 # outcome columns, in Intimidation.metrics order
 WIN, IP, R_TO_NR, N_METRICS = range(4)
 
+# the state both decision points read, in one array: an array taken out of a tuple of buffers is
+# reference-counted in every game, which doubled the game's time
+STATE_SIZE, HAS_CAVALRY = len(INTIMIDATION_STATE), INTIMIDATION_STATE.index("has_cavalry")
+
+
+@njit(cache=True)
+def intimidation_scratch(args):
+    return np.zeros(STATE_SIZE, np.int64)
+
 
 @njit(cache=True, inline="always")
-def intimidation_game(stream, row, state, p, units, codes, params, fn_released, fn_target):
-    """KoR 5.3: release a Roman unit (Fides), then d6 > the chosen NR unit's Virtus turns it Roman (+2 IP)."""
-    row[:] = 0
-    n = p[N_UNITS]
-    state[:] = 0
-    state[0] = 1  # the army has cavalry: checked when the scenario was built
-    action = decide_fides_release(codes[DP_INTIM_RELEASED], params[DP_INTIM_RELEASED], state, stream, fn_released)
-    if action != 0 and action != 1:
-        return error_code(DP_INTIM_RELEASED, action)
+def fill_state(state, n, units):
     state[:] = 0
     state[0] = n
     for i in range(n):
         state[1 + i] = units[i]
-    target = decide_intimidation_target(codes[DP_INTIM_TARGET], params[DP_INTIM_TARGET], state, stream, fn_target)
+    state[HAS_CAVALRY] = 1  # the army has cavalry: checked when the scenario was built
+
+
+@njit(cache=True, inline="always")
+def intimidation_game(stream, row, state, args, codes, params, slots):
+    """KoR 5.3: release a Roman unit (Fides), then d6 > the chosen NR unit's Virtus turns it Roman (+2 IP)."""
+    p, units = args
+    row[:] = 0
+    n = p[N_UNITS]
+    fill_state(state, n, units)
+    action = decide_fides_release(codes[DP_INTIM_RELEASED], params[DP_INTIM_RELEASED], state, stream,
+                                  slots[DP_INTIM_RELEASED])
+    if action != 0 and action != 1:
+        return error_code(DP_INTIM_RELEASED, action)
+    fill_state(state, n, units)  # again: DP-I02 sees the documented state whatever a user's DP-I01 did to it
+    target = decide_intimidation_target(codes[DP_INTIM_TARGET], params[DP_INTIM_TARGET], state, stream,
+                                        slots[DP_INTIM_TARGET])
     if target < 0 or target >= n:
         return error_code(DP_INTIM_TARGET, target)
     if rng.d6(stream) > units[target]:
@@ -44,16 +62,6 @@ def intimidation_game(stream, row, state, p, units, codes, params, fn_released, 
 
 
 @njit(parallel=True, cache=True)
-def intimidation_kernel(seed, first, count, p, units, codes, params, out, sums, sumsq, errors,
-                        fn_released=None, fn_target=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(8, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = intimidation_game(stream, row, state, p, units, codes, params, fn_released, fn_target)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def intimidation_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(intimidation_scratch, intimidation_game, seed, first, count, args, codes, params, slots, out, sums,
+                sumsq, errors)

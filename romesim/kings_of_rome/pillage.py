@@ -1,21 +1,36 @@
 """Pillage (KoR 5.4) and the undefended city (5.4.1): kernel.
 
-The scenario is compiled into an int64 vector ``p`` indexed by the constants below and the NR units' Virtus
-``units``; rule options are integer flags in ``p``. The outcome row follows ``Pillage.metrics``.
+The scenario is compiled into the kernel's ``args = (p, units)``: an int64 vector ``p`` indexed by the constants
+below (rule options are integer flags in it) and the NR units' Virtus ``units``. The outcome row follows
+``Pillage.metrics``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.policy import error_code
-from .policies import DP_PILLAGE_SECOND, DP_PILLAGE_UNDEFENDED, decide_pillage_second, decide_undefended_city
+from .policies import (DP_PILLAGE_SECOND, DP_PILLAGE_UNDEFENDED, PILLAGE_SECOND, UNDEFENDED_CITY, decide_pillage_second,
+                       decide_undefended_city)
 
 # indices into the compiled parameter vector
 GARRISON, KING, N_UNITS, SECOND_PLAYER_CHOICE, ROMANIZE_IF_EMPTIED, SIDE_EFFECTS, N_PARAMS = range(7)
 
 # outcome columns, in Pillage.metrics order
 WIN, ROMANIZED, IP, VP, REACTIONS, R_TO_NR, ELIMINATED, N_METRICS = range(8)
+
+SECOND_STATE_SIZE, UNDEFENDED_STATE_SIZE = len(PILLAGE_SECOND.state), len(UNDEFENDED_CITY.state)
+
+
+@njit(cache=True)
+def pillage_scratch(args):
+    """The state of the one decision point the scenario can ask: DP-P03 for an undefended city, else DP-P02.
+
+    One array, not a tuple of two: an array taken out of a tuple is reference-counted in every game, which
+    doubled the game's time.
+    """
+    p = args[0]
+    return np.zeros(UNDEFENDED_STATE_SIZE if p[GARRISON] == 0 and p[N_UNITS] == 0 else SECOND_STATE_SIZE, np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -30,17 +45,17 @@ def pillage_reward(p, row, success):
 
 
 @njit(cache=True, inline="always")
-def pillage_game(stream, row, state, p, units, codes, params, fn_second, fn_undefended):
+def pillage_game(stream, row, state, args, codes, params, slots):
     """KoR 5.4 pillage of an NR city (5.4.1 when it is undefended). Fills ``row``; returns 0 or an error code."""
+    p, units = args
     row[:] = 0
     g, n = p[GARRISON], p[N_UNITS]
     row[IP] = -1  # the action's cost, paid whatever happens
     if g == 0 and n == 0:
         # 5.4.1: automatic; occupy with an infantry unit (romanized, no reward) or pillage (5.4 success rewards)
-        state[:] = 0
         state[0], state[1] = p[KING], p[SIDE_EFFECTS]
         action = decide_undefended_city(codes[DP_PILLAGE_UNDEFENDED], params[DP_PILLAGE_UNDEFENDED], state,
-                                        stream, fn_undefended)
+                                        stream, slots[DP_PILLAGE_UNDEFENDED])
         if action != 0 and action != 1:
             return error_code(DP_PILLAGE_UNDEFENDED, action)
         row[WIN] = 1
@@ -72,7 +87,7 @@ def pillage_game(stream, row, state, p, units, codes, params, fn_second, fn_unde
                     if first != 1 + i:
                         state[2 + i] = units[i]
                 action = decide_pillage_second(codes[DP_PILLAGE_SECOND], params[DP_PILLAGE_SECOND], state, stream,
-                                               fn_second)
+                                               slots[DP_PILLAGE_SECOND])
                 legal = (action == 0 and g > 0 and first != 0) or (1 <= action <= n and action != first)
                 if not legal:
                     return error_code(DP_PILLAGE_SECOND, action)
@@ -91,16 +106,6 @@ def pillage_game(stream, row, state, p, units, codes, params, fn_second, fn_unde
 
 
 @njit(parallel=True, cache=True)
-def pillage_kernel(seed, first, count, p, units, codes, params, out, sums, sumsq, errors,
-                   fn_second=None, fn_undefended=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(8, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = pillage_game(stream, row, state, p, units, codes, params, fn_second, fn_undefended)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def pillage_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(pillage_scratch, pillage_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
+                errors)

@@ -211,13 +211,16 @@ def decide_undefended_city(code, params, state, stream, fn):
 
 
 # ------------------------------------------------------------------ intimidation (5.3), DP-I01, DP-I02
+# Both points read one state vector: the kernel fills one buffer for both, which keeps a game to a single array
+INTIMIDATION_STATE = ("units", "unit_1", "unit_2", "unit_3", "unit_4", "unit_5", "unit_6", "has_cavalry")
 
 FIDES_RELEASE = DecisionPoint(
     "released", "DP-I01",
     "The Roman unit released as a sign of Fides before the intimidation roll (5.3): flipped to its NR face and "
     "placed in the city printed on it. The scenario does not model the army's units, so no metric depends on it.",
-    state=("has_cavalry",),
-    actions="0 = an infantry unit, 1 = a cavalry unit (5.3 requires cavalry when the army enters, not after)",
+    state=INTIMIDATION_STATE,
+    actions="0 = an infantry unit, 1 = a cavalry unit (5.3 requires cavalry when the army enters, not after; "
+            "has_cavalry: 1, the army has cavalry; units, unit_i: the NR units, as for DP-I02)",
     builtins={"infantry": Builtin(0, "release an infantry unit, keeping the cavalry"),
               "cavalry": Builtin(1, "release a cavalry unit")},
     default="infantry")
@@ -225,8 +228,9 @@ FIDES_RELEASE = DecisionPoint(
 INTIMIDATION_TARGET = DecisionPoint(
     "target", "DP-I02",
     "The NR military unit the intimidation roll is made against (5.3; garrisons are not military units, KOR-A3).",
-    state=("units", "unit_1", "unit_2", "unit_3", "unit_4", "unit_5", "unit_6"),
-    actions="i in 0 .. units - 1: the index of the unit in the scenario's list (unit_i holds its Virtus)",
+    state=INTIMIDATION_STATE,
+    actions="i in 0 .. units - 1: the index of the unit in the scenario's list (unit_i holds its Virtus, 0 beyond "
+            "`units`; has_cavalry: 1)",
     builtins={"weakest": Builtin(0, "the lowest Virtus (the first among equals): the best chance"),
               "strongest": Builtin(1, "the highest Virtus (the first among equals)"),
               "random": Builtin(2, "uniformly at random: one die of `units` faces from the game's stream")},

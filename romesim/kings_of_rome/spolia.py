@@ -4,10 +4,10 @@ The scenario is compiled into one int64 vector ``p`` indexed by the constants be
 is an integer flag in it. The outcome row follows ``Spolia.metrics``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 
 # indices into the compiled parameter vector
 ROMAN_VIRTUS, ROMAN_ASTUTIA, NR_VIRTUS, NR_ASTUTIA, OMEN, MODE, N_PARAMS = range(7)
@@ -19,14 +19,20 @@ SIMULTANEOUS_REPEAT, SIMULTANEOUS_SINGLE_ROUND, SEQUENTIAL_ROMAN_FIRST = range(3
 WIN, LOSS, BOTH_DIE, IP, VP, N_METRICS = range(6)
 
 
+@njit(cache=True)
+def spolia_scratch(args):
+    return np.zeros(0, np.int64)  # no decision point: a game needs no buffer
+
+
 @njit(cache=True, inline="always")
-def spolia_game(stream, row, p):
+def spolia_game(stream, row, buffers, args, codes, params, slots):
     """KoR 5.7.2.1: each leader rolls d6 + his Astutia (no rerolls) and must exceed the other's Virtus.
 
     The Roman die also gets the Good Omen (+1, KOR-A58). Simultaneous rounds are repeated until someone is hit
     (KOR-A17 default), or fought once; in the sequential mode the Roman rolls first and a hit ends the duel.
     Roman win: +3 VP +3 IP; NR win: -3 VP -3 IP; both leaders die: no points.
     """
+    p = args[0]
     row[:] = 0
     roman_needs = p[NR_VIRTUS] - p[ROMAN_ASTUTIA] - p[OMEN]  # the Roman hits when his d6 exceeds this
     nr_needs = p[ROMAN_VIRTUS] - p[NR_ASTUTIA]
@@ -49,14 +55,10 @@ def spolia_game(stream, row, p):
         row[LOSS] = 1
         row[IP] = -3
         row[VP] = -3
+    return 0
 
 
 @njit(parallel=True, cache=True)
-def spolia_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            spolia_game(stream, row, p)
-            record(row, b, j, out, sums, sumsq)
+def spolia_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(spolia_scratch, spolia_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
+                errors)
