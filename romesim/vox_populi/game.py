@@ -953,6 +953,7 @@ def game_scratch(args):
 
 @njit(cache=True)
 def game_play(stream, row, buffers, args, codes, params, slots):
+    """One game of the block loop: ``args`` is ``(p,)``, the scenario's compiled parameter vector."""
     g, view = buffers
     return play_game(g, args[0], view, row, stream, codes, params, slots)
 

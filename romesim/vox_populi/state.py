@@ -8,7 +8,8 @@ Layout (spec 5). A game is three int64 arrays, all allocated once per block of g
   view (``VIEW_*`` below, built by ``procedures.open_decision``) holding the public part, the seat's own hand and
   box, and the decision's context.
 * ``p`` (``P_SIZE``): the scenario compiled to integers: seat count, piece values, board graph, rule options.
-* ``view`` (``VIEW_SIZE``): the per-seat view handed to policies.
+* ``view`` (``VIEW_SIZE``): the per-seat view handed to policies; ``VIEW_NAMES[i]`` names its entry ``i`` (the
+  seats' decision-point ``state``).
 
 Indexing conventions: seats ``0..N-1`` (``N = g[N_SEATS]``); politicians ``0..5`` in hierarchy order (``POMPEE`` ..
 ``BRUTUS``, spec 2); cells ``0..47``, quarters ``0..5`` (spec 4.2); piece values ``1..5`` stored at ``v - 1``;
