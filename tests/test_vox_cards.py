@@ -15,6 +15,7 @@ import pytest
 
 import romesim
 from romesim.core import rng
+from romesim.core.policy import builtin_slot
 from romesim.vox_populi import cards
 from romesim.vox_populi import state as st
 from romesim.vox_populi.game import init_view_board
@@ -40,7 +41,7 @@ SIGMA = 5.0
 SEATS = 4
 CODES = np.full(6, CODE_RANDOM, np.int64)
 PARAMS = np.zeros((6, 8), np.float64)
-FNS = (None,) * 6
+SLOTS = (builtin_slot,) * 6  # the six seats' slots under built-ins (never called)
 ARENA_CELLS = (9, 13, 25, 29, 41, 45)  # one arena per quarter (spec 3.5), politician k in quarter k
 C = {name: i for i, name in enumerate(cards.CARD_NAMES)}
 
@@ -121,7 +122,7 @@ def play(card, seat, window, g, p=P, seed=0, game=0):
     st.discard_from_hand(g, p, seat, card)
     stream = rng.new_stream()
     rng.start(stream, seed, game)
-    err = cards.play_card(card, seat, window, g, p, view_for(p), stream, CODES, PARAMS, FNS)
+    err = cards.play_card(card, seat, window, g, p, view_for(p), stream, CODES, PARAMS, SLOTS)
     assert err == 0
     return g
 
@@ -647,7 +648,7 @@ def repeat_card(card, seat, window, g0, p, n, seed, watch):
     for i in range(n):
         g[:] = g0
         rng.start(stream, seed, i)
-        assert cards.play_card(card, seat, window, g, p, view, stream, CODES, PARAMS, FNS) == 0
+        assert cards.play_card(card, seat, window, g, p, view, stream, CODES, PARAMS, SLOTS) == 0
         out[i] = g[watch]
     return out
 

@@ -8,7 +8,7 @@ import math
 import numba
 import numpy as np
 import pytest
-from test_vox_board import CRASSUS, NONE6, blank_state, compiled, example_state, kernel_inputs, put_arena
+from test_vox_board import CRASSUS, SLOTS, blank_state, compiled, example_state, kernel_inputs, put_arena
 
 import romesim
 import romesim.core.policy
@@ -51,7 +51,7 @@ def resolve(g, p, meters=(1, 1, 0), seed=3):
     stream = rng.new_stream()
     rng.start(stream, seed, 0)
     codes, params = kernel_inputs(int(g[S.N_SEATS]))
-    assert game.resolve_match(g, p, view, stream, codes, params, NONE6) == 0
+    assert game.resolve_match(g, p, view, stream, codes, params, SLOTS) == 0
     return g
 
 
@@ -263,7 +263,7 @@ def run_setup(players=4, seed=5, **params):
     stream = rng.new_stream()
     rng.start(stream, seed, 0)
     codes, params_ = kernel_inputs(players)
-    assert game.setup(g, p, view, stream, codes, params_, NONE6) == 0
+    assert game.setup(g, p, view, stream, codes, params_, SLOTS) == 0
     return g, p
 
 
@@ -468,7 +468,7 @@ def test_votes_tally_weighted_ballots():
         g[S.HAND_SIZE + 1] = g[S.HAND_SIZE + 2] = 1
         view, stream, codes, params = procedure_inputs(p, seed, bots)
         yes, no, err = procedures.hold_vote(g, p, S.C_UN_FOU_DANS_LA_VILLE, 0, S.CESAR, False, view, stream, codes,
-                                            params, NONE6)
+                                            params, SLOTS)
         assert err == 0
         weights = [0 if s == g[S.VOTE_CENSURED] else 2 if s == g[S.VOTE_DOUBLED] else 1 for s in range(4)]
         ballots = g[S.BALLOT:S.BALLOT + 4]
@@ -477,7 +477,7 @@ def test_votes_tally_weighted_ballots():
         assert no == sum(w for w, b in zip(weights, ballots) if b == 0)
         g = blank_state(p, 4)
         winner, _, err = procedures.hold_vote(g, p, S.C_PRESIDENT_D_HONNEUR, 0, -1, True, view, stream, codes,
-                                              params, NONE6)
+                                              params, SLOTS)
         counts = np.bincount(g[S.BALLOT:S.BALLOT + 4], minlength=6)
         assert err == 0 and winner == int(np.argmax(counts))  # argmax takes the first: the higher rank
 
@@ -490,7 +490,7 @@ def test_contribution_round_caps_the_pot_and_keeps_money(protocol):
         g = blank_state(p, 4)
         g[S.MONEY:S.MONEY + 4] = (3, 0, 4, 2)
         view, stream, codes, params = procedure_inputs(p, seed, {f"seat{s}": "random" for s in range(4)})
-        pot, err = procedures.contribution_round(g, p, 2, 1, S.C_POULE_DE_LUXE, view, stream, codes, params, NONE6)
+        pot, err = procedures.contribution_round(g, p, 2, 1, S.C_POULE_DE_LUXE, view, stream, codes, params, SLOTS)
         assert err == 0 and 1 <= pot <= 5
         assert g[S.MONEY:S.MONEY + 4].sum() + pot == 10
         assert list(g[S.CONTRIB:S.CONTRIB + 4] + g[S.MONEY:S.MONEY + 4]) == [3, 0, 4, 2]
@@ -511,27 +511,60 @@ def _take_last_legal(view, params, stream):
 
 def test_user_policy_answers_for_its_seat_only():
     # the seat's user function receives the seat's view; other seats keep their built-ins; an illegal action
-    # becomes an error that names the seat (the full kernel with a user function is not compiled here: it
-    # recompiles the whole game)
+    # becomes an error that names the seat
     p = compiled()
     g = blank_state(p, 4)
     view = np.zeros(S.VIEW_SIZE, np.int64)
     stream = rng.new_stream()
     rng.start(stream, 1, 0)
-    codes, params = kernel_inputs(4)
-    fns = (None, _take_last_legal, None, None, None, None)
+    res = romesim.core.policy.resolve(Game(players=4).decision_points, {"seat1": _take_last_legal})
+    codes, params, slots = res.codes, res.params, res.slots
     open_decision(g, p, 1, S.K_NAME_QUARTER, 6, view)
     view[S.VIEW_LEGAL:S.VIEW_LEGAL + 4] = 1
-    assert procedures.decide(1, view, stream, codes, params, fns) == (3, 0)
+    assert procedures.decide(1, view, stream, codes, params, slots) == (3, 0)
     params[1, 0] = 1.0
-    action, err = procedures.decide(1, view, stream, codes, params, fns)
+    action, err = procedures.decide(1, view, stream, codes, params, slots)
     assert action == 6 and err != 0
     message = str(romesim.core.policy.decode_error(err, Game().decision_points))
     assert "seat1" in message and "illegal action 6" in message
     # seat 0 is still the built-in default: a legal quarter
     open_decision(g, p, 0, S.K_NAME_QUARTER, 6, view)
     view[S.VIEW_LEGAL + 2] = view[S.VIEW_LEGAL + 5] = 1
-    assert procedures.decide(0, view, stream, codes, params, fns)[0] in (2, 5)
+    assert procedures.decide(0, view, stream, codes, params, slots)[0] in (2, 5)
+
+
+# the view's entries by the names of the decision point's state tuple (entry i is state[i])
+SEAT_STATE = Game.decision_points[0].state
+N_ACTIONS = SEAT_STATE.index("n_actions")
+LEGAL = SEAT_STATE.index("legal[0]")
+
+
+@numba.njit
+def _user_random(view, params, stream):
+    # the built-in "random" (policies.random_legal) written against the names: uniform over the legal actions
+    n = view[N_ACTIONS]
+    count = 0
+    for a in range(n):
+        count += view[LEGAL + a]
+    k = rng.dn(stream, count) if count > 0 else 1
+    for a in range(n):
+        if view[LEGAL + a]:
+            k -= 1
+            if k == 0:
+                return a
+    return 0
+
+
+def test_user_function_reimplementing_random_plays_the_same_games():
+    # every seat's decisions, through the kernel: a user function that reads the view by its state names gives
+    # the built-in's games bit for bit, whichever seats it plays (each seat's slot is picked at run time)
+    assert len(SEAT_STATE) == S.VIEW_SIZE and SEAT_STATE[S.VIEW_LEGAL] == "legal[0]"
+    assert SEAT_STATE[S.VIEW_N_ACTIONS] == "n_actions" and SEAT_STATE[S.MONEY + 2] == "money[2]"
+    sc = romesim.scenario(GAME, players=5)
+    builtin = romesim.simulate(sc, 300, seed=5, keep=True, policies={f"seat{s}": "random" for s in range(5)})
+    user = romesim.simulate(sc, 300, seed=5, keep=True,
+                            policies={f"seat{s}": _user_random if s in (0, 3) else "random" for s in range(5)})
+    assert user.outcomes.equals(builtin.outcomes)
 
 
 # ------------------------------------------------------------------ spec 6.1 phase 1, 6.4-6.5 end of turn, 7.5 dice
@@ -545,7 +578,7 @@ def test_phase_one_places_in_the_named_quarter():
             g[S.HAND_SIZE + s] = 0
         view, stream, codes, params = procedure_inputs(p, seed, {f"seat{s}": "random" for s in range(4)})
         g[S.ACTIVE] = 2
-        assert game.phase_one(g, p, view, stream, codes, params, NONE6) == 0
+        assert game.phase_one(g, p, view, stream, codes, params, SLOTS) == 0
         assert g[S.NAMER] == 1  # VOX-A1: the previous seat
         placed = [c for c in range(48) if g[S.CELL_OWNER + c] == 2]
         assert len(placed) == 1 and p[S.P_QUARTER + placed[0]] == g[S.DESIGNATED_Q]
@@ -582,7 +615,7 @@ def test_die_is_fair_without_overrides():
     view, stream, codes, params = procedure_inputs(p, 0)
     n, sixes = 60_000, 0
     for i in range(n):
-        value, err = procedures.roll_die(g, p, 0, S.C_MERCHANDISING, view, stream, codes, params, NONE6)
+        value, err = procedures.roll_die(g, p, 0, S.C_MERCHANDISING, view, stream, codes, params, SLOTS)
         sixes += value == 6
     assert abs(sixes / n - 1 / 6) <= 5 * math.sqrt(5 / 36 / n)
 
@@ -611,6 +644,6 @@ def test_die_override_cards_and_phases():
         g[S.hand_at(2, S.C_MATCH_TRUQUE)] = 1
         g[S.HAND_SIZE + 2] = 1
         view, stream, codes, params = procedure_inputs(p, seed, {f"seat{s}": "random" for s in range(4)})
-        value, err = procedures.roll_die(g, p, 0, S.C_SUSPENSE_INSOUTENABLE, view, stream, codes, params, NONE6)
+        value, err = procedures.roll_die(g, p, 0, S.C_SUSPENSE_INSOUTENABLE, view, stream, codes, params, SLOTS)
         assert err == 0 and 1 <= value <= 6 and value == g[S.DIE_VALUE]
         assert g[S.DIE_OVERRIDES] == 1 - g[S.hand_at(2, S.C_MATCH_TRUQUE)]

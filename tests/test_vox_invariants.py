@@ -12,7 +12,6 @@ from romesim.vox_populi import game
 from romesim.vox_populi import state as S
 from romesim.vox_populi.scenarios import Game
 
-NONE6 = (None,) * 6
 BOTS = ("default", "random", "parametric", "showman", "collector", "bluffer")
 
 option_sets = st.fixed_dictionaries({
@@ -39,7 +38,7 @@ def play(params, bots, seed, game_index):
     res = resolve(sc.decision_points, {f"seat{s}": bot for s, bot in enumerate(bots)})
     g = np.zeros(S.G_SIZE, np.int64)
     view = np.zeros(S.VIEW_SIZE, np.int64)
-    row, err = game.play_one(np.uint64(seed), game_index, p, res.codes, res.params, g, view, *NONE6)
+    row, err = game.play_one(np.uint64(seed), game_index, p, res.codes, res.params, g, view, res.slots)
     assert err == 0
     return sc, p, g, row
 

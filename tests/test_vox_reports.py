@@ -61,10 +61,10 @@ def test_card_impact_is_the_cards_own_effect():
     n, seed = 120, 4
     changed, never_drawn = 0, 0
     for i in range(n):
-        row, err = play_one(seed, i, real, resolved.codes, resolved.params, g, view)
+        row, err = play_one(seed, i, real, resolved.codes, resolved.params, g, view, resolved.slots)
         assert err == 0
         drawn = g[st.CARD_STATE + card] != st.IN_DECK
-        other, err = play_one(seed, i, blank, resolved.codes, resolved.params, g, view)
+        other, err = play_one(seed, i, blank, resolved.codes, resolved.params, g, view, resolved.slots)
         assert err == 0
         assert drawn == (g[st.CARD_STATE + card] != st.IN_DECK)  # the same draws both ways
         never_drawn += not drawn

@@ -6,7 +6,7 @@ The game calls two functions (interface in ``docs/contracts/vox_populi.md``):
   (spec 7.1, VOX-A13), who may play it, the card's precondition and its cost (spec 7.1: costs are paid in full).
   The four reaction cards (MAGOUILLE, MATCH TRUQUÉ, CENSURE, TRICHERIE) are never playable in a window: the die
   and vote procedures of ``procedures.py`` offer them (R_die, R_vote, spec 7.4-7.5).
-* ``play_card(card, seat, window, g, p, view, stream, codes, params, fns)``: the card has left the hand; pay its
+* ``play_card(card, seat, window, g, p, view, stream, codes, params, slots)``: the card has left the hand; pay its
   cost, ask its player's policy for its parameters (DP06), roll its dice (each through R_die), hold its vote or
   contribution round, and apply it: at once, or as a flag of the turn / match record that the game reads at the
   reveal. Returns 0 or a policy error code.
@@ -514,31 +514,31 @@ def open_param(g, p, seat, card, kind, index, n_actions, view):
 
 
 @njit(cache=True)
-def choose_politician(g, p, seat, card, kind, only_targetable, exclude, view, stream, codes, params, fns):
+def choose_politician(g, p, seat, card, kind, only_targetable, exclude, view, stream, codes, params, slots):
     """A politician named by the card player (UN FOU, COUP DE FOUDRE, FRÈRES ENNEMIS); ``exclude`` may not be
     named (-1: none). Returns ``(politician, error)``."""
     open_param(g, p, seat, card, kind, 0, N_POL, view)
     for pol in range(N_POL):
         view[VIEW_LEGAL + pol] = 1 if pol != exclude and (not only_targetable or targetable(g, p, pol)) else 0
-    return decide(seat, view, stream, codes, params, fns)
+    return decide(seat, view, stream, codes, params, slots)
 
 
 # --------------------------------------------------------------------------- the cards with choices or dice
 @njit(cache=True)
-def transfert_tardif(g, p, seat, view, stream, codes, params, fns):
+def transfert_tardif(g, p, seat, view, stream, codes, params, slots):
     """TRANSFERT TARDIF: one of the player's eliminated pieces comes back as a gladiator (same value) under the
     politician of any arena (param 0: value - 1, param 1: arena)."""
     open_param(g, p, seat, C_TRANSFERT_TARDIF, PT_VALUE, 0, N_VALUES, view)
     for v in range(1, N_VALUES + 1):
         view[VIEW_LEGAL + v - 1] = 1 if g[elim_at(seat, v)] > 0 else 0
-    value, err = decide(seat, view, stream, codes, params, fns)
+    value, err = decide(seat, view, stream, codes, params, slots)
     if err:
         return err
     value += 1
     open_param(g, p, seat, C_TRANSFERT_TARDIF, PT_ARENA, 1, N_POL, view)
     for pol in range(N_POL):
         view[VIEW_LEGAL + pol] = 1
-    pol, err = decide(seat, view, stream, codes, params, fns)
+    pol, err = decide(seat, view, stream, codes, params, slots)
     if err:
         return err
     g[elim_at(seat, value)] -= 1
@@ -547,20 +547,20 @@ def transfert_tardif(g, p, seat, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def expulsion(g, p, seat, view, stream, codes, params, fns):
+def expulsion(g, p, seat, view, stream, codes, params, slots):
     """EXPULSION (VOX-A22): a supporter already on the board (param 0: its cell) moves to an empty cell of another
     quarter (param 1; ``expulsion_destination``)."""
     open_param(g, p, seat, C_EXPULSION, PT_SUPPORTER_CELL, 0, N_CELLS, view)
     for cell in range(N_CELLS):
         view[VIEW_LEGAL + cell] = 1 if expulsion_source(g, p, seat, cell) else 0
-    origin, err = decide(seat, view, stream, codes, params, fns)
+    origin, err = decide(seat, view, stream, codes, params, slots)
     if err:
         return err
     open_param(g, p, seat, C_EXPULSION, PT_CELL, 1, N_CELLS, view)
     view[VIEW_ARGS + 3] = origin
     for cell in range(N_CELLS):
         view[VIEW_LEGAL + cell] = 1 if expulsion_destination(g, p, cell, origin) else 0
-    dest, err = decide(seat, view, stream, codes, params, fns)
+    dest, err = decide(seat, view, stream, codes, params, slots)
     if err:
         return err
     g[CELL_OWNER + dest] = g[CELL_OWNER + origin]
@@ -571,14 +571,14 @@ def expulsion(g, p, seat, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def amicales(g, p, seat, view, stream, codes, params, fns):
+def amicales(g, p, seat, view, stream, codes, params, slots):
     """AMICALES DES SUPPORTERS: the card player names the quarter (with an empty cell) of this turn's supporter,
     replacing the designation and any QUARTIER LIBRE played before (VOX-A31: the later card governs); then he
     draws a card."""
     open_param(g, p, seat, C_AMICALES_DES_SUPPORTERS, PT_QUARTER, 0, N_QUARTERS, view)
     for q in range(N_QUARTERS):
         view[VIEW_LEGAL + q] = 1 if quarter_has_empty_cell(g, p, q) else 0
-    quarter, err = decide(seat, view, stream, codes, params, fns)
+    quarter, err = decide(seat, view, stream, codes, params, slots)
     if err:
         return err
     g[DESIGNATED_Q] = quarter
@@ -588,20 +588,20 @@ def amicales(g, p, seat, view, stream, codes, params, fns):
 
 
 @njit(cache=True, inline="always")
-def show_of_hands(g, p, card, seat, target, view, stream, codes, params, fns):
+def show_of_hands(g, p, card, seat, target, view, stream, codes, params, slots):
     """A yes/no vote on the harmful proposal about ``target`` (spec 7.4). Returns ``(yes, no, error)``."""
-    return hold_vote(g, p, card, seat, target, False, view, stream, codes, params, fns)
+    return hold_vote(g, p, card, seat, target, False, view, stream, codes, params, slots)
 
 
 @njit(cache=True)
-def un_fou(g, p, seat, view, stream, codes, params, fns):
+def un_fou(g, p, seat, view, stream, codes, params, slots):
     """UN FOU DANS LA VILLE: name a (living, VOX-A20) politician; he is assassinated unless at least one weighted
     NO ballot is cast (spec 7.4)."""
     target, err = choose_politician(g, p, seat, C_UN_FOU_DANS_LA_VILLE, PT_POLITICIAN_HARM, True, -1, view, stream,
-                                    codes, params, fns)
+                                    codes, params, slots)
     if err:
         return err
-    yes, no, err = show_of_hands(g, p, C_UN_FOU_DANS_LA_VILLE, seat, target, view, stream, codes, params, fns)
+    yes, no, err = show_of_hands(g, p, C_UN_FOU_DANS_LA_VILLE, seat, target, view, stream, codes, params, slots)
     if err:
         return err
     if no == 0:
@@ -610,9 +610,9 @@ def un_fou(g, p, seat, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def majority_loss(g, p, card, seat, target, view, stream, codes, params, fns):
+def majority_loss(g, p, card, seat, target, view, stream, codes, params, slots):
     """C.O.J.C. and AFFAIRE DE FAMILLE: ``target`` -1 if weighted YES > weighted NO (ties fail, VOX-A26)."""
-    yes, no, err = show_of_hands(g, p, card, seat, target, view, stream, codes, params, fns)
+    yes, no, err = show_of_hands(g, p, card, seat, target, view, stream, codes, params, slots)
     if err:
         return err
     if yes > no:
@@ -621,10 +621,10 @@ def majority_loss(g, p, card, seat, target, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def scandale_sexuel(g, p, seat, view, stream, codes, params, fns):
+def scandale_sexuel(g, p, seat, view, stream, codes, params, slots):
     """SCANDALE SEXUEL: the lover is assassinated unless at least 2 weighted NO ballots are cast."""
     lover = g[LOVER]
-    yes, no, err = show_of_hands(g, p, C_SCANDALE_SEXUEL, seat, lover, view, stream, codes, params, fns)
+    yes, no, err = show_of_hands(g, p, C_SCANDALE_SEXUEL, seat, lover, view, stream, codes, params, slots)
     if err:
         return err
     if no < 2:
@@ -633,10 +633,10 @@ def scandale_sexuel(g, p, seat, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def president_d_honneur(g, p, seat, view, stream, codes, params, fns):
+def president_d_honneur(g, p, seat, view, stream, codes, params, slots):
     """PRÉSIDENT D'HONNEUR: plurality vote over the six politicians (ties to the higher rank); the winner +1
     (nothing if assassinated, VOX-A20)."""
-    winner, _, err = hold_vote(g, p, C_PRESIDENT_D_HONNEUR, seat, -1, True, view, stream, codes, params, fns)
+    winner, _, err = hold_vote(g, p, C_PRESIDENT_D_HONNEUR, seat, -1, True, view, stream, codes, params, slots)
     if err:
         return err
     change_popularity(g, p, winner, 1)
@@ -656,7 +656,7 @@ def bank_pot(g, p, pot):
 
 
 @njit(cache=True)
-def arene_pourrie(g, p, seat, view, stream, codes, params, fns):
+def arene_pourrie(g, p, seat, view, stream, codes, params, slots):
     """ARÈNE POURRIE (spec 7.6, VOX-A25): the card stays in play with a pot; one contribution round now from the
     card player (the game holds one more at every match announcement); while the pot is below 5 every match
     gets boos +3; at 5 the pot goes to the bank and the card is discarded."""
@@ -664,7 +664,7 @@ def arene_pourrie(g, p, seat, view, stream, codes, params, fns):
     g[ROTTEN] = 1
     g[ROTTEN_POT] = 0
     g[CARD_STATE + C_ARENE_POURRIE] = IN_PLAY
-    pot, err = contribution_round(g, p, seat, 0, C_ARENE_POURRIE, view, stream, codes, params, fns)
+    pot, err = contribution_round(g, p, seat, 0, C_ARENE_POURRIE, view, stream, codes, params, slots)
     if err:
         return err
     g[ROTTEN_POT] = pot
@@ -677,11 +677,11 @@ def arene_pourrie(g, p, seat, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def poule_de_luxe(g, p, seat, view, stream, codes, params, fns):
+def poule_de_luxe(g, p, seat, view, stream, codes, params, slots):
     """POULE DE LUXE (spec 7.6): one contribution round toward 5; gathered, the pot goes to the bank; otherwise
     every contribution is refunded and the lover -2 (floor 0)."""
     start_pool(g)
-    pot, err = contribution_round(g, p, seat, 0, C_POULE_DE_LUXE, view, stream, codes, params, fns)
+    pot, err = contribution_round(g, p, seat, 0, C_POULE_DE_LUXE, view, stream, codes, params, slots)
     if err:
         return err
     if pot >= 5:
@@ -695,18 +695,18 @@ def poule_de_luxe(g, p, seat, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def bookmaker(g, p, seat, view, stream, codes, params, fns):
+def bookmaker(g, p, seat, view, stream, codes, params, slots):
     """BOOKMAKER: a stake of 1..min(5, money) (DP06, PT_AMOUNT) to the bank, then a die: 5-6 pays back
     (VOX-A24)."""
     most = min(5, g[MONEY + seat])
     open_param(g, p, seat, C_BOOKMAKER, PT_AMOUNT, 0, 6, view)
     for a in range(1, most + 1):
         view[VIEW_LEGAL + a] = 1
-    stake, err = decide(seat, view, stream, codes, params, fns)
+    stake, err = decide(seat, view, stream, codes, params, slots)
     if err:
         return err
     pay(g, p, seat, stake)
-    die, err = roll_die(g, p, seat, C_BOOKMAKER, view, stream, codes, params, fns)
+    die, err = roll_die(g, p, seat, C_BOOKMAKER, view, stream, codes, params, slots)
     if err:
         return err
     gain_money(g, p, seat, bookmaker_return(p, stake, die))
@@ -728,21 +728,21 @@ def depense_inconsideree(g, p):
 
 
 @njit(cache=True)
-def remplacant(g, p, seat, view, stream, codes, params, fns):
+def remplacant(g, p, seat, view, stream, codes, params, slots):
     """REMPLAÇANT: one of the card player's gladiators in the match arena (param 0: value - 1) moves under another
     politician (param 1)."""
     arena = g[M_POL]
     open_param(g, p, seat, C_REMPLACANT, PT_VALUE, 0, N_VALUES, view)
     for v in range(1, N_VALUES + 1):
         view[VIEW_LEGAL + v - 1] = 1 if g[glad_at(arena, seat, v)] > 0 else 0
-    value, err = decide(seat, view, stream, codes, params, fns)
+    value, err = decide(seat, view, stream, codes, params, slots)
     if err:
         return err
     value += 1
     open_param(g, p, seat, C_REMPLACANT, PT_ARENA, 1, N_POL, view)
     for pol in range(N_POL):
         view[VIEW_LEGAL + pol] = 1 if pol != arena else 0
-    dest, err = decide(seat, view, stream, codes, params, fns)
+    dest, err = decide(seat, view, stream, codes, params, slots)
     if err:
         return err
     g[glad_at(arena, seat, value)] -= 1
@@ -751,7 +751,7 @@ def remplacant(g, p, seat, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def petage_de_gueule(g, p, seat, view, stream, codes, params, fns):
+def petage_de_gueule(g, p, seat, view, stream, codes, params, slots):
     """PÉTAGE DE GUEULE: one die per gladiator (all owners) now in the match arena, each its own die with its
     R_die window (spec 7.5); on 4-6 that gladiator is eliminated. Dice go owner by owner in turn order from the
     card player, smallest value first; the order changes nothing but which die is which."""
@@ -765,7 +765,7 @@ def petage_de_gueule(g, p, seat, view, stream, codes, params, fns):
         s = (seat + k) % n
         for v in range(1, N_VALUES + 1):
             for _ in range(counts[s, v - 1]):
-                die, err = roll_die(g, p, seat, C_PETAGE_DE_GUEULE, view, stream, codes, params, fns)
+                die, err = roll_die(g, p, seat, C_PETAGE_DE_GUEULE, view, stream, codes, params, slots)
                 if err:
                     return err
                 if petage_kills(die):
@@ -774,15 +774,15 @@ def petage_de_gueule(g, p, seat, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def aux_chiottes(g, p, seat, view, stream, codes, params, fns):
+def aux_chiottes(g, p, seat, view, stream, codes, params, slots):
     """AUX CHIOTTES L'ARBITRE: 1-3 boos +2; 4-6 a second die (its own R_die) and boos + its value; voidable by
     MATCH ÉPIQUE 5-6."""
-    die, err = roll_die(g, p, seat, C_AUX_CHIOTTES_L_ARBITRE, view, stream, codes, params, fns)
+    die, err = roll_die(g, p, seat, C_AUX_CHIOTTES_L_ARBITRE, view, stream, codes, params, slots)
     if err:
         return err
     bonus = 2
     if chiottes_needs_second_die(die):
-        bonus, err = roll_die(g, p, seat, C_AUX_CHIOTTES_L_ARBITRE, view, stream, codes, params, fns)
+        bonus, err = roll_die(g, p, seat, C_AUX_CHIOTTES_L_ARBITRE, view, stream, codes, params, slots)
         if err:
             return err
     g[BOO_VOIDABLE] += bonus
@@ -790,9 +790,9 @@ def aux_chiottes(g, p, seat, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def die_card(card, g, p, seat, view, stream, codes, params, fns):
+def die_card(card, g, p, seat, view, stream, codes, params, slots):
     """The cards that roll one die and apply its face at once (or to the match record)."""
-    die, err = roll_die(g, p, seat, card, view, stream, codes, params, fns)
+    die, err = roll_die(g, p, seat, card, view, stream, codes, params, slots)
     if err:
         return err
     if card == C_PRESSE_A_SCANDALES:
@@ -824,7 +824,7 @@ def die_card(card, g, p, seat, view, stream, codes, params, fns):
 
 # --------------------------------------------------------------------------- the hook the game calls
 @njit(cache=True, inline="always")
-def play_card(card, seat, window, g, p, view, stream, codes, params, fns):
+def play_card(card, seat, window, g, p, view, stream, codes, params, slots):
     """Resolve ``card`` played by ``seat`` in ``window``: the game has checked ``card_playable`` and taken the
     card out of the hand (``discard_from_hand``). Pays the cost, asks for parameters, rolls, votes, applies.
     Returns 0 or a policy error code."""
@@ -833,15 +833,15 @@ def play_card(card, seat, window, g, p, view, stream, codes, params, fns):
         pay(g, p, seat, cost)  # TRANSFERT TARDIF 2, TOURNÉE GÉNÉRALE 3, AUGMENTATION DU PRIX DES BILLETS 3
     if CARD_ROLLS_DICE[card]:
         if card == C_BOOKMAKER:
-            return bookmaker(g, p, seat, view, stream, codes, params, fns)
+            return bookmaker(g, p, seat, view, stream, codes, params, slots)
         if card == C_AUX_CHIOTTES_L_ARBITRE:
-            return aux_chiottes(g, p, seat, view, stream, codes, params, fns)
+            return aux_chiottes(g, p, seat, view, stream, codes, params, slots)
         if card == C_PETAGE_DE_GUEULE:
-            return petage_de_gueule(g, p, seat, view, stream, codes, params, fns)
-        return die_card(card, g, p, seat, view, stream, codes, params, fns)
+            return petage_de_gueule(g, p, seat, view, stream, codes, params, slots)
+        return die_card(card, g, p, seat, view, stream, codes, params, slots)
     # ---- Forum cards (spec 9)
     if card == C_PRESIDENT_D_HONNEUR:
-        return president_d_honneur(g, p, seat, view, stream, codes, params, fns)
+        return president_d_honneur(g, p, seat, view, stream, codes, params, slots)
     if card == C_DREAM_TEAM:
         g[DREAM_TEAM] = 1
         if p[O_DREAM_TEAM_COLOUR] == 1:
@@ -852,11 +852,11 @@ def play_card(card, seat, window, g, p, view, stream, codes, params, fns):
             g[M_TYPE] = STAR
         return 0
     if card == C_TRANSFERT_TARDIF:
-        return transfert_tardif(g, p, seat, view, stream, codes, params, fns)
+        return transfert_tardif(g, p, seat, view, stream, codes, params, slots)
     if card == C_EXPULSION:
-        return expulsion(g, p, seat, view, stream, codes, params, fns)
+        return expulsion(g, p, seat, view, stream, codes, params, slots)
     if card == C_AMICALES_DES_SUPPORTERS:
-        return amicales(g, p, seat, view, stream, codes, params, fns)
+        return amicales(g, p, seat, view, stream, codes, params, slots)
     if card == C_QUARTIER_LIBRE:
         g[FREE_PLACEMENT] = 1
         return 0
@@ -865,7 +865,7 @@ def play_card(card, seat, window, g, p, view, stream, codes, params, fns):
             g[FORCED_MATCH] = 1
         return 0
     if card == C_UN_FOU_DANS_LA_VILLE:
-        return un_fou(g, p, seat, view, stream, codes, params, fns)
+        return un_fou(g, p, seat, view, stream, codes, params, slots)
     if card == C_PLACE_AU_SPORT:
         g[LOCKED] = 1
         return 0
@@ -884,14 +884,14 @@ def play_card(card, seat, window, g, p, view, stream, codes, params, fns):
         open_param(g, p, seat, C_HOOLIGANS, PT_QUARTER, 0, N_QUARTERS, view)
         for q in range(N_QUARTERS):
             view[VIEW_LEGAL + q] = 1
-        quarter, err = decide(seat, view, stream, codes, params, fns)
+        quarter, err = decide(seat, view, stream, codes, params, slots)
         if err:
             return err
         g[HOOLIGANS_Q] = quarter
         g[CARD_STATE + C_HOOLIGANS] = IN_PLAY  # lies on its quarter until the end of the turn
         return 0
     if card == C_ARENE_POURRIE:
-        return arene_pourrie(g, p, seat, view, stream, codes, params, fns)
+        return arene_pourrie(g, p, seat, view, stream, codes, params, slots)
     if card == C_MON_HEROS:
         g[LOVER] = most_popular(g, p)
         return 0
@@ -901,18 +901,18 @@ def play_card(card, seat, window, g, p, view, stream, codes, params, fns):
         g[CARD_STATE + C_CLEOPATRE] = IN_PLAY
         return 0
     if card == C_COJC:
-        return majority_loss(g, p, C_COJC, seat, ANTOINE, view, stream, codes, params, fns)
+        return majority_loss(g, p, C_COJC, seat, ANTOINE, view, stream, codes, params, slots)
     if card == C_AFFAIRE_DE_FAMILLE:
         if p[O_AFFAIRE_MOVES_LOVER] == 1:
             g[LOVER] = ANTOINE  # VOX-A28
-        return majority_loss(g, p, C_AFFAIRE_DE_FAMILLE, seat, OCTAVE, view, stream, codes, params, fns)
+        return majority_loss(g, p, C_AFFAIRE_DE_FAMILLE, seat, OCTAVE, view, stream, codes, params, slots)
     if card == C_SCANDALE_SEXUEL:
-        return scandale_sexuel(g, p, seat, view, stream, codes, params, fns)
+        return scandale_sexuel(g, p, seat, view, stream, codes, params, slots)
     if card == C_POULE_DE_LUXE:
-        return poule_de_luxe(g, p, seat, view, stream, codes, params, fns)
+        return poule_de_luxe(g, p, seat, view, stream, codes, params, slots)
     if card == C_COUP_DE_FOUDRE:
         lover, err = choose_politician(g, p, seat, C_COUP_DE_FOUDRE, PT_POLITICIAN_HARM, True, -1, view, stream,
-                                       codes, params, fns)
+                                       codes, params, slots)
         if err:
             return err
         g[LOVER] = lover
@@ -926,7 +926,7 @@ def play_card(card, seat, window, g, p, view, stream, codes, params, fns):
         g[APP_BONUS] += 3
     elif card == C_FRERES_ENNEMIS:
         guest, err = choose_politician(g, p, seat, C_FRERES_ENNEMIS, PT_POLITICIAN_HELP, False, g[M_POL], view,
-                                       stream, codes, params, fns)
+                                       stream, codes, params, slots)
         if err:
             return err
         g[GUEST] = guest
@@ -937,7 +937,7 @@ def play_card(card, seat, window, g, p, view, stream, codes, params, fns):
     elif card == C_PAX_DEORUM:
         g[PAX] = 1
     elif card == C_REMPLACANT:
-        return remplacant(g, p, seat, view, stream, codes, params, fns)
+        return remplacant(g, p, seat, view, stream, codes, params, slots)
     elif card == C_VOX_POPULI_VOX_DEI:
         g[VOX_DEI] = g[CARD_SEQ + C_VOX_POPULI_VOX_DEI]
     elif card == C_PANEM_ET_CIRCENSES:

@@ -1,16 +1,16 @@
 """Vox Populi: the game kernel (spec 3, 6, 8) for 3-6 seats (2 with ``allow_two_players``).
 
-One game is ``play_game``; the kernel runs it over blocks of games with one state array ``g``, one view and one
-outcome row per block (no allocation per game). Event cards are played through ``cards.card_playable`` and
-``cards.play_card`` at the windows W1a, W1b, W2 and W3 (spec 7.1, VOX-A16); the match and turn fields the cards
-set are read by the resolution here (spec 6.3, 6.5). Rule numbers: "spec x.y" is the rules specification, "§x.y"
-the seed's own sections.
+One game is ``play_game``; the kernel plays it over the core's blocks of games (``romesim.core.loop``) with one
+state array ``g`` and one view per block (``game_scratch``: no allocation per game). Event cards are played
+through ``cards.card_playable`` and ``cards.play_card`` at the windows W1a, W1b, W2 and W3 (spec 7.1, VOX-A16);
+the match and turn fields the cards set are read by the resolution here (spec 6.3, 6.5). Rule numbers: "spec x.y"
+is the rules specification, "§x.y" the seed's own sections.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from . import cards
 from .board import attending
 from .procedures import contribution_round, decide, open_decision
@@ -245,7 +245,7 @@ def left_of(g, p, seat):
 
 
 @njit(cache=True)
-def setup(g, p, view, stream, codes, params, fns):
+def setup(g, p, view, stream, codes, params, slots):
     """Spec 3 (§2.0). Returns 0 or a policy error code."""
     g[:] = 0
     n = p[P_N]
@@ -289,7 +289,7 @@ def setup(g, p, view, stream, codes, params, fns):
             for c in range(N_CELLS):
                 if not quarter_has_arena(g, p, p[P_QUARTER + c]):
                     view[VIEW_LEGAL + k * N_CELLS + c] = 1
-        action, err = decide(seat, view, stream, codes, params, fns)
+        action, err = decide(seat, view, stream, codes, params, slots)
         if err:
             return err
         pol, cell = action // N_CELLS, action % N_CELLS
@@ -312,7 +312,7 @@ def quarter_has_arena(g, p, q):
 
 # --------------------------------------------------------------------------- card windows (spec 7.1, VOX-A16)
 @njit(cache=True)
-def run_window(g, p, window, view, stream, codes, params, fns):
+def run_window(g, p, window, view, stream, codes, params, slots):
     """A card window: a priority loop from the active player in turn order that closes when every seat has
     passed in succession (``single_pass``: one chance each). A seat with no playable card passes without being
     asked. PLACE AU SPORT (``LOCKED``) and a turn ended by DÉPENSE INCONSIDÉRÉE close it."""
@@ -344,7 +344,7 @@ def run_window(g, p, window, view, stream, codes, params, fns):
             passes += 1
             seat = (seat + 1) % n
             continue
-        action, err = decide(seat, view, stream, codes, params, fns)
+        action, err = decide(seat, view, stream, codes, params, slots)
         if err:
             return err
         if action == 0:
@@ -352,7 +352,7 @@ def run_window(g, p, window, view, stream, codes, params, fns):
         else:
             card = action - 1
             discard_from_hand(g, p, seat, card)
-            err = cards.play_card(card, seat, window, g, p, view, stream, codes, params, fns)
+            err = cards.play_card(card, seat, window, g, p, view, stream, codes, params, slots)
             if err:
                 return err
             passes = 0
@@ -371,7 +371,7 @@ def quarter_has_room(g, p, q):
 
 
 @njit(cache=True)
-def phase_one(g, p, view, stream, codes, params, fns):
+def phase_one(g, p, view, stream, codes, params, slots):
     active = g[ACTIVE]
     # 1. the left neighbour names a quarter with an empty cell (DP02); none when the board is full (VOX-A8)
     namer = left_of(g, p, active)
@@ -384,12 +384,12 @@ def phase_one(g, p, view, stream, codes, params, fns):
             view[VIEW_LEGAL + q] = 1
             rooms += 1
     if rooms > 0:
-        q, err = decide(namer, view, stream, codes, params, fns)
+        q, err = decide(namer, view, stream, codes, params, slots)
         if err:
             return err
         g[DESIGNATED_Q] = q
     # 2. W1a: QUARTIER LIBRE, AMICALES DES SUPPORTERS ...
-    err = run_window(g, p, W1A, view, stream, codes, params, fns)
+    err = run_window(g, p, W1A, view, stream, codes, params, slots)
     if err:
         return err
     # 3. the supporter (DP03): a value from the club x an empty cell of the designated quarter (any empty cell
@@ -407,7 +407,7 @@ def phase_one(g, p, view, stream, codes, params, fns):
                 view[VIEW_LEGAL + (v - 1) * N_CELLS + c] = 1
                 legal += 1
     if legal > 0:
-        action, err = decide(active, view, stream, codes, params, fns)
+        action, err = decide(active, view, stream, codes, params, slots)
         if err:
             return err
         v, cell = action // N_CELLS + 1, action % N_CELLS
@@ -422,7 +422,7 @@ def phase_one(g, p, view, stream, codes, params, fns):
             if g[club_at(active, v)] > 0:
                 for k in range(N_POL):
                     view[VIEW_LEGAL + (v - 1) * N_POL + k] = 1
-        action, err = decide(active, view, stream, codes, params, fns)
+        action, err = decide(active, view, stream, codes, params, slots)
         if err:
             return err
         v, k = action // N_POL + 1, action % N_POL
@@ -438,7 +438,7 @@ def phase_one(g, p, view, stream, codes, params, fns):
         g[LAST_TURN] = 1
         g[END_TRIGGER] = END_CLUBS
     # 5. W1b
-    return run_window(g, p, W1B, view, stream, codes, params, fns)
+    return run_window(g, p, W1B, view, stream, codes, params, slots)
 
 
 # --------------------------------------------------------------------------- phase 2 (spec 6.2, 6.3)
@@ -461,7 +461,7 @@ def match_menu(g, p, view):
 
 
 @njit(cache=True)
-def choose_meters(g, p, view, stream, codes, params, fns):
+def choose_meters(g, p, view, stream, codes, params, slots):
     """DP09: every seat (VOX-A6; only owners of attending supporters with vote_only_if_attending) chooses
     applause (1) or boo (0) in secret, into the hidden ``CHOICE`` (-1: not choosing); ``resolve_match`` reveals
     them together."""
@@ -486,7 +486,7 @@ def choose_meters(g, p, view, stream, codes, params, fns):
         view[VIEW_ARGS + 2] = g[M_TYPE]
         view[VIEW_LEGAL + 1] = 1
         view[VIEW_LEGAL] = 0 if (g[INTERVIEW] and s == g[ORGANISER]) else 1
-        action, err = decide(s, view, stream, codes, params, fns)
+        action, err = decide(s, view, stream, codes, params, slots)
         if err:
             return err
         g[CHOICE + s] = action
@@ -528,7 +528,7 @@ def slip_one(g, p, seat, slot, is_decoy, value):
 
 
 @njit(cache=True)
-def decoy_decision(g, p, seat, forbidden, star_value, view, stream, codes, params, fns):
+def decoy_decision(g, p, seat, forbidden, star_value, view, stream, codes, params, slots):
     """DP12, decoy part: 0 = none, 1 + slot = slip a decoy there (one held, else one bought for 1 sesterce from
     the supply, VOX-A11). ``forbidden``: the slot of the star it goes with (VOX-A10 per_star), -1 for none.
     Returns ``(slot or -1, error)``."""
@@ -543,7 +543,7 @@ def decoy_decision(g, p, seat, forbidden, star_value, view, stream, codes, param
     for k in range(N_POL):
         if k != forbidden:
             view[VIEW_LEGAL + 1 + k] = 1
-    action, err = decide(seat, view, stream, codes, params, fns)
+    action, err = decide(seat, view, stream, codes, params, slots)
     if err or action == 0:
         return -1, err
     if g[DECOYS + seat] > 0:
@@ -556,7 +556,7 @@ def decoy_decision(g, p, seat, forbidden, star_value, view, stream, codes, param
 
 
 @njit(cache=True)
-def slip_stars(g, p, seat, pol, view, stream, codes, params, fns):
+def slip_stars(g, p, seat, pol, view, stream, codes, params, slots):
     """Spec 6.3 applause b, DP12: every gladiator of ``seat`` under ``pol`` becomes a star in a slot of his choice,
     the largest first; with each star one optional decoy into another slot (VOX-A10 per_star), or any number of
     decoys anywhere after the stars (free)."""
@@ -568,18 +568,18 @@ def slip_stars(g, p, seat, pol, view, stream, codes, params, fns):
             view[VIEW_ARGS + 2] = pol
             for k in range(N_POL):
                 view[VIEW_LEGAL + k] = 1
-            slot, err = decide(seat, view, stream, codes, params, fns)
+            slot, err = decide(seat, view, stream, codes, params, slots)
             if err:
                 return err
             g[glad_at(pol, seat, v)] -= 1
             slip_one(g, p, seat, slot, False, v)
             if p[O_DECOY_LIMIT] == 0:
-                _, err = decoy_decision(g, p, seat, slot, v, view, stream, codes, params, fns)
+                _, err = decoy_decision(g, p, seat, slot, v, view, stream, codes, params, slots)
                 if err:
                     return err
     if p[O_DECOY_LIMIT] == 1:
         while True:
-            slot, err = decoy_decision(g, p, seat, -1, 0, view, stream, codes, params, fns)
+            slot, err = decoy_decision(g, p, seat, -1, 0, view, stream, codes, params, slots)
             if err:
                 return err
             if slot < 0:
@@ -588,7 +588,7 @@ def slip_stars(g, p, seat, pol, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def resolve_match(g, p, view, stream, codes, params, fns):
+def resolve_match(g, p, view, stream, codes, params, slots):
     """Spec 6.3: the meters of ``CHOICE`` are revealed; totals, winner and every consequence."""
     n = g[N_SEATS]
     pol = g[M_POL]
@@ -637,7 +637,7 @@ def resolve_match(g, p, view, stream, codes, params, fns):
                     view[VIEW_LEGAL + c] = 1
                     present += 1
             if present > 0:
-                cell, err = decide(s, view, stream, codes, params, fns)
+                cell, err = decide(s, view, stream, codes, params, slots)
                 if err:
                     return err
                 eliminate_supporter(g, cell)
@@ -646,7 +646,7 @@ def resolve_match(g, p, view, stream, codes, params, fns):
         for k in range(n):
             s = (organiser + k) % n
             if g[METER + s] == 1 and gladiators_of(g, pol, s) > 0:
-                err = slip_stars(g, p, s, pol, view, stream, codes, params, fns)
+                err = slip_stars(g, p, s, pol, view, stream, codes, params, slots)
                 if err:
                     return err
         if p[O_SLIP_ORDER] == 1:
@@ -672,7 +672,7 @@ def resolve_match(g, p, view, stream, codes, params, fns):
             for v in range(1, N_VALUES + 1):
                 if g[glad_at(pol, s, v)] > 0:
                     view[VIEW_LEGAL + v - 1] = 1
-            a, err = decide(s, view, stream, codes, params, fns)
+            a, err = decide(s, view, stream, codes, params, slots)
             if err:
                 return err
             eliminate_gladiator(g, pol, s, a + 1)
@@ -699,14 +699,14 @@ def resolve_match(g, p, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def phase_two(g, p, view, stream, codes, params, fns):
+def phase_two(g, p, view, stream, codes, params, slots):
     """Spec 6.2. Returns 0 or an error code."""
     active = g[ACTIVE]
     open_decision(g, p, active, K_ORGANISE_MATCH, 1 + N_POL * 4, view)
     legal = match_menu(g, p, view)
     forced = g[FORCED_MATCH] == 1 and legal > 0
     view[VIEW_LEGAL] = 0 if forced else 1
-    action, err = decide(active, view, stream, codes, params, fns)
+    action, err = decide(active, view, stream, codes, params, slots)
     if err:
         return err
     g[MATCH_DECIDED] = 1
@@ -726,7 +726,7 @@ def phase_two(g, p, view, stream, codes, params, fns):
         for s in range(MAX_SEATS):
             g[CONTRIB + s] = 0
         pot, err = contribution_round(g, p, active, g[ROTTEN_POT], C_ARENE_POURRIE, view, stream, codes, params,
-                                      fns)
+                                      slots)
         if err:
             return err
         g[ROTTEN_POT] = pot
@@ -738,19 +738,19 @@ def phase_two(g, p, view, stream, codes, params, fns):
             g[CARD_STATE + C_ARENE_POURRIE] = DISCARDED
     if p[O_ARENA_CARDS_AFTER_COMMIT]:
         # VOX-A17 true: meters are chosen first, the Arena cards come after, then the reveal
-        err = choose_meters(g, p, view, stream, codes, params, fns)
+        err = choose_meters(g, p, view, stream, codes, params, slots)
         if err:
             return err
-    err = run_window(g, p, W2, view, stream, codes, params, fns)
+    err = run_window(g, p, W2, view, stream, codes, params, slots)
     if err:
         return err
     if g[TURN_ENDED]:
         return 0  # DÉPENSE INCONSIDÉRÉE: the match is cancelled, the turn ends (VOX-A23)
     if not p[O_ARENA_CARDS_AFTER_COMMIT]:
-        err = choose_meters(g, p, view, stream, codes, params, fns)
+        err = choose_meters(g, p, view, stream, codes, params, slots)
         if err:
             return err
-    return resolve_match(g, p, view, stream, codes, params, fns)
+    return resolve_match(g, p, view, stream, codes, params, slots)
 
 
 # --------------------------------------------------------------------------- the turn and the game
@@ -790,7 +790,7 @@ def end_turn(g, p):
 
 
 @njit(cache=True)
-def play_turn(g, p, view, stream, codes, params, fns):
+def play_turn(g, p, view, stream, codes, params, slots):
     """One player's three phases (spec 6). Returns 0 or an error code."""
     start_turn(g)
     active = g[ACTIVE]
@@ -800,12 +800,12 @@ def play_turn(g, p, view, stream, codes, params, fns):
         return 0
     g[PHASE] = 1
     if not empty:
-        err = phase_one(g, p, view, stream, codes, params, fns)
+        err = phase_one(g, p, view, stream, codes, params, slots)
         if err:
             return err
     if g[TURN_ENDED] == 0:
         g[PHASE] = 2
-        err = phase_two(g, p, view, stream, codes, params, fns)
+        err = phase_two(g, p, view, stream, codes, params, slots)
         if err:
             return err
     if g[TURN_ENDED] == 0:
@@ -815,14 +815,14 @@ def play_turn(g, p, view, stream, codes, params, fns):
             open_decision(g, p, active, K_TURN_BONUS, 2, view)
             view[VIEW_LEGAL] = 1
             view[VIEW_LEGAL + 1] = 1 if g[DECK_LEFT] > 0 else 0
-            action, err = decide(active, view, stream, codes, params, fns)
+            action, err = decide(active, view, stream, codes, params, slots)
             if err:
                 return err
             if action == 1:
                 draw_card(g, active)
             else:
                 gain_money(g, p, active, 1)
-        err = run_window(g, p, W3, view, stream, codes, params, fns)
+        err = run_window(g, p, W3, view, stream, codes, params, slots)
         if err:
             return err
     g[MATCH_ON] = 0
@@ -889,9 +889,9 @@ def winners(g, p, out):
 
 
 @njit(cache=True)
-def play_game(g, p, view, row, stream, codes, params, fns):
+def play_game(g, p, view, row, stream, codes, params, slots):
     """One game from set-up to the winner; fills ``row``. Returns 0 or a policy error code."""
-    err = setup(g, p, view, stream, codes, params, fns)
+    err = setup(g, p, view, stream, codes, params, slots)
     if err:
         return err
     n = g[N_SEATS]
@@ -900,7 +900,7 @@ def play_game(g, p, view, row, stream, codes, params, fns):
             g[TURN_GUARD_TRIPPED] = 1
             g[END_TRIGGER] = END_GUARD
             break
-        err = play_turn(g, p, view, stream, codes, params, fns)
+        err = play_turn(g, p, view, stream, codes, params, slots)
         if err:
             return err
         g[TURN_NO] += 1
@@ -942,33 +942,33 @@ def fill_row(g, p, row):
     row[R_WIN_SCORE] = best
 
 
-@njit(parallel=True, cache=True)
-def game_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors,
-                fn_seat0=None, fn_seat1=None, fn_seat2=None, fn_seat3=None, fn_seat4=None, fn_seat5=None):
-    fns = (fn_seat0, fn_seat1, fn_seat2, fn_seat3, fn_seat4, fn_seat5)
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        g = np.zeros(G_SIZE, np.int64)
-        view = np.zeros(VIEW_SIZE, np.int64)
-        init_view_board(p, view)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = play_game(g, p, view, row, stream, codes, params, fns)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+@njit(cache=True)
+def game_scratch(args):
+    """A block's state and view; the board part of the view is static and written here once."""
+    g = np.zeros(G_SIZE, np.int64)
+    view = np.zeros(VIEW_SIZE, np.int64)
+    init_view_board(args[0], view)
+    return g, view
 
 
 @njit(cache=True)
-def play_one(seed, game, p, codes, params, g, view, fn_seat0=None, fn_seat1=None, fn_seat2=None, fn_seat3=None,
-             fn_seat4=None, fn_seat5=None):
+def game_play(stream, row, buffers, args, codes, params, slots):
+    """One game of the block loop: ``args`` is ``(p,)``, the scenario's compiled parameter vector."""
+    g, view = buffers
+    return play_game(g, args[0], view, row, stream, codes, params, slots)
+
+
+@njit(parallel=True, cache=True)
+def game_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(game_scratch, game_play, seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)
+
+
+@njit(cache=True)
+def play_one(seed, game, p, codes, params, g, view, slots):
     """Play game ``game`` of run ``seed`` into ``g`` (for inspection and tests); returns ``(row, error)``."""
-    fns = (fn_seat0, fn_seat1, fn_seat2, fn_seat3, fn_seat4, fn_seat5)
     stream = rng.new_stream()
     rng.start(stream, seed, game)
     row = np.zeros(N_METRICS, np.int64)
     init_view_board(p, view)
-    err = play_game(g, p, view, row, stream, codes, params, fns)
+    err = play_game(g, p, view, row, stream, codes, params, slots)
     return row, err

@@ -4,8 +4,9 @@ Decision points in the core's sense are the six seats (``seat0`` .. ``seat5``): 
 that seat's decisions, told apart by ``view[VIEW_KIND]`` (``K_*`` in ``state.py``). It receives only the seat's
 view (spec 11): the public state, its own hand and black-box contents, the decision's context
 (``view[VIEW_ARGS ...]``) and the legal actions (``view[VIEW_LEGAL + a] == 1``); never another seat's hand or
-stars. A user policy is ``@njit fn(view, params, stream) -> int``; it may hand the decisions it does not care
-about to a built-in: ``builtin_policy(CODE_DEFAULT, params, view, stream)``.
+stars. A user policy is ``@njit fn(view, params, stream) -> int`` (entry ``i`` of the view is named
+``state.VIEW_NAMES[i]``, the decision point's ``state``); it may hand the decisions it does not care about to a
+built-in: ``builtin_policy(CODE_DEFAULT, params, view, stream)``.
 
 Built-ins (codes):
 
@@ -20,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.policy import Builtin, DecisionPoint
+from ..core.policy import USER, Builtin, DecisionPoint
 from .state import (
     ACTIVE,
     ARENA_CELL,
@@ -91,6 +92,7 @@ from .state import (
     VIEW_KIND,
     VIEW_LEGAL,
     VIEW_N_ACTIONS,
+    VIEW_NAMES,
     VIEW_QUARTER,
     VIEW_SCRATCH,
     VIEW_SEAT,
@@ -152,12 +154,13 @@ def seat_points():
     for name, vector in PRESETS.items():
         builtins[name] = Builtin(CODE_PARAMETRIC, f"the parametric bot, preset {name}: {PRESET_DOCS[name]}",
                                  params=PARAMS, defaults=vector)
-    view_doc = ("the seat's view (state.py VIEW_*): public state, own hand and box, context, legal actions; "
-                "view[VIEW_KIND] is the decision: " + ", ".join(f"{i + 1} {n}" for i, n in enumerate(DECISION_NAMES)))
+    kinds = ", ".join(f"{i + 1} {n}" for i, n in enumerate(DECISION_NAMES))
     return tuple(DecisionPoint(
         f"seat{s}", "spec 10 (DP01-DP16)",
-        f"Every decision of seat {s} (ignored when the game has fewer seats).",
-        state=(view_doc,),
+        f"Every decision of seat {s} (ignored when the game has fewer seats). The state is the seat's view "
+        "(state.py VIEW_*): the public state, its own hand and box, the decision's context (args) and the legal "
+        f"actions (legal); kind is the decision: {kinds}.",
+        state=VIEW_NAMES,
         actions="an integer a with view[VIEW_LEGAL + a] == 1 (encodings per decision kind: "
                 "docs/contracts/vox_populi.md)",
         builtins=builtins, default="default") for s in range(MAX_SEATS))
@@ -558,24 +561,11 @@ def builtin_policy(code, prm, view, stream):
     return heuristic(view, DEFAULT_VECTOR, stream, True)
 
 
-@njit(cache=True)
-def _seat_policy(fn, code, prm, view, stream):
-    if fn is not None:
-        return fn(view, prm, stream)
-    return builtin_policy(code, prm, view, stream)
-
-
 @njit(cache=True, inline="always")
-def call_policy(seat, codes, params, view, stream, fns):
-    """Ask ``seat``'s policy (its user function if given, else its built-in)."""
-    if seat == 0:
-        return _seat_policy(fns[0], codes[0], params[0], view, stream)
-    if seat == 1:
-        return _seat_policy(fns[1], codes[1], params[1], view, stream)
-    if seat == 2:
-        return _seat_policy(fns[2], codes[2], params[2], view, stream)
-    if seat == 3:
-        return _seat_policy(fns[3], codes[3], params[3], view, stream)
-    if seat == 4:
-        return _seat_policy(fns[4], codes[4], params[4], view, stream)
-    return _seat_policy(fns[5], codes[5], params[5], view, stream)
+def call_policy(seat, codes, params, view, stream, slots):
+    """Ask ``seat``'s policy: its user function (``slots[seat]``, a first-class function indexed at run time) when
+    ``codes[seat]`` is ``USER``, else its built-in."""
+    code = codes[seat]
+    if code == USER:
+        return slots[seat](view, params[seat], stream)
+    return builtin_policy(code, params[seat], view, stream)

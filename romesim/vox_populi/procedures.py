@@ -7,11 +7,11 @@ Asking a seat::
     open_decision(g, p, seat, K_..., n_actions, view)   # the seat's view: public state + its own secrets
     view[VIEW_ARGS + i] = ...                           # the decision's context (documented per kind)
     view[VIEW_LEGAL + a] = 1                            # for every legal action a
-    action, err = decide(seat, view, stream, codes, params, fns)
+    action, err = decide(seat, view, stream, codes, params, slots)
     if err: return err                                  # an illegal action from a user policy
 
-``fns`` is the tuple of the six seats' user functions (``None`` for a built-in), ``codes[seat]`` and
-``params[seat]`` select and parameterise the built-in.
+``codes[seat]`` and ``params[seat]`` select and parameterise the seat's built-in; ``codes[seat] == USER`` hands
+the decision to ``slots[seat]``, the seat's user function (``romesim.core.policy``).
 """
 from numba import njit
 
@@ -103,7 +103,7 @@ def open_decision(g, p, seat, kind, n_actions, view):
 
 
 @njit(cache=True)
-def decide(seat, view, stream, codes, params, fns):
+def decide(seat, view, stream, codes, params, slots):
     """Ask ``seat``'s policy; returns ``(action, error)``. A decision with one legal action is not asked."""
     n = view[VIEW_N_ACTIONS]
     legal, only = 0, -1
@@ -113,7 +113,7 @@ def decide(seat, view, stream, codes, params, fns):
             only = a
     if legal == 1:
         return only, 0
-    action = call_policy(seat, codes, params, view, stream, fns)
+    action = call_policy(seat, codes, params, view, stream, slots)
     if action < 0 or action >= n or view[VIEW_LEGAL + action] == 0:
         return action, error_code(seat, action)
     return action, 0
@@ -134,7 +134,7 @@ def override_card(g, p, seat):
 
 
 @njit(cache=True)
-def roll_die(g, p, roller, card, view, stream, codes, params, fns):
+def roll_die(g, p, roller, card, view, stream, codes, params, slots):
     """Roll one d6 for ``roller`` (playing ``card``) and run the R_die window (spec 7.5): a priority loop from
     the roller in which a seat holding MAGOUILLE (phases 1 and 3) or MATCH TRUQUÉ (phase 2) may discard it to set
     the die to any value (DP16: 0 = pass, 1..6 = the value). ``max_overrides_per_die`` overrides at most
@@ -154,7 +154,7 @@ def roll_die(g, p, roller, card, view, stream, codes, params, fns):
             view[VIEW_ARGS + 3] = roller
             for a in range(7):
                 view[VIEW_LEGAL + a] = 1
-            action, err = decide(seat, view, stream, codes, params, fns)
+            action, err = decide(seat, view, stream, codes, params, slots)
             if err:
                 return 0, err
             if action > 0:
@@ -170,7 +170,7 @@ def roll_die(g, p, roller, card, view, stream, codes, params, fns):
 
 
 @njit(cache=True)
-def _vote_reactions(g, p, card, card_player, target, view, stream, codes, params, fns):
+def _vote_reactions(g, p, card, card_player, target, view, stream, codes, params, slots):
     """R_vote (spec 7.4 step 2): a priority loop from the card player; CENSURE (its player names one seat whose
     ballot is not counted) and TRICHERIE (its player's ballot counts 2). DP05 actions: 0 pass, 1 + card."""
     n = g[N_SEATS]
@@ -186,7 +186,7 @@ def _vote_reactions(g, p, card, card_player, target, view, stream, codes, params
             view[VIEW_LEGAL] = 1
             view[VIEW_LEGAL + 1 + C_CENSURE] = 1 if can_censure else 0
             view[VIEW_LEGAL + 1 + C_TRICHERIE] = 1 if can_cheat else 0
-            action, err = decide(seat, view, stream, codes, params, fns)
+            action, err = decide(seat, view, stream, codes, params, slots)
             if err:
                 return err
             if action > 0:
@@ -200,7 +200,7 @@ def _vote_reactions(g, p, card, card_player, target, view, stream, codes, params
                     view[VIEW_ARGS + 1] = PT_SEAT_HARM
                     for s in range(n):
                         view[VIEW_LEGAL + s] = 1
-                    victim, err = decide(seat, view, stream, codes, params, fns)
+                    victim, err = decide(seat, view, stream, codes, params, slots)
                     if err:
                         return err
                     g[VOTE_CENSURED] = victim
@@ -213,7 +213,7 @@ def _vote_reactions(g, p, card, card_player, target, view, stream, codes, params
 
 
 @njit(cache=True)
-def hold_vote(g, p, card, card_player, target, plurality, view, stream, codes, params, fns):
+def hold_vote(g, p, card, card_player, target, plurality, view, stream, codes, params, slots):
     """A show-of-hands vote called by ``card`` (spec 7.4, VOX-A26): reactions (before or after the ballots,
     ``vote_reaction_timing``), then every seat casts one ballot at once, public once cast (``BALLOT``).
 
@@ -228,7 +228,7 @@ def hold_vote(g, p, card, card_player, target, plurality, view, stream, codes, p
     for s in range(MAX_SEATS):
         g[BALLOT + s] = -1
     if p[O_VOTE_REACTION_TIMING] == 0:
-        err = _vote_reactions(g, p, card, card_player, target, view, stream, codes, params, fns)
+        err = _vote_reactions(g, p, card, card_player, target, view, stream, codes, params, slots)
         if err:
             return 0, 0, err
     kind = K_VOTE_POLITICIAN if plurality else K_VOTE_YES_NO
@@ -241,14 +241,14 @@ def hold_vote(g, p, card, card_player, target, plurality, view, stream, codes, p
         view[VIEW_ARGS + 2] = card_player
         for a in range(width):
             view[VIEW_LEGAL + a] = 1
-        action, err = decide(s, view, stream, codes, params, fns)
+        action, err = decide(s, view, stream, codes, params, slots)
         if err:
             return 0, 0, err
         g[SCRATCH + 90 + s] = action  # sealed (hidden part of g) until every ballot is cast
     for s in range(n):
         g[BALLOT + s] = g[SCRATCH + 90 + s]
     if p[O_VOTE_REACTION_TIMING] == 1:
-        err = _vote_reactions(g, p, card, card_player, target, view, stream, codes, params, fns)
+        err = _vote_reactions(g, p, card, card_player, target, view, stream, codes, params, slots)
         if err:
             return 0, 0, err
     tally = SCRATCH + 64
@@ -267,7 +267,7 @@ def hold_vote(g, p, card, card_player, target, plurality, view, stream, codes, p
 
 
 @njit(cache=True)
-def contribution_round(g, p, first, pot, card, view, stream, codes, params, fns):
+def contribution_round(g, p, first, pot, card, view, stream, codes, params, slots):
     """One round of contributions toward 5 sesterces (spec 7.6, VOX-A25), seats in turn order from ``first``.
     ``sequential_open``: each gives 0..min(money, 5 - pot) seeing the pot so far (DP08, view args: card, pot).
     ``simultaneous_sealed``: each decides seeing only the pot before the round; offers are then taken in turn
@@ -292,7 +292,7 @@ def contribution_round(g, p, first, pot, card, view, stream, codes, params, fns)
         view[VIEW_ARGS + 1] = base
         for a in range(most + 1):
             view[VIEW_LEGAL + a] = 1
-        action, err = decide(seat, view, stream, codes, params, fns)
+        action, err = decide(seat, view, stream, codes, params, slots)
         if err:
             return pot, err
         if sealed:

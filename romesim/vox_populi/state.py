@@ -8,7 +8,8 @@ Layout (spec 5). A game is three int64 arrays, all allocated once per block of g
   view (``VIEW_*`` below, built by ``procedures.open_decision``) holding the public part, the seat's own hand and
   box, and the decision's context.
 * ``p`` (``P_SIZE``): the scenario compiled to integers: seat count, piece values, board graph, rule options.
-* ``view`` (``VIEW_SIZE``): the per-seat view handed to policies.
+* ``view`` (``VIEW_SIZE``): the per-seat view handed to policies; ``VIEW_NAMES[i]`` names its entry ``i`` (the
+  seats' decision-point ``state``).
 
 Indexing conventions: seats ``0..N-1`` (``N = g[N_SEATS]``); politicians ``0..5`` in hierarchy order (``POMPEE`` ..
 ``BRUTUS``, spec 2); cells ``0..47``, quarters ``0..5`` (spec 4.2); piece values ``1..5`` stored at ``v - 1``;
@@ -20,6 +21,8 @@ Money, popularity, assassinations and card draws go through the helpers at the e
 rule tied to them (bank limit VOX-A12, forced payments VOX-A37, floor VOX-A34, the end trigger spec 6.6, the
 assassination cap VOX-A21) lives in one place.
 """
+import re
+
 import numpy as np
 from numba import njit
 
@@ -132,6 +135,11 @@ _S = _PUB["SCALARS"]
     N_MATCHES, N_APPLAUSE_WINS, N_ASSASSINATIONS, N_CARDS_PLAYED, N_BY_TYPE, _N_BY_TYPE_1, _N_BY_TYPE_2,
     _N_BY_TYPE_3, N_APP_BY_TYPE, _N_APP_BY_TYPE_1, _N_APP_BY_TYPE_2, _N_APP_BY_TYPE_3, TURN_GUARD_TRIPPED,
 ) = range(_S, _S + 74)
+# the scalars' names in offset order, for the names of the view's entries (VIEW_NAMES): the unpacking above binds
+# them in that order, and nothing else of this module holds an offset in that range yet
+_SCALAR_NAMES = tuple(k for k, v in list(globals().items()) if isinstance(v, int) and _S <= v < _S + 74
+                      and k not in ("_S",))
+assert len(_SCALAR_NAMES) == 74
 
 # end triggers (metric end_trigger)
 END_POPULARITY, END_CLUBS, END_GUARD = 1, 2, 3
@@ -207,6 +215,31 @@ VIEW_DEGREE = VIEW_QUARTER + N_CELLS
 VIEW_ADJ = VIEW_DEGREE + N_CELLS
 VIEW_SCRATCH = VIEW_ADJ + N_CELLS * MAX_DEGREE  # 2 x 48 of work space for a policy
 VIEW_SIZE = VIEW_SCRATCH + 2 * N_CELLS
+
+
+def _view_names():
+    """The name of every entry of the view, by position: ``name`` for a single entry, ``name[i]`` for entry ``i``
+    of a block (row-major over the block's dimensions, as documented above)."""
+    names = []
+    for block, size in _PUBLIC:
+        if block == "SCALARS":
+            # the per-match-type counters are blocks of 4 (N_BY_TYPE, _N_BY_TYPE_1 ...): n_by_type[0], [1] ...
+            for k in _SCALAR_NAMES:
+                typed = re.fullmatch(r"_?(N_(?:APP_)?BY_TYPE)(?:_(\d))?", k)
+                names.append(f"{typed[1].lower()}[{typed[2] or 0}]" if typed else k.lower())
+            names += [f"scalars[{i}]" for i in range(len(_SCALAR_NAMES), size)]  # unused
+        else:
+            names += [f"{block.lower()}[{i}]" for i in range(size)]
+    names += ["seat", "kind", "n_actions"]
+    for block, size in (("args", N_ARGS), ("hand", N_CARDS), ("box_stars", N_POL * N_VALUES),
+                        ("box_decoys", N_POL), ("legal", MAX_ACTIONS), ("quarter", N_CELLS), ("degree", N_CELLS),
+                        ("adj", N_CELLS * MAX_DEGREE), ("scratch", 2 * N_CELLS)):
+        names += [f"{block}[{i}]" for i in range(size)]
+    assert len(names) == VIEW_SIZE
+    return tuple(names)
+
+
+VIEW_NAMES = _view_names()
 
 # decision kinds (spec 10), view[VIEW_KIND]; actions are integers 0 .. view[VIEW_N_ACTIONS] - 1
 (K_ARENA_SETUP, K_NAME_QUARTER, K_PLACE_SUPPORTER, K_PLACE_GLADIATOR, K_CARD_WINDOW, K_CARD_PARAMS,
