@@ -72,9 +72,19 @@ class DecisionPoint:
 
 def state_index(point):
     """``point``'s state entries as a named tuple of indices: ``S = state_index(REROLL)``, then ``state[S.die]``
-    in a user function (numba reads the global named tuple as constants)."""
-    names = [re.sub(r"\W", "_", name) for name in point.state]
-    return namedtuple(f"{point.name}_state", names)(*range(len(names)))
+    in a user function (numba reads the global named tuple as constants). A block of entries named ``money[0]``,
+    ``money[1]`` … is one field, the index of its first entry: ``state[S.money + seat]``."""
+    fields, indices = [], []
+    for i, name in enumerate(point.state):
+        block = re.fullmatch(r"(.*)\[(\d+)\]", name)
+        if block and block.group(2) != "0":
+            continue
+        field_name = re.sub(r"\W", "_", block.group(1) if block else name)
+        if field_name in fields:
+            field_name = f"{field_name}_{i}"
+        fields.append(field_name)
+        indices.append(i)
+    return namedtuple(f"{point.name}_state", fields)(*indices)
 
 
 @dataclass(frozen=True)

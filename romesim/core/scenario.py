@@ -6,6 +6,7 @@ A game declares a scenario as a frozen dataclass whose fields are made with ``pa
 hooks a scenario class provides (``kernel``, ``kernel_args``, ``reference``, ``exact_solution``).
 """
 import csv
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -353,6 +354,25 @@ def list_scenarios():
     return pd.DataFrame(rows)
 
 
+def _entries(names):
+    """``[0] a, [1] b, [2..7] cell[0..5]``: a run of one block's indexed entries on one line."""
+    parts, i = [], 0
+    while i < len(names):
+        block = re.fullmatch(r"(.*)\[(\d+)\]", names[i])
+        j = i
+        while block and j + 1 < len(names):
+            nxt = re.fullmatch(r"(.*)\[(\d+)\]", names[j + 1])
+            if not nxt or nxt.group(1) != block.group(1) or int(nxt.group(2)) != int(block.group(2)) + j + 1 - i:
+                break
+            j += 1
+        if j > i:
+            parts.append(f"[{i}..{j}] {block.group(1)}[{block.group(2)}..{int(block.group(2)) + j - i}]")
+        else:
+            parts.append(f"[{i}] {names[i]}")
+        i = j + 1
+    return ", ".join(parts)
+
+
 class Description:
     """What ``romesim.describe`` returns: a scenario's parameters, metrics and decision points, as text and data.
 
@@ -378,7 +398,7 @@ class Description:
         lines.append("decision points:" if d["decision_points"] else "decision points: none")
         for dp in d["decision_points"]:
             lines += [f"  {dp['name']} [{dp['rule']}]: {dp['doc']}",
-                      "    state: " + ", ".join(f"[{i}] {name}" for i, name in enumerate(dp["state"])),
+                      "    state: " + _entries(dp["state"]),
                       f"    actions: {dp['actions']}",
                       f"    your own: @numba.njit {SIGNATURE_TEXT}; entries by name: S = romesim.state_index("
                       f"\"{d['scenario']}\", \"{dp['name']}\"), then state[S.{(dp['state'] or ('NAME',))[0]}]",

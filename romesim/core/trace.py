@@ -173,7 +173,8 @@ class _Recorder:
                 if np.shares_memory(row, self.params[i]):
                     index = i
                     break
-        state = np.asarray(local.get("state", ()), np.int64).tolist()
+        state = local.get("state", local.get("view", ()))
+        state = np.asarray(state, np.int64).ravel().tolist() if isinstance(state, np.ndarray) else []
         if 0 <= index < len(self.points):
             dp = self.points[index]
             return ("decision", self._where(), dp.rule, frame.f_code.co_name, None, None, dp.name,
