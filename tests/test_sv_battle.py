@@ -18,7 +18,15 @@ import romesim
 from helpers import assert_matches_exact, assert_reference_equal
 from romesim.core import rng
 from romesim.semper_victor import battle as sv_battle
-from romesim.semper_victor.battle import C_ATTACKER, C_DEATH_FROM, O_WINNER, U_ALIVE, U_SIDE, p8_battle
+from romesim.semper_victor.battle import (
+    C_ATTACKER,
+    C_DEATH_FROM,
+    O_WINNER,
+    U_ALIVE,
+    U_SIDE,
+    battle_tables,
+    p8_battle,
+)
 
 BATTLE = "semper_victor.battle"
 ONE_V_ONE = dict(attacker_units=[{}], defender_units=[{}], attacker_leaders=[], defender_leaders=[])
@@ -312,10 +320,11 @@ USER = dict(ALLOCATION, attacker_units=[dict(qu=5, barred=[0])], attacker_retrea
 
 
 @njit
-def scripted_battle(units, leaders, context, out, stream):
+def scripted_battle(state, params, stream):
     """The test's battle hook, its behaviour chosen by the scenario's p8_loser_leader_death: 0 is "the attacker
     always wins and the defender loses its first unit" (not P8, no dice); 10 is P8 followed by a result the tables
     cannot hold (winner side 2); anything else is P8 itself, called through the public hook."""
+    units, leaders, context, out = battle_tables(state)
     if context[C_DEATH_FROM] == 0:
         attacker = context[C_ATTACKER]
         for i in range(units.shape[0]):
@@ -323,10 +332,11 @@ def scripted_battle(units, leaders, context, out, stream):
                 units[i, U_ALIVE] = 0
                 break
         out[O_WINNER] = attacker
-        return
-    p8_battle(units, leaders, context, out, stream)
+        return 0
+    p8_battle(state, params, stream)
     if context[C_DEATH_FROM] == 10:
         out[O_WINNER] = 2
+    return 0
 
 
 def user_policies(losses=(CHECKED, 0), retreat=(CHECKED, 0), commander=(CHECKED, 0)):
@@ -410,10 +420,11 @@ def test_p8_battle_called_directly_with_the_defender_as_side_0():
             ctx[C_ATTACKER] = swap
             ctx[sv_battle.C_ZONES], ctx[sv_battle.C_ZONES + 1] = context[sv_battle.C_ZONES + swap], \
                 context[sv_battle.C_ZONES + 1 - swap]
-            out = np.zeros(sv_battle.N_OUT, np.int64)
+            state = sv_battle.battle_state(units, leaders, ctx)
             stream = rng.new_stream()
             rng.start(stream, np.uint64(4), game)
-            sv_battle.p8_battle(units, leaders, ctx, out, stream)
+            sv_battle.p8_battle(state, np.zeros(8), stream)
+            units, leaders, _, out = battle_tables(state)
             units[:, U_SIDE] ^= swap
             leaders[:, sv_battle.L_SIDE] ^= swap
             runs.append((units, leaders, out[O_WINNER] ^ swap, out[sv_battle.O_HITS + swap]))
@@ -429,8 +440,9 @@ def test_p8_2_tie_break_marks_the_commander():
     units, leaders, context = scenario.kernel_args()
     stream = rng.new_stream()
     rng.start(stream, np.uint64(0), 0)
-    sv_battle.p8_battle(units, leaders, context, np.zeros(sv_battle.N_OUT, np.int64), stream)
-    assert list(leaders[:, sv_battle.L_COMMANDER]) == [0, 0, 1, 1]  # the defender's only leader commands too
+    state = sv_battle.battle_state(units, leaders, context)
+    sv_battle.p8_battle(state, np.zeros(8), stream)
+    assert list(battle_tables(state)[1][:, sv_battle.L_COMMANDER]) == [0, 0, 1, 1]  # the defender's only leader commands too
 
 
 # ------------------------------------------------------------------ the proposal is labelled as such
