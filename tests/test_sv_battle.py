@@ -442,7 +442,8 @@ def test_p8_2_tie_break_marks_the_commander():
     rng.start(stream, np.uint64(0), 0)
     state = sv_battle.battle_state(units, leaders, context)
     sv_battle.p8_battle(state, np.zeros(8), stream)
-    assert list(battle_tables(state)[1][:, sv_battle.L_COMMANDER]) == [0, 0, 1, 1]  # the defender's only leader commands too
+    # the defender's only leader commands too
+    assert list(battle_tables(state)[1][:, sv_battle.L_COMMANDER]) == [0, 0, 1, 1]
 
 
 # ------------------------------------------------------------------ the proposal is labelled as such
