@@ -273,7 +273,7 @@ def test_random_losses_beyond_the_stated_size_are_not_solved_exactly():
 
 
 # ------------------------------------------------------------------ user D14 policies
-# one function per decision point serves every test (a new function recompiles the kernel); params[0] is the mode
+# one function per decision point serves every test; params[0] is the mode
 CHECKED, CONSTANT = 0, 1
 BAD_STATE = 100
 
@@ -341,8 +341,7 @@ def scripted_battle(state, params, stream):
 
 
 def user_policies(losses=(CHECKED, 0), retreat=(CHECKED, 0), commander=(CHECKED, 0)):
-    """D14 played by user functions: numba compiles the battle kernel for each combination of user functions
-    (about a minute), so all these tests share the same three, and the hook tests share ``scripted_battle``."""
+    """D14 played by the user functions above, each with its mode and parameters."""
     return {"losses": (last_unit, list(losses)), "retreat": (last_zone, list(retreat)),
             "commander": (last_leader, list(commander))}
 

@@ -419,7 +419,7 @@ def test_kernel_equals_reference_game_by_game(params, policies):
 
 
 # ------------------------------------------------------------------ user policies (D5, D6, D8)
-# one function for the three decision points (each new function recompiles the kernel); params[0] is the mode
+# one function for the three decision points; params[0] is the mode
 CONSTANT, BEST_DIOCESE, BEST_TIE = range(3)
 
 

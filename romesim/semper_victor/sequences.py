@@ -3,10 +3,8 @@
 The scenario is compiled into an int64 vector ``p`` (constants below) and three per-leader vectors of the
 SECONDUS leaders: SR, kind and Pax Romana face. The outcome row follows ``Sequences.metrics``.
 """
-import numpy as np
 from numba import njit
 
-from ..core import rng
 from ..core.loop import play_blocks
 from .initiative import initiative_phase, initiative_scratch
 
