@@ -11,6 +11,7 @@ from numba import njit
 
 import romesim
 from helpers import assert_matches_exact, assert_reference_equal
+from romesim.semper_victor.policies import ASSASSINATE
 
 ASSASSINATION = "semper_victor.assassination"
 
@@ -140,3 +141,26 @@ def test_user_policy_and_illegal_action():
     assert np.array_equal(user.sums, same.sums)
     with pytest.raises(romesim.PolicyError, match=r"'assassinate' \(D13\): illegal action 5"):
         romesim.simulate(scenario, 100, policies={"assassinate": (two_tries, [1, 0, 0, 0])})
+
+
+# ------------------------------------------------------------------ a user policy reading the state by its names
+ATTEMPT, HELD, PROTECTED, KILL_FACES = (ASSASSINATE.state.index(k) for k in ("attempt", "held", "protected",
+                                                                             "kill_faces"))
+
+
+@njit
+def worthwhile_by_name(state, params, stream):
+    """The built-in `worthwhile` (min_chance params[0]); 99 where attempt + held is not attempts + 1."""
+    if state[ATTEMPT] + state[HELD] != params[1] + 1 or state[PROTECTED] != params[2]:
+        return 99
+    return 0 if state[KILL_FACES] / 10.0 < params[0] else 1
+
+
+@pytest.mark.parametrize("params", SETTINGS)
+@pytest.mark.parametrize("chance", [0.05, 0.15])
+def test_a_user_policy_reading_the_documented_state_plays_the_builtins_games(params, chance):
+    scenario = romesim.scenario(ASSASSINATION, **params)
+    user = (worthwhile_by_name, [chance, scenario.attempts, scenario.protected()])
+    mine = romesim.simulate(scenario, 2_000, seed=4, keep=True, policies={"assassinate": user})
+    theirs = romesim.simulate(scenario, 2_000, seed=4, keep=True, policies={"assassinate": ("worthwhile", [chance])})
+    np.testing.assert_array_equal(mine.outcomes.to_numpy(), theirs.outcomes.to_numpy())

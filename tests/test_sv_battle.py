@@ -18,7 +18,16 @@ import romesim
 from helpers import assert_matches_exact, assert_reference_equal
 from romesim.core import rng
 from romesim.semper_victor import battle as sv_battle
-from romesim.semper_victor.battle import C_ATTACKER, C_DEATH_FROM, O_WINNER, U_ALIVE, U_SIDE, p8_battle
+from romesim.semper_victor import policies as sv_policies
+from romesim.semper_victor.battle import (
+    C_ATTACKER,
+    C_DEATH_FROM,
+    O_WINNER,
+    U_ALIVE,
+    U_SIDE,
+    battle_tables,
+    p8_battle,
+)
 
 BATTLE = "semper_victor.battle"
 ONE_V_ONE = dict(attacker_units=[{}], defender_units=[{}], attacker_leaders=[], defender_leaders=[])
@@ -264,7 +273,7 @@ def test_random_losses_beyond_the_stated_size_are_not_solved_exactly():
 
 
 # ------------------------------------------------------------------ user D14 policies
-# one function per decision point serves every test (a new function recompiles the kernel); params[0] is the mode
+# one function per decision point serves every test; params[0] is the mode
 CHECKED, CONSTANT = 0, 1
 BAD_STATE = 100
 
@@ -312,10 +321,11 @@ USER = dict(ALLOCATION, attacker_units=[dict(qu=5, barred=[0])], attacker_retrea
 
 
 @njit
-def scripted_battle(units, leaders, context, out, stream):
+def scripted_battle(state, params, stream):
     """The test's battle hook, its behaviour chosen by the scenario's p8_loser_leader_death: 0 is "the attacker
     always wins and the defender loses its first unit" (not P8, no dice); 10 is P8 followed by a result the tables
     cannot hold (winner side 2); anything else is P8 itself, called through the public hook."""
+    units, leaders, context, out = battle_tables(state)
     if context[C_DEATH_FROM] == 0:
         attacker = context[C_ATTACKER]
         for i in range(units.shape[0]):
@@ -323,15 +333,15 @@ def scripted_battle(units, leaders, context, out, stream):
                 units[i, U_ALIVE] = 0
                 break
         out[O_WINNER] = attacker
-        return
-    p8_battle(units, leaders, context, out, stream)
+        return 0
+    p8_battle(state, params, stream)
     if context[C_DEATH_FROM] == 10:
         out[O_WINNER] = 2
+    return 0
 
 
 def user_policies(losses=(CHECKED, 0), retreat=(CHECKED, 0), commander=(CHECKED, 0)):
-    """D14 played by user functions: numba compiles the battle kernel for each combination of user functions
-    (about a minute), so all these tests share the same three, and the hook tests share ``scripted_battle``."""
+    """D14 played by the user functions above, each with its mode and parameters."""
     return {"losses": (last_unit, list(losses)), "retreat": (last_zone, list(retreat)),
             "commander": (last_leader, list(commander))}
 
@@ -410,10 +420,11 @@ def test_p8_battle_called_directly_with_the_defender_as_side_0():
             ctx[C_ATTACKER] = swap
             ctx[sv_battle.C_ZONES], ctx[sv_battle.C_ZONES + 1] = context[sv_battle.C_ZONES + swap], \
                 context[sv_battle.C_ZONES + 1 - swap]
-            out = np.zeros(sv_battle.N_OUT, np.int64)
+            state = sv_battle.battle_state(units, leaders, ctx)
             stream = rng.new_stream()
             rng.start(stream, np.uint64(4), game)
-            sv_battle.p8_battle(units, leaders, ctx, out, stream)
+            sv_battle.p8_battle(state, np.zeros(8), stream)
+            units, leaders, _, out = battle_tables(state)
             units[:, U_SIDE] ^= swap
             leaders[:, sv_battle.L_SIDE] ^= swap
             runs.append((units, leaders, out[O_WINNER] ^ swap, out[sv_battle.O_HITS + swap]))
@@ -429,8 +440,10 @@ def test_p8_2_tie_break_marks_the_commander():
     units, leaders, context = scenario.kernel_args()
     stream = rng.new_stream()
     rng.start(stream, np.uint64(0), 0)
-    sv_battle.p8_battle(units, leaders, context, np.zeros(sv_battle.N_OUT, np.int64), stream)
-    assert list(leaders[:, sv_battle.L_COMMANDER]) == [0, 0, 1, 1]  # the defender's only leader commands too
+    state = sv_battle.battle_state(units, leaders, context)
+    sv_battle.p8_battle(state, np.zeros(8), stream)
+    # the defender's only leader commands too
+    assert list(battle_tables(state)[1][:, sv_battle.L_COMMANDER]) == [0, 0, 1, 1]
 
 
 # ------------------------------------------------------------------ the proposal is labelled as such
@@ -486,3 +499,107 @@ def test_defaults_are_the_cli_defaults_and_round_trip():
     assert romesim.scenario(BATTLE, **scenario.to_dict()) == scenario
     assert romesim.load_toml(scenario.to_toml())[0] == scenario
     assert 0 < romesim.exact(scenario)["p_win"] < 1
+
+
+# ------------------------------------------------------------------ user policies reading the state by its names
+def _names(point, fields, n):
+    """Indices of ``field_i`` in ``point.state``, one row per field."""
+    return np.array([[point.state.index(f"{f}_{i}") for i in range(n)] for f in fields])
+
+
+LOSS = sv_policies.BATTLE_LOSSES.state
+LOSS_UNITS, LOSS_HITS_LEFT, LOSS_HITS_TOTAL = (LOSS.index(k) for k in ("units", "hits_left", "hits_total"))
+LOSS_ALIVE, LOSS_WEAKENED, LOSS_SP, LOSS_FULL, LOSS_WEAK, LOSS_ELIGIBLE = _names(
+    sv_policies.BATTLE_LOSSES, ("alive", "weakened", "sp", "full_sp", "weak_sp", "eligible"),
+    sv_policies.BATTLE_MAX_UNITS)
+RETREAT = sv_policies.BATTLE_RETREAT.state
+RETREAT_ZONES, RETREAT_UNITS, RETREAT_LEADERS = (RETREAT.index(k) for k in ("zones", "units", "leaders"))
+RETREAT_ALIVE, RETREAT_SP, RETREAT_BARRED = _names(sv_policies.BATTLE_RETREAT, ("alive", "sp", "barred"),
+                                                   sv_policies.BATTLE_MAX_UNITS)
+RETREAT_LEADER_ALIVE, RETREAT_LEADER_BARRED = _names(sv_policies.BATTLE_RETREAT, ("leader_alive", "leader_barred"),
+                                                     sv_policies.BATTLE_MAX_LEADERS)
+COMMAND = sv_policies.BATTLE_COMMANDER.state
+COMMAND_LEADERS = COMMAND.index("leaders")
+COMMAND_RATINGS = _names(sv_policies.BATTLE_COMMANDER, ("tb", "cc", "sr"), sv_policies.BATTLE_MAX_LEADERS)
+HOOK = sv_policies.BATTLE_HOOK.state
+HOOK_ATTACKER, HOOK_UNITS, HOOK_LEADERS = (HOOK.index(k) for k in ("attacker", "units", "leaders"))
+HOOK_UNIT_SP = np.array([HOOK.index(f"unit{i}_sp") for i in range(2 * sv_policies.BATTLE_MAX_UNITS)])
+HOOK_LEADER_TB = np.array([HOOK.index(f"leader{i}_tb") for i in range(2 * sv_policies.BATTLE_MAX_LEADERS)])
+
+
+@njit
+def weakest_first_by_name(state, params, stream):
+    """The built-in `weakest_first`: the eligible unit with the lowest current SP, the first among equals; 99
+    where an entry contradicts another (sp not the face shown, an eligible unit dead, hits_left out of range)."""
+    best = -1
+    if state[LOSS_HITS_LEFT] < 1 or state[LOSS_HITS_LEFT] > state[LOSS_HITS_TOTAL]:
+        return 99
+    for i in range(state[LOSS_UNITS]):
+        face = state[LOSS_WEAK[i]] if state[LOSS_WEAKENED[i]] else state[LOSS_FULL[i]]
+        if state[LOSS_SP[i]] != (face if state[LOSS_ALIVE[i]] else 0) or (
+                state[LOSS_ELIGIBLE[i]] and not state[LOSS_ALIVE[i]]):
+            return 99
+        if state[LOSS_ELIGIBLE[i]] and (best < 0 or state[LOSS_SP[i]] < state[LOSS_SP[best]]):
+            best = i
+    return best
+
+
+@njit
+def safest_by_name(state, params, stream):
+    """The built-in `safest`: the zone losing the fewest leaders, then the fewest SP, then the lowest index."""
+    best, best_leaders, best_sp = -1, 0, 0
+    for z in range(state[RETREAT_ZONES]):
+        leaders_lost, sp_lost = 0, 0
+        for i in range(state[RETREAT_UNITS]):
+            if state[RETREAT_ALIVE[i]] and (state[RETREAT_BARRED[i]] >> z) & 1:
+                sp_lost += state[RETREAT_SP[i]]
+        for j in range(state[RETREAT_LEADERS]):
+            if state[RETREAT_LEADER_ALIVE[j]] and (state[RETREAT_LEADER_BARRED[j]] >> z) & 1:
+                leaders_lost += 1
+        if best < 0 or leaders_lost < best_leaders or (leaders_lost == best_leaders and sp_lost < best_sp):
+            best, best_leaders, best_sp = z, leaders_lost, sp_lost
+    return best
+
+
+@njit
+def best_tb_by_name(state, params, stream):
+    """The built-in `best_tb`: the highest TB, then CC, then SR, then the first."""
+    best = 0
+    for j in range(1, state[COMMAND_LEADERS]):
+        for k in range(3):
+            if state[COMMAND_RATINGS[k, j]] != state[COMMAND_RATINGS[k, best]]:
+                if state[COMMAND_RATINGS[k, j]] > state[COMMAND_RATINGS[k, best]]:
+                    best = j
+                break
+    return best
+
+
+@njit
+def checked_p8(state, params, stream):
+    """P8 through the public hook, after checking that the state's named entries are the tables' (else side 2
+    wins, a result the tables cannot hold)."""
+    units, leaders, context, out = battle_tables(state)
+    ok = state[HOOK_ATTACKER] == context[C_ATTACKER] and state[HOOK_UNITS] == units.shape[0]
+    ok = ok and state[HOOK_LEADERS] == leaders.shape[0]
+    for i in range(units.shape[0]):
+        ok = ok and state[HOOK_UNIT_SP[i]] == units[i, sv_battle.U_SP]
+    for j in range(leaders.shape[0]):
+        ok = ok and state[HOOK_LEADER_TB[j]] == leaders[j, sv_battle.L_TB]
+    p8_battle(state, params, stream)
+    if not ok:
+        out[O_WINNER] = 2
+    return 0
+
+
+BY_NAME = {"losses": weakest_first_by_name, "retreat": safest_by_name, "commander": best_tb_by_name}
+
+
+@pytest.mark.parametrize("params", [USER, BIG, dict(BIG, p8_pursuit=True, p8_commander="choice"), SETTINGS[5]])
+def test_user_policies_reading_the_documented_state_play_the_builtins_games(params):
+    scenario = romesim.scenario(BATTLE, **params)
+    mine = romesim.simulate(scenario, 2_000, seed=8, keep=True, policies=BY_NAME)
+    theirs = romesim.simulate(scenario, 2_000, seed=8, keep=True, policies={"losses": "weakest_first"})
+    np.testing.assert_array_equal(mine.outcomes.to_numpy(), theirs.outcomes.to_numpy())
+    hooked = romesim.simulate(scenario, 2_000, seed=8, keep=True, policies={"battle": checked_p8})
+    builtin = romesim.simulate(scenario, 2_000, seed=8, keep=True)
+    np.testing.assert_array_equal(hooked.outcomes.to_numpy(), builtin.outcomes.to_numpy())

@@ -13,6 +13,7 @@ from numba import njit
 
 import romesim
 from helpers import assert_matches_exact, assert_reference_equal
+from romesim.semper_victor.policies import START_CONSTANTINOPLE
 
 CONSTANTINOPLE = "semper_victor.constantinople"
 QUIET = dict(occupation_augustus=0)
@@ -164,3 +165,26 @@ def test_user_policy_and_illegal_action():
     assert late.estimate("p_win") == 0  # started in turn 16, due in turn 21
     with pytest.raises(romesim.PolicyError, match=r"'start_constantinople' \(D3\): illegal action 2"):
         romesim.simulate(scenario, 100, policies={"start_constantinople": (from_turn, [1, 1])})
+
+
+# ------------------------------------------------------------------ a user policy reading the state by its names
+TURN, TURNS_LEFT, DURATION, ATTEMPTS, INTERRUPTIONS = (
+    START_CONSTANTINOPLE.state.index(k) for k in ("turn", "turns_left", "duration", "attempts", "interruptions"))
+
+
+@njit
+def if_time_by_name(state, params, stream):
+    """The built-in `if_time`; 99 where the state contradicts the scenario (turns params[0], duration params[1])."""
+    if (state[TURN] + state[TURNS_LEFT] != params[0] + 1 or state[DURATION] != params[1]
+            or state[INTERRUPTIONS] > state[ATTEMPTS]):
+        return 99
+    return 0 if state[TURNS_LEFT] < state[DURATION] else 1
+
+
+@pytest.mark.parametrize("params", SETTINGS)
+def test_a_user_policy_reading_the_documented_state_plays_the_builtins_games(params):
+    scenario = romesim.scenario(CONSTANTINOPLE, **params)
+    user = (if_time_by_name, [scenario.turns, scenario.duration()])
+    mine = romesim.simulate(scenario, 2_000, seed=8, keep=True, policies={"start_constantinople": user})
+    theirs = romesim.simulate(scenario, 2_000, seed=8, keep=True, policies={"start_constantinople": "if_time"})
+    np.testing.assert_array_equal(mine.outcomes.to_numpy(), theirs.outcomes.to_numpy())

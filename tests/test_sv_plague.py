@@ -11,6 +11,7 @@ from numba import njit
 
 import romesim
 from helpers import assert_matches_exact, assert_reference_equal
+from romesim.semper_victor.policies import PLAGUE_MAX_ZONES, PLAGUE_ZONE
 
 PLAGUE = "semper_victor.plague"
 
@@ -140,3 +141,33 @@ def test_user_policy_reads_the_zone_blocks():
     user = romesim.simulate(scenario, 20_000, seed=2, policies={"plague_zone": most_enemy_leaders})
     fixed = romesim.simulate(scenario, 20_000, seed=2, policies={"plague_zone": ("fixed", [2])})
     assert np.array_equal(user.sums, fixed.sums)
+
+
+# ------------------------------------------------------------------ a user policy reading the state by its names
+ZONES = PLAGUE_ZONE.state.index("zones")
+FIELDS = ("enemy_rolls", "own_rolls", "enemy_steps", "own_steps")
+ENEMY_ROLLS, OWN_ROLLS, ENEMY_STEPS, OWN_STEPS = (
+    np.array([PLAGUE_ZONE.state.index(f"z{z}_{f}") for z in range(1, PLAGUE_MAX_ZONES + 1)]) for f in FIELDS)
+
+
+@njit
+def greedy_by_name(state, params, stream):
+    """The built-in `greedy` (leader_weight params[0], step_weight params[1])."""
+    best, best_score = 1, 0.0
+    for z in range(state[ZONES]):
+        score = (params[0] * (state[ENEMY_ROLLS[z]] - state[OWN_ROLLS[z]])
+                 + params[1] * (state[ENEMY_STEPS[z]] - state[OWN_STEPS[z]]))
+        if z == 0 or score > best_score:
+            best, best_score = z + 1, score
+    return best
+
+
+@pytest.mark.parametrize("params", SETTINGS + [dict(zones=[{"enemy_full": 3, "own_leaders": 1}, {"enemy_leaders": 2},
+                                                           {"enemy_weakened": 1, "enemy_dux": 1},
+                                                           {"own_full": 2, "enemy_leaders": 3}])])
+@pytest.mark.parametrize("weights", [[1, 1], [1, 0], [0, 1], [-1, 2]])
+def test_a_user_policy_reading_the_documented_state_plays_the_builtins_games(params, weights):
+    scenario = romesim.scenario(PLAGUE, **params)
+    mine = romesim.simulate(scenario, 2_000, seed=8, keep=True, policies={"plague_zone": (greedy_by_name, weights)})
+    theirs = romesim.simulate(scenario, 2_000, seed=8, keep=True, policies={"plague_zone": ("greedy", weights)})
+    np.testing.assert_array_equal(mine.outcomes.to_numpy(), theirs.outcomes.to_numpy())

@@ -23,6 +23,7 @@ from sv_empires import empires, leader, units, zone
 import romesim
 from romesim.semper_victor import empire as sv
 from romesim.semper_victor.empire import DEFAULT_LEADERS, DEFAULT_UNITS
+from romesim.semper_victor.policies import EMPEROR_TIE, SUCCESSION_GENERAL
 
 SUCCESSION = "semper_victor.succession"
 
@@ -383,3 +384,56 @@ def test_primus_case_5_hands_over_to_the_civil_war():
 def test_after_succession_names_bad_input(kwargs, words):
     with pytest.raises(romesim.ScenarioError, match=words):
         sv.after_succession(DEFAULT_LEADERS, DEFAULT_UNITS, **kwargs)
+
+
+# ------------------------------------------------------------------ user policies reading the state by its names
+def _names(point, field):
+    return np.array([point.state.index(f"{field}_{i}") for i in range(sv.MAX_LEADERS)])
+
+
+GEN_N, GEN_ROLE, GEN_CASE, GEN_DEAD = (SUCCESSION_GENERAL.state.index(k) for k in ("candidates", "role", "case",
+                                                                                    "dead"))
+GEN_LEADER = _names(SUCCESSION_GENERAL, "leader")
+GEN_RATINGS = np.array([_names(SUCCESSION_GENERAL, r) for r in ("pc", "cc", "sr", "tb")])
+GEN_ZONE = _names(SUCCESSION_GENERAL, "zone")
+TIE_CONTEXT, TIE_A, TIE_B = (EMPEROR_TIE.state.index(k) for k in ("context", "a", "b"))
+TIE_RATINGS = np.array([[EMPEROR_TIE.state.index(f"{r}_{x}") for x in "ab"] for r in ("pc", "cc", "sr", "tb")])
+
+
+@njit
+def best_general_by_name(state, params, stream):
+    """The built-in D7 `best`: the highest PC, then CC, SR, TB, then the first; 99 where the state contradicts the
+    rules (role 0 or 1, case 4 or 5, the dead Augustus no candidate, a zone below params[0])."""
+    n = state[GEN_N]
+    if state[GEN_ROLE] > 1 or state[GEN_CASE] < 4 or state[GEN_CASE] > 5:
+        return 99
+    best = 0
+    for i in range(n):
+        if state[GEN_LEADER[i]] == state[GEN_DEAD] or state[GEN_ZONE[i]] < 0 or state[GEN_ZONE[i]] >= params[0]:
+            return 99
+        for k in range(4):
+            if state[GEN_RATINGS[k, i]] != state[GEN_RATINGS[k, best]]:
+                if state[GEN_RATINGS[k, i]] > state[GEN_RATINGS[k, best]]:
+                    best = i
+                break
+    return state[GEN_LEADER[best]]
+
+
+@njit
+def best_tie_by_name(state, params, stream):
+    """The built-in D8 `best`: the higher PC, then CC, SR, TB, then a; 99 where the context is not params[0]."""
+    if state[TIE_CONTEXT] != params[0]:
+        return 99
+    for k in range(4):
+        if state[TIE_RATINGS[k, 0]] != state[TIE_RATINGS[k, 1]]:
+            return state[TIE_A] if state[TIE_RATINGS[k, 0]] > state[TIE_RATINGS[k, 1]] else state[TIE_B]
+    return state[TIE_A]
+
+
+@pytest.mark.parametrize("params", SETTINGS)
+def test_user_policies_reading_the_documented_state_play_the_builtins_games(params):
+    scenario = romesim.scenario(SUCCESSION, **params)
+    users = {"general": (best_general_by_name, [len(scenario.zones)]), "tie": (best_tie_by_name, [0])}
+    mine = romesim.simulate(scenario, 2_000, seed=8, keep=True, policies=users)
+    theirs = romesim.simulate(scenario, 2_000, seed=8, keep=True)
+    np.testing.assert_array_equal(mine.outcomes.to_numpy(), theirs.outcomes.to_numpy())

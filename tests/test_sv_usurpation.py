@@ -19,6 +19,7 @@ from sv_empires import empires, leader, pairs, units, zone
 import romesim
 from romesim.core.scenario import get
 from romesim.semper_victor import empire as sv
+from romesim.semper_victor.policies import EMPEROR_TIE, USURPATION_DIOCESE, USURPATION_TARGET
 
 USURPATION = "semper_victor.usurpation"
 
@@ -418,7 +419,7 @@ def test_kernel_equals_reference_game_by_game(params, policies):
 
 
 # ------------------------------------------------------------------ user policies (D5, D6, D8)
-# one function for the three decision points (each new function recompiles the kernel); params[0] is the mode
+# one function for the three decision points; params[0] is the mode
 CONSTANT, BEST_DIOCESE, BEST_TIE = range(3)
 
 
@@ -525,3 +526,71 @@ def test_random_empires_play_to_the_end_like_the_reference(params, policies, see
         return
     assert 0 <= e["p_win"] <= e["p_validated"] <= 1
     assert e["units_rallied"] <= e["units"]
+
+
+# ------------------------------------------------------------------ user policies reading the state by its names
+def _names(point, field, n):
+    return np.array([point.state.index(f"{field}_{i}") for i in range(n)])
+
+
+TGT_N, TGT_ATTEMPT, TGT_STRATAGEM, TGT_BONUS = (USURPATION_TARGET.state.index(k) for k in (
+    "candidates", "attempt", "stratagem", "bonus"))
+TGT_LEADER, TGT_PC, TGT_PIECES = (_names(USURPATION_TARGET, f, sv.MAX_LEADERS) for f in ("leader", "pc", "pieces"))
+DIO_N, DIO_USURPER, DIO_PC, DIO_BONUS, DIO_FROM, DIO_LITERAL = (USURPATION_DIOCESE.state.index(k) for k in (
+    "candidates", "usurper", "pc", "bonus", "from_diocese", "literal"))
+DIO_LIST, DIO_M, DIO_GAIN, DIO_LEADERS, DIO_UNITS = (_names(USURPATION_DIOCESE, f, sv.N_DIOCESES) for f in (
+    "diocese", "m", "gain", "victim_leaders", "victim_units"))
+TIE_CONTEXT, TIE_A, TIE_B = (EMPEROR_TIE.state.index(k) for k in ("context", "a", "b"))
+TIE_RATINGS = np.array([[EMPEROR_TIE.state.index(f"{r}_{x}") for x in "ab"] for r in ("pc", "cc", "sr", "tb")])
+
+
+@njit
+def best_target_by_name(state, params, stream):
+    """The built-in D5 `best`: the highest PC, then the most pieces, then the first; 99 where the bonus is not
+    that of the stratagem (seed 3.6.3 b: 2, 1, 0) or the attempt not 0 or 1."""
+    if state[TGT_BONUS] != (2, 1, 0, 0)[state[TGT_STRATAGEM]] or state[TGT_ATTEMPT] > 1:
+        return 99
+    best = 0
+    for i in range(1, state[TGT_N]):
+        if state[TGT_PC[i]] > state[TGT_PC[best]] or (
+                state[TGT_PC[i]] == state[TGT_PC[best]] and state[TGT_PIECES[i]] > state[TGT_PIECES[best]]):
+            best = i
+    return state[TGT_LEADER[best]]
+
+
+@njit
+def best_diocese_by_name(state, params, stream):
+    """The built-in D6 `best`: the highest gain, then the first; 99 where the state contradicts the rules (a
+    candidate his own Diocese, a modifier not 0-2, negative counts, the literal flag not params[0])."""
+    if state[DIO_LITERAL] != params[0] or state[DIO_BONUS] > 2 or state[DIO_PC] < 0 or state[DIO_USURPER] < 0:
+        return 99
+    best = 0
+    for i in range(state[DIO_N]):
+        if (state[DIO_LIST[i]] == state[DIO_FROM] or state[DIO_M[i]] < 0 or state[DIO_M[i]] > 2
+                or state[DIO_LEADERS[i]] < 0 or state[DIO_UNITS[i]] < 0):
+            return 99
+        if state[DIO_GAIN[i]] > state[DIO_GAIN[best]]:
+            best = i
+    return state[DIO_LIST[best]]
+
+
+@njit
+def best_tie_by_name(state, params, stream):
+    """The built-in D8 `best`: the higher PC, then CC, SR, TB, then a; 99 where the context is not params[0]."""
+    if state[TIE_CONTEXT] != params[0]:
+        return 99
+    for k in range(4):
+        if state[TIE_RATINGS[k, 0]] != state[TIE_RATINGS[k, 1]]:
+            return state[TIE_A] if state[TIE_RATINGS[k, 0]] > state[TIE_RATINGS[k, 1]] else state[TIE_B]
+    return state[TIE_A]
+
+
+@pytest.mark.parametrize("params", SETTINGS + [dict(DOUBLE, assassinations=2)])
+def test_user_policies_reading_the_documented_state_play_the_builtins_games(params):
+    scenario = romesim.scenario(USURPATION, **params)
+    users = {"target": best_target_by_name, "diocese": (best_diocese_by_name, [scenario.usurp_bonus_mode ==
+                                                                               "literal_add"]),
+             "tie": (best_tie_by_name, [1])}
+    mine = romesim.simulate(scenario, 2_000, seed=8, keep=True, policies=users)
+    theirs = romesim.simulate(scenario, 2_000, seed=8, keep=True)
+    np.testing.assert_array_equal(mine.outcomes.to_numpy(), theirs.outcomes.to_numpy())

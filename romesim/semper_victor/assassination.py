@@ -6,15 +6,16 @@ whether the bodyguard's modifier applies to the target, and that modifier. The o
 ``Assassination.metrics``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.policy import error_code
-from .policies import decide_assassinate
+from .policies import ASSASSINATE, decide_assassinate
 
 ATTEMPTS, PROTECTED, GUARD_MOD, N_PARAMS = range(4)
 WIN, PLAYS, N_METRICS = range(3)
+STATE_SIZE = len(ASSASSINATE.state)
 
 
 @njit(cache=True, inline="always")
@@ -27,17 +28,23 @@ def kill_faces(modifier):
     return n
 
 
+@njit(cache=True)
+def assassination_scratch(args):
+    return np.zeros(STATE_SIZE, np.int64)
+
+
 @njit(cache=True, inline="always")
-def assassination_game(stream, row, state, p, codes, params, fn_play):
+def assassination_game(stream, row, state, args, codes, params, slots):
     """spec 2.12: each Assassinat played rolls a d10 and kills on 8 or 9; the bodyguard's holder adds the SV-A2
     modifier (-1: only a 9 kills). Before each attempt the player decides to play the next counter or keep the
     rest (D13). Fills ``row``; returns 0 or a policy error code."""
+    p = args[0]
     row[:] = 0
     modifier = p[GUARD_MOD] if p[PROTECTED] else 0
     faces = kill_faces(modifier)
     for attempt in range(1, p[ATTEMPTS] + 1):
         state[0], state[1], state[2], state[3] = attempt, p[ATTEMPTS] - attempt + 1, p[PROTECTED], faces
-        action = decide_assassinate(codes[0], params[0], state, stream, fn_play)
+        action = decide_assassinate(codes[0], params[0], state, stream, slots[0])
         if action == 0:
             break
         if action != 1:
@@ -51,15 +58,6 @@ def assassination_game(stream, row, state, p, codes, params, fn_play):
 
 
 @njit(parallel=True, cache=True)
-def assassination_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors, fn_play=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(8, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = assassination_game(stream, row, state, p, codes, params, fn_play)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def assassination_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(assassination_scratch, assassination_game, seed, first, count, args, codes, params, slots, out, sums,
+                sumsq, errors)

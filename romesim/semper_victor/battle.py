@@ -3,12 +3,16 @@
 **PROPOSAL P8 — not from the published rules.** Section 8 (battle) of Semper Victor was not found; P8 is a minimal
 stand-in written by the specification's authors so that procedures needing a battle can run. The battle a
 scenario plays is the decision point ``battle``: its only built-in, ``p8_proposal``, is ``p8_battle`` below, and a
-user ``@njit`` function with the same signature replaces it::
+user ``@njit`` function with the same signature, that of every policy, replaces it::
 
-    fn(units, leaders, context, out, stream)      # return value ignored
+    def fn(state, params, stream):                # return value ignored
+        units, leaders, context, out = battle_tables(state)
+        ...
 
-The hook receives the battle as int64 tables, plays it by changing their state columns in place and writes
-``out``. Sides are 0 and 1; ``context[C_ATTACKER]`` says which attacks (the scenario compiles the attacker as
+``state`` is one int64 buffer holding the battle's tables (the ``battle`` decision point names its entries);
+``battle_tables`` returns them as arrays that share its memory, and ``battle_state`` builds such a buffer from
+tables. The hook plays the battle by changing the tables' state columns in place and writes ``out``. Sides are 0
+and 1; ``context[C_ATTACKER]`` says which attacks (the scenario compiles the attacker as
 side 0). Rows of one side keep the order of the scenario's lists; a unit's or leader's *index in its side* is its
 rank among that side's rows.
 
@@ -30,11 +34,11 @@ The kernel starts every game from the compiled tables (all pieces alive, nothing
 hook left (``check_hook``) and scores the outcome row from the tables, so a user battle gets the same metrics.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
-from ..core.policy import MAX_PARAMS, error_code
+from ..core.loop import play_blocks
+from ..core.policy import MAX_PARAMS, USER, builtin_slot, error_code
 from .policies import (
     BATTLE_DP_COMMANDER,
     BATTLE_DP_HOOK,
@@ -42,10 +46,23 @@ from .policies import (
     BATTLE_DP_RETREAT,
     BATTLE_MAX_LEADERS,
     BATTLE_MAX_UNITS,
-    BATTLE_STATE_SIZE,
     COMMANDER_LEADER0,
+    COMMANDER_STATE_SIZE,
+    HOOK_CONTEXT,
+    HOOK_CONTEXT_FIELDS,
+    HOOK_LEADER0,
+    HOOK_LEADER_FIELDS,
+    HOOK_LEADERS,
+    HOOK_OUT,
+    HOOK_OUT_FIELDS,
+    HOOK_STATE_SIZE,
+    HOOK_UNIT0,
+    HOOK_UNIT_FIELDS,
+    HOOK_UNITS,
+    LOSS_STATE_SIZE,
     LOSS_UNIT0,
     RETREAT_LEADER0,
+    RETREAT_STATE_SIZE,
     RETREAT_UNIT0,
     ROLE_AUGUSTUS,
     ROLE_CIVIL_WAR,
@@ -64,6 +81,9 @@ L_SIDE, L_TB, L_CC, L_SR, L_ROLE, L_BARRED, L_ALIVE, L_RETREATED, L_COMMANDER, L
  C_LOSSES_CODE, C_RETREAT_CODE, C_COMMANDER_CODE, N_CONTEXT) = (0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12)
 # out entries
 O_WINNER, O_HITS, O_ERROR, N_OUT = 0, 1, 3, 4
+# the hook's state names the columns in this order
+assert (len(HOOK_UNIT_FIELDS), len(HOOK_LEADER_FIELDS), len(HOOK_CONTEXT_FIELDS), len(HOOK_OUT_FIELDS)) == (
+    U_COLS, L_COLS, N_CONTEXT, N_OUT)
 
 # outcome columns, in Battle.metrics order
 (WIN, LOSS, ATT_HITS, DEF_HITS, ATT_SP_LOST, DEF_SP_LOST, ATT_ELIMINATED, DEF_ELIMINATED, ATT_RETREATED,
@@ -230,7 +250,8 @@ def retreat(units, leaders, side, attacker, context, state, stream, params, fn_r
 
 
 @njit(cache=True, inline="always")
-def p8_core(units, leaders, context, out, stream, state, params, fn_losses, fn_retreat, fn_commander):
+def p8_core(units, leaders, context, out, stream, losses, retreats, commands, params, fn_losses, fn_retreat,
+            fn_commander):
     """PROPOSAL P8 (spec 3.2; not from the published rules), P8.2-P8.8, with the D14 policies.
 
     Dice in this order: commander choices (random built-in only; attacker, then defender), the attacker's fire,
@@ -244,7 +265,7 @@ def p8_core(units, leaders, context, out, stream, state, params, fn_losses, fn_r
     # P8.2 commanders
     tbc_a, tbc_d = 0, 0
     for s in (attacker, defender):
-        r, err = commander(leaders, s, attacker, context, state, stream, params, fn_commander)
+        r, err = commander(leaders, s, attacker, context, commands, stream, params, fn_commander)
         if err:
             out[O_ERROR] = err
             return
@@ -259,9 +280,9 @@ def p8_core(units, leaders, context, out, stream, state, params, fn_losses, fn_r
     hits_d = fire(units, defender, tbc_d, context, stream)
     out[O_HITS + attacker], out[O_HITS + defender] = hits_a, hits_d
     # P8.4 losses, the attacker's first
-    err = allocate(units, attacker, hits_d, 0, attacker, context, state, stream, params, fn_losses)
+    err = allocate(units, attacker, hits_d, 0, attacker, context, losses, stream, params, fn_losses)
     if err == 0:
-        err = allocate(units, defender, hits_a, 0, attacker, context, state, stream, params, fn_losses)
+        err = allocate(units, defender, hits_a, 0, attacker, context, losses, stream, params, fn_losses)
     if err:
         out[O_ERROR] = err
         return
@@ -287,7 +308,7 @@ def p8_core(units, leaders, context, out, stream, state, params, fn_losses, fn_r
     winner = 1 - loser
     out[O_WINNER] = winner
     # P8.6 retreat, then pursuit (p8_pursuit): the winner fires once more at the units that retreated
-    err = retreat(units, leaders, loser, attacker, context, state, stream, params, fn_retreat)
+    err = retreat(units, leaders, loser, attacker, context, retreats, stream, params, fn_retreat)
     if err:
         out[O_ERROR] = err
         return
@@ -298,7 +319,7 @@ def p8_core(units, leaders, context, out, stream, state, params, fn_losses, fn_r
                 fled += 1
         if fled > 0:
             hits = fire(units, winner, tbc_a if winner == attacker else tbc_d, context, stream)
-            err = allocate(units, loser, hits, 1, attacker, context, state, stream, params, fn_losses)
+            err = allocate(units, loser, hits, 1, attacker, context, losses, stream, params, fn_losses)
             if err:
                 out[O_ERROR] = err
                 return
@@ -318,16 +339,40 @@ def p8_core(units, leaders, context, out, stream, state, params, fn_losses, fn_r
             leaders[r, L_ALIVE] = 0
 
 
+@njit(cache=True, inline="always")
+def battle_tables(state):
+    """The tables ``(units, leaders, context, out)`` of a battle hook's ``state``, sharing its memory."""
+    nu, nl = state[HOOK_UNITS], state[HOOK_LEADERS]
+    units = state[HOOK_UNIT0:HOOK_UNIT0 + nu * U_COLS].reshape((nu, U_COLS))
+    leaders = state[HOOK_LEADER0:HOOK_LEADER0 + nl * L_COLS].reshape((nl, L_COLS))
+    return units, leaders, state[HOOK_CONTEXT:HOOK_CONTEXT + N_CONTEXT], state[HOOK_OUT:HOOK_OUT + N_OUT]
+
+
 @njit(cache=True)
-def p8_battle(units, leaders, context, out, stream):
+def battle_state(units, leaders, context):
+    """A battle hook's ``state`` holding copies of the tables (``out`` zero)."""
+    state = np.zeros(HOOK_STATE_SIZE, np.int64)
+    state[HOOK_UNITS], state[HOOK_LEADERS] = units.shape[0], leaders.shape[0]
+    u, g, c, _ = battle_tables(state)
+    u[:, :] = units
+    g[:, :] = leaders
+    c[:] = context
+    return state
+
+
+@njit(cache=True)
+def p8_battle(state, params, stream):
     """The built-in battle hook ``p8_proposal``: PROPOSAL P8 (spec 3.2) — not from the published rules.
 
-    Same signature as a user hook; plays the D14 decisions with the built-ins whose codes are in ``context``
-    (so a user hook may call it and then change the result).
+    Same signature as a user hook; plays the D14 decisions with the built-ins whose codes are in the context
+    (so a user hook may call it and then change the result). Returns 0.
     """
-    state = np.zeros(BATTLE_STATE_SIZE, np.int64)
-    params = np.zeros((4, MAX_PARAMS), np.float64)
-    p8_core(units, leaders, context, out, stream, state, params, None, None, None)
+    units, leaders, context, out = battle_tables(state)
+    d14 = np.zeros((4, MAX_PARAMS), np.float64)
+    p8_core(units, leaders, context, out, stream, np.zeros(LOSS_STATE_SIZE, np.int64),
+            np.zeros(RETREAT_STATE_SIZE, np.int64), np.zeros(COMMANDER_STATE_SIZE, np.int64), d14, builtin_slot,
+            builtin_slot, builtin_slot)
+    return 0
 
 
 @njit(cache=True, inline="always")
@@ -387,11 +432,22 @@ def score(row, units, units0, leaders, leaders0, context, out):
             row[AUGUSTUS_DEFEATED] = 1
 
 
+@njit(cache=True)
+def battle_scratch(args):
+    """The hook's state and its tables, then one D14 state per decision point."""
+    units0, leaders0, context0 = args
+    state = battle_state(units0, leaders0, context0)
+    units, leaders, context, out = battle_tables(state)
+    return (state, units, leaders, context, out, np.zeros(LOSS_STATE_SIZE, np.int64),
+            np.zeros(RETREAT_STATE_SIZE, np.int64), np.zeros(COMMANDER_STATE_SIZE, np.int64))
+
+
 @njit(cache=True, inline="always")
-def battle_game(stream, row, units, leaders, context, out, state, units0, leaders0, context0, codes, params,
-                fn_battle, fn_losses, fn_retreat, fn_commander):
+def battle_game(stream, row, buffers, args, codes, params, slots):
     """One battle of the ``battle`` hook (PROPOSAL P8 by default) from the compiled tables. Fills ``row``;
     returns 0 or a policy error code."""
+    state, units, leaders, context, out, losses, retreats, commands = buffers
+    units0, leaders0, context0 = args
     units[:, :] = units0
     leaders[:, :] = leaders0
     context[:] = context0
@@ -399,11 +455,14 @@ def battle_game(stream, row, units, leaders, context, out, state, units0, leader
     context[C_RETREAT_CODE] = codes[BATTLE_DP_RETREAT]
     context[C_COMMANDER_CODE] = codes[BATTLE_DP_COMMANDER]
     out[:] = 0
-    if fn_battle is not None:
-        fn_battle(units, leaders, context, out, stream)
+    if codes[BATTLE_DP_HOOK] == USER:
+        # the row counts are the hook's to read: reset, so that a hook changing them cannot move the tables
+        state[HOOK_UNITS], state[HOOK_LEADERS] = units0.shape[0], leaders0.shape[0]
+        slots[BATTLE_DP_HOOK](state, params[BATTLE_DP_HOOK], stream)
         err = check_hook(units, units0, leaders, leaders0, out)
     else:
-        p8_core(units, leaders, context, out, stream, state, params, fn_losses, fn_retreat, fn_commander)
+        p8_core(units, leaders, context, out, stream, losses, retreats, commands, params, slots[BATTLE_DP_LOSSES],
+                slots[BATTLE_DP_RETREAT], slots[BATTLE_DP_COMMANDER])
         err = out[O_ERROR]
     if err:
         return err
@@ -412,24 +471,9 @@ def battle_game(stream, row, units, leaders, context, out, state, units0, leader
 
 
 @njit(parallel=True, cache=True)
-def battle_kernel(seed, first, count, units0, leaders0, context0, codes, params, out, sums, sumsq, errors,
-                  fn_battle=None, fn_losses=None, fn_retreat=None, fn_commander=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        units = np.zeros(units0.shape, np.int64)
-        leaders = np.zeros(leaders0.shape, np.int64)
-        context = np.zeros(N_CONTEXT, np.int64)
-        result = np.zeros(N_OUT, np.int64)
-        state = np.zeros(BATTLE_STATE_SIZE, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = battle_game(stream, row, units, leaders, context, result, state, units0, leaders0, context0,
-                              codes, params, fn_battle, fn_losses, fn_retreat, fn_commander)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def battle_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(battle_scratch, battle_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
+                errors)
 
 
 MAX_UNITS = BATTLE_MAX_UNITS

@@ -16,12 +16,12 @@ with one ``dn(100)``:
 A chance of 0 draws nothing. The outcome row follows ``Constantinople.metrics``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.policy import error_code
-from .policies import decide_start_constantinople
+from .policies import START_CONSTANTINOPLE, decide_start_constantinople
 
 # indices into the compiled parameter vector
 (TURNS, DURATION, CONTINUOUS, ANY_USURPER, OCC_AUGUSTUS, OCC_USURPER, OCC_PRIMUS_USURPER, CONSTANTIN_LOSS,
@@ -31,6 +31,7 @@ from .policies import decide_start_constantinople
 WIN, INTERRUPTED, ATTEMPTS, INTERRUPTIONS, CANCELLATIONS, VP, CAPITAL_TURNS, N_METRICS = range(8)
 
 COMPLETION_VP = 10  # seed 3.1.2: PRIMUS scores 10 VP in the Phase F of completion
+STATE_SIZE = len(START_CONSTANTINOPLE.state)
 
 
 @njit(cache=True, inline="always")
@@ -39,13 +40,19 @@ def percent(stream, chance):
     return rng.dn(stream, 100) - 1 < chance
 
 
+@njit(cache=True)
+def constantinople_scratch(args):
+    return np.zeros(STATE_SIZE, np.int64)
+
+
 @njit(cache=True, inline="always")
-def constantinople_game(stream, row, state, p, codes, params, fn_start):
+def constantinople_game(stream, row, state, args, codes, params, slots):
     """spec 2.4.3 over ``TURNS`` turns: in Phase C PRIMUS may start when he controls Thracia, Constantin is Primus
     Augustus and nothing is under way (D3); the completion Phase F is that of the turn ``DURATION - 1`` after the
     start (SV-A8: 6 turns counting the start year, 7 with end_of_box_year). A cancelled construction may be
     started again from zero in a later Phase C. With SV-A9 ``continuous`` losing either starting condition also
     cancels it. Fills ``row``; returns 0 or a policy error code."""
+    p = args[0]
     row[:] = 0
     turns = p[TURNS]
     constantin, thracia, built = True, True, False
@@ -55,7 +62,7 @@ def constantinople_game(stream, row, state, p, codes, params, fn_start):
         if not built and due == 0 and constantin and thracia:
             state[0], state[1], state[2], state[3], state[4] = (
                 t, turns - t + 1, p[DURATION], row[ATTEMPTS], row[INTERRUPTIONS])
-            action = decide_start_constantinople(codes[0], params[0], state, stream, fn_start)
+            action = decide_start_constantinople(codes[0], params[0], state, stream, slots[0])
             if action == 1:
                 due = t + p[DURATION] - 1
                 row[ATTEMPTS] += 1
@@ -97,15 +104,6 @@ def constantinople_game(stream, row, state, p, codes, params, fn_start):
 
 
 @njit(parallel=True, cache=True)
-def constantinople_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors, fn_start=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(8, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = constantinople_game(stream, row, state, p, codes, params, fn_start)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def constantinople_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(constantinople_scratch, constantinople_game, seed, first, count, args, codes, params, slots, out, sums,
+                sumsq, errors)

@@ -5,12 +5,12 @@ SV-A30) are integer flags in it. The outcome row follows ``Initiative.metrics``.
 with the M/CS scenario (``sequences``), which plays Phase B before counting the M/CS.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.policy import error_code
-from .policies import decide_play_initiative
+from .policies import PLAY_INITIATIVE, decide_play_initiative
 
 # indices into the compiled parameter vector
 PC, AT_MOST, COUNTERPLAY, PRIMUS_HELD, SECONDUS_HELD, N_PARAMS = range(6)
@@ -20,11 +20,12 @@ WIN, ROLL, REVERSED, PRIMUS_PLAYED, SECONDUS_PLAYED, N_METRICS = range(6)
 
 PRIMUS, SECONDUS = 0, 1
 UNKNOWN_MCS = -1  # the D1 state's M/CS total when the scenario does not model Phase D
+STATE_SIZE = len(PLAY_INITIATIVE.state)
 
 
 @njit(cache=True, inline="always")
 def initiative_phase(stream, state, pc, at_most, counterplay, held_primus, held_secondus, mcs_total,
-                     codes, params, fn_play):
+                     codes, params, slots):
     """spec 2.3: PRIMUS rolls a d6 and has the initiative iff the die is below the Primus Augustus' PC (SV-A30
     ``at_most``: or equal). The player without the initiative may then play an Initiative stratagem to take it
     (seed 6.3 "reverse the dice result in your favour"; D1). A played Initiative is final (SV-A4); with
@@ -44,7 +45,7 @@ def initiative_phase(stream, state, pc, at_most, counterplay, held_primus, held_
             break
         state[0], state[1], state[2], state[3] = asking, own, held_s if asking == PRIMUS else held_p, die
         state[4], state[5], state[6] = pc, mcs_total, played_p + played_s
-        action = decide_play_initiative(codes[0], params[0], state, stream, fn_play)
+        action = decide_play_initiative(codes[0], params[0], state, stream, slots[0])
         if action == 0:
             break
         if action != 1:
@@ -59,12 +60,18 @@ def initiative_phase(stream, state, pc, at_most, counterplay, held_primus, held_
     return holder == PRIMUS, won, played_p, played_s, 0
 
 
+@njit(cache=True)
+def initiative_scratch(args):
+    return np.zeros(STATE_SIZE, np.int64)
+
+
 @njit(cache=True, inline="always")
-def initiative_game(stream, row, state, p, codes, params, fn_play):
+def initiative_game(stream, row, state, args, codes, params, slots):
     """spec 2.3 with the Initiative stratagem: one Phase B. Fills ``row``; returns 0 or a policy error code."""
+    p = args[0]
     primus, won, played_p, played_s, err = initiative_phase(
         stream, state, p[PC], p[AT_MOST], p[COUNTERPLAY], p[PRIMUS_HELD], p[SECONDUS_HELD], UNKNOWN_MCS,
-        codes, params, fn_play)
+        codes, params, slots)
     if err:
         return err
     row[WIN] = 1 if primus else 0
@@ -76,15 +83,6 @@ def initiative_game(stream, row, state, p, codes, params, fn_play):
 
 
 @njit(parallel=True, cache=True)
-def initiative_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors, fn_play=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(8, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = initiative_game(stream, row, state, p, codes, params, fn_play)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def initiative_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(initiative_scratch, initiative_game, seed, first, count, args, codes, params, slots, out, sums,
+                sumsq, errors)

@@ -5,12 +5,12 @@ The scenario compiles to an int64 vector ``p`` (number of candidate zones, the S
 ``Plague.metrics``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.policy import error_code
-from .policies import PLAGUE_STATE_ZONE, decide_plague_zone
+from .policies import PLAGUE_STATE_ZONE, PLAGUE_ZONE, decide_plague_zone
 
 MAX_ZONES = 4
 N_ZONES, DUX_ROLL, NON_ROMAN_ROLL, N_PARAMS = range(4)
@@ -24,6 +24,7 @@ N_ZONES, DUX_ROLL, NON_ROMAN_ROLL, N_PARAMS = range(4)
  N_METRICS) = range(9)
 
 DEATH_FACE = 9  # seed 6.3: a leader rolls a d10 and dies on a 9
+STATE_SIZE = len(PLAGUE_ZONE.state)
 
 
 @njit(cache=True, inline="always")
@@ -39,11 +40,17 @@ def rolling_leaders(p, zones, z, side):
     return n
 
 
+@njit(cache=True)
+def plague_scratch(args):
+    return np.zeros(STATE_SIZE, np.int64)
+
+
 @njit(cache=True, inline="always")
-def plague_game(stream, row, state, p, zones, codes, params, fn_zone):
+def plague_game(stream, row, state, args, codes, params, slots):
     """spec 2.12: the holder puts the marker on a zone (D13). Every unit there, both sides, loses a step (full to
     weakened, weakened eliminated); every leader there rolls a d10 and dies on a 9, the enemy's leaders first.
     Fills ``row``; returns 0 or a policy error code."""
+    p, zones = args
     row[:] = 0
     state[0] = p[N_ZONES]
     for z in range(p[N_ZONES]):
@@ -52,7 +59,7 @@ def plague_game(stream, row, state, p, zones, codes, params, fn_zone):
         state[at + 1] = rolling_leaders(p, zones, z, 1)
         state[at + 2] = zones[z, ENEMY_FULL] + zones[z, ENEMY_WEAKENED]
         state[at + 3] = zones[z, OWN_FULL] + zones[z, OWN_WEAKENED]
-    action = decide_plague_zone(codes[0], params[0], state, stream, fn_zone)
+    action = decide_plague_zone(codes[0], params[0], state, stream, slots[0])
     if action < 1 or action > p[N_ZONES]:
         return error_code(0, action)
     z = action - 1
@@ -72,15 +79,5 @@ def plague_game(stream, row, state, p, zones, codes, params, fn_zone):
 
 
 @njit(parallel=True, cache=True)
-def plague_kernel(seed, first, count, p, zones, codes, params, out, sums, sumsq, errors, fn_zone=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(PLAGUE_STATE_ZONE + 4 * MAX_ZONES, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = plague_game(stream, row, state, p, zones, codes, params, fn_zone)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def plague_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(plague_scratch, plague_game, seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)

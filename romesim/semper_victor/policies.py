@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.policy import Builtin, DecisionPoint
+from ..core.policy import USER, Builtin, DecisionPoint
 from .empire import MAX_LEADERS, N_DIOCESES
 
 PLAY_INITIATIVE = DecisionPoint(
@@ -84,7 +84,7 @@ PLAGUE_POINTS = (PLAGUE_ZONE,)
 
 @njit(cache=True)
 def decide_play_initiative(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     if code == 1:
         return 0
@@ -97,7 +97,7 @@ def decide_play_initiative(code, params, state, stream, fn):
 
 @njit(cache=True)
 def decide_start_constantinople(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     if code == 1:
         return 0
@@ -110,7 +110,7 @@ def decide_start_constantinople(code, params, state, stream, fn):
 
 @njit(cache=True)
 def decide_assassinate(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     if code == 1:
         return 1 if state[0] == 1 else 0
@@ -123,7 +123,7 @@ def decide_assassinate(code, params, state, stream, fn):
 
 @njit(cache=True)
 def decide_plague_zone(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     if code == 1:
         return np.int64(params[0])
@@ -244,7 +244,7 @@ def _random_pick(stream, n):
 
 @njit(cache=True)
 def decide_usurpation_target(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     n = state[TGT_N]
     if code == SV_RANDOM:
@@ -259,7 +259,7 @@ def decide_usurpation_target(code, params, state, stream, fn):
 
 @njit(cache=True)
 def decide_usurpation_diocese(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     n = state[DIO_N]
     if code == SV_RANDOM:
@@ -273,7 +273,7 @@ def decide_usurpation_diocese(code, params, state, stream, fn):
 
 @njit(cache=True)
 def decide_succession_general(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     n = state[GEN_N]
     if code == SV_RANDOM:
@@ -290,7 +290,7 @@ def decide_succession_general(code, params, state, stream, fn):
 
 @njit(cache=True)
 def decide_emperor_tie(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     if code == SV_RANDOM:
         return state[TIE_A] if rng.dn(stream, 2) == 1 else state[TIE_B]
@@ -321,22 +321,43 @@ RETREAT_STATE_SIZE = RETREAT_LEADER0 + len(RETREAT_LEADER_FIELDS) * BATTLE_MAX_L
 COMMANDER_FIELDS = ("tb", "cc", "sr", "role")
 COMMANDER_LEADER0 = 3
 COMMANDER_STATE_SIZE = COMMANDER_LEADER0 + len(COMMANDER_FIELDS) * BATTLE_MAX_LEADERS
-BATTLE_STATE_SIZE = max(LOSS_STATE_SIZE, RETREAT_STATE_SIZE, COMMANDER_STATE_SIZE)
+# the battle hook's state: the battle's four tables in one buffer (romesim.semper_victor.battle reads them back as
+# tables with battle_tables): the context, the result, the two row counts, then the unit rows and the leader rows
+HOOK_CONTEXT_FIELDS = ("attacker", "threshold", "dice", "pursuit", "death_from", "civil_kills", "commander_choice",
+                       "zones_0", "zones_1", "losses_code", "retreat_code", "commander_code")
+HOOK_OUT_FIELDS = ("winner", "hits_0", "hits_1", "error")
+HOOK_UNIT_FIELDS = ("side", "sp", "qu", "tb", "weak_sp", "weak_qu", "weak_tb", "barred", "weakened", "alive",
+                    "retreated")
+HOOK_LEADER_FIELDS = ("side", "tb", "cc", "sr", "role", "barred", "alive", "retreated", "commander")
+HOOK_CONTEXT = 0
+HOOK_OUT = HOOK_CONTEXT + len(HOOK_CONTEXT_FIELDS)
+HOOK_UNITS = HOOK_OUT + len(HOOK_OUT_FIELDS)  # the number of unit rows, then of leader rows
+HOOK_LEADERS = HOOK_UNITS + 1
+HOOK_UNIT0 = HOOK_LEADERS + 1
+HOOK_LEADER0 = HOOK_UNIT0 + len(HOOK_UNIT_FIELDS) * 2 * BATTLE_MAX_UNITS
+HOOK_STATE_SIZE = HOOK_LEADER0 + len(HOOK_LEADER_FIELDS) * 2 * BATTLE_MAX_LEADERS
 
 
 def _slots(fields, n):
     return tuple(f"{f}_{i}" for i in range(n) for f in fields)
 
 
+def _rows(prefix, fields, n):
+    return tuple(f"{prefix}{i}_{f}" for i in range(n) for f in fields)
+
+
 BATTLE_HOOK = DecisionPoint(
     "battle", "PROPOSAL P8 (spec 3.2)",
     "The battle procedure itself. Section 8 of the published rules was not found: the only built-in, "
     "`p8_proposal`, is the specification's PROPOSAL P8, not a rule of the game. A user @njit function "
-    "fn(units, leaders, context, out, stream) replaces it; the tables and their columns are documented in "
-    "romesim.semper_victor.battle. It plays one battle by changing the `weakened`, `alive` and `retreated` "
+    "fn(state, params, stream) replaces it: `state` holds the battle's tables (context, out, then the unit and "
+    "leader rows), which romesim.semper_victor.battle.battle_tables(state) returns as the arrays (units, leaders, "
+    "context, out) documented there. It plays one battle by changing the `weakened`, `alive` and `retreated` "
     "columns of `units`, the `alive`, `retreated` and `commander` columns of `leaders`, and writing `out` "
     "(winner side, hits per side); its return value is ignored.",
-    state=("units", "leaders", "context", "out", "stream"),
+    state=HOOK_CONTEXT_FIELDS + HOOK_OUT_FIELDS + ("units", "leaders")
+    + _rows("unit", HOOK_UNIT_FIELDS, 2 * BATTLE_MAX_UNITS)
+    + _rows("leader", HOOK_LEADER_FIELDS, 2 * BATTLE_MAX_LEADERS),
     actions="a battle result the tables cannot hold stops the run; the action reported locates the first bad "
             "entry: 100 * row + column of `units`, 10000 + 100 * row + column of `leaders`, 20000 + index of "
             "`out` (a changed rating, a state outside 0/1, a unit or leader brought back, a winner other than "
@@ -402,7 +423,7 @@ COMMANDER_RANDOM = 1
 
 @njit(cache=True)
 def decide_battle_losses(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     n = state[5]
     if code == LOSSES_RANDOM:
@@ -436,7 +457,7 @@ def decide_battle_losses(code, params, state, stream, fn):
 
 @njit(cache=True)
 def decide_battle_retreat(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     zones = state[2]
     if code == 1:
@@ -461,7 +482,7 @@ def decide_battle_retreat(code, params, state, stream, fn):
 
 @njit(cache=True)
 def decide_battle_commander(code, params, state, stream, fn):
-    if fn is not None:
+    if code == USER:
         return fn(state, params, stream)
     n = state[2]
     if code == COMMANDER_RANDOM:

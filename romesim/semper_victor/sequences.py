@@ -3,12 +3,10 @@
 The scenario is compiled into an int64 vector ``p`` (constants below) and three per-leader vectors of the
 SECONDUS leaders: SR, kind and Pax Romana face. The outcome row follows ``Sequences.metrics``.
 """
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
-from .initiative import initiative_phase
+from ..core.loop import play_blocks
+from .initiative import initiative_phase, initiative_scratch
 
 # indices into the compiled parameter vector
 (PC, AT_MOST, COUNTERPLAY, PRIMUS_HELD, SECONDUS_HELD, PRIMUS_SR, EMPTY_VALUE, COUNT_DUX_USURPERS, N_LEADERS,
@@ -38,13 +36,14 @@ def mcs_total(p, sr, kind, pax):
 
 
 @njit(cache=True, inline="always")
-def sequences_game(stream, row, state, p, sr, kind, pax, codes, params, fn_play):
+def sequences_game(stream, row, state, args, codes, params, slots):
     """spec 2.3 then 2.5.1: the initiative player gets ceil(T/2) M/CS, the other floor(T/2); they alternate from
     the initiative player (spec 2.6), so he also makes the last one when T is odd. Returns 0 or a policy error code."""
+    p, sr, kind, pax = args
     total = mcs_total(p, sr, kind, pax)
     primus, won, played_p, played_s, err = initiative_phase(
         stream, state, p[PC], p[AT_MOST], p[COUNTERPLAY], p[PRIMUS_HELD], p[SECONDUS_HELD], total,
-        codes, params, fn_play)
+        codes, params, slots)
     if err:
         return err
     first, second = (total + 1) // 2, total // 2
@@ -58,15 +57,6 @@ def sequences_game(stream, row, state, p, sr, kind, pax, codes, params, fn_play)
 
 
 @njit(parallel=True, cache=True)
-def sequences_kernel(seed, first, count, p, sr, kind, pax, codes, params, out, sums, sumsq, errors, fn_play=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(8, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = sequences_game(stream, row, state, p, sr, kind, pax, codes, params, fn_play)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def sequences_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(initiative_scratch, sequences_game, seed, first, count, args, codes, params, slots, out, sums,
+                sumsq, errors)

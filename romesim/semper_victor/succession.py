@@ -5,10 +5,10 @@ The scenario is compiled into the int64 vector ``p`` (constants below), the empi
 ``p``. The outcome row follows ``Succession.metrics``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.policy import error_code
 from .empire import (
     AUGUSTUS,
@@ -42,7 +42,7 @@ from .policies import (
     GEN_ZONE,
     SUCC_DP_GENERAL,
     SUCC_DP_TIE,
-    SV_STATE_SIZE,
+    SUCCESSION_GENERAL,
     TIE_A,
     TIE_B,
     TIE_CC,
@@ -50,6 +50,7 @@ from .policies import (
     TIE_PC,
     TIE_SR,
     TIE_TB,
+    EMPEROR_TIE,
     decide_emperor_tie,
     decide_succession_general,
 )
@@ -60,10 +61,11 @@ SCOPE_SAME_ZONE, SCOPE_OTHER_ZONES, SCOPE_ALL = range(3)  # SV-A14, in sv_option
 
 # outcome columns, in Succession.metrics order
 WIN, CASE, ROLES_CHANGE, USURPER_PLACED, SUCCESSOR, USURPER, DEFECTIONS, UNITS_DEFECTED, N_METRICS = range(9)
+GENERAL_STATE_SIZE, TIE_STATE_SIZE = len(SUCCESSION_GENERAL.state), len(EMPEROR_TIE.state)
 
 
 @njit(cache=True, inline="always")
-def pick_general(stream, state, role, case, dead, side, p, lead, codes, params, fn_general):
+def pick_general(stream, state, role, case, dead, side, p, lead, codes, params, slots):
     """D7: the player ``side`` names one of his leaders on the map, not a Dux (SV-A35) and not the dead
     Augustus. Returns ``(leader, error)``; leader -1 when he has none."""
     n = 0
@@ -80,18 +82,28 @@ def pick_general(stream, state, role, case, dead, side, p, lead, codes, params, 
     if n == 0:
         return -1, 0
     state[GEN_N], state[GEN_ROLE], state[GEN_CASE], state[GEN_DEAD] = n, role, case, dead
-    pick = decide_succession_general(codes[SUCC_DP_GENERAL], params[SUCC_DP_GENERAL], state, stream, fn_general)
+    pick = decide_succession_general(codes[SUCC_DP_GENERAL], params[SUCC_DP_GENERAL], state, stream,
+                                     slots[SUCC_DP_GENERAL])
     for i in range(n):
         if state[GEN_LEADER + i] == pick:
             return pick, 0
     return -1, error_code(SUCC_DP_GENERAL, pick)
 
 
+@njit(cache=True)
+def succession_scratch(args):
+    """The D7 and D8 states, each point its own buffer, and the leaders' sides and zone flags of a game."""
+    return (np.zeros(GENERAL_STATE_SIZE, np.int64), np.zeros(TIE_STATE_SIZE, np.int64),
+            np.zeros(MAX_LEADERS, np.int64), np.zeros(MAX_ZONES, np.int64))
+
+
 @njit(cache=True, inline="always")
-def succession_game(stream, row, state, side, zflag, p, lead, free, codes, params, fn_general, fn_tie):
+def succession_game(stream, row, buffers, args, codes, params, slots):
     """seed 3.5.2: the Primus (``p[DIES]`` = 0) or Secondus Augustus dies by any cause but a successful
     usurpation; his successor is found by the cases of the seed, in order. Fills ``row``; returns 0 or a policy
     error code."""
+    state, tie, side, zflag = buffers
+    p, lead, free = args
     row[:] = 0
     row[SUCCESSOR] = -1
     row[USURPER] = -1
@@ -132,12 +144,12 @@ def succession_game(stream, row, state, side, zflag, p, lead, free, codes, param
                 pick = c1 if lead[r, c1] > lead[r, c2] else c2
         if pick < 0:
             if p[TIE_BY_CONTROLLER]:
-                state[TIE_CONTEXT], state[TIE_A], state[TIE_B] = 0, c1, c2
-                state[TIE_PC], state[TIE_PC + 1] = lead[L_PC, c1], lead[L_PC, c2]
-                state[TIE_CC], state[TIE_CC + 1] = lead[L_CC, c1], lead[L_CC, c2]
-                state[TIE_SR], state[TIE_SR + 1] = lead[L_SR, c1], lead[L_SR, c2]
-                state[TIE_TB], state[TIE_TB + 1] = lead[L_TB, c1], lead[L_TB, c2]
-                pick = decide_emperor_tie(codes[SUCC_DP_TIE], params[SUCC_DP_TIE], state, stream, fn_tie)
+                tie[TIE_CONTEXT], tie[TIE_A], tie[TIE_B] = 0, c1, c2
+                tie[TIE_PC], tie[TIE_PC + 1] = lead[L_PC, c1], lead[L_PC, c2]
+                tie[TIE_CC], tie[TIE_CC + 1] = lead[L_CC, c1], lead[L_CC, c2]
+                tie[TIE_SR], tie[TIE_SR + 1] = lead[L_SR, c1], lead[L_SR, c2]
+                tie[TIE_TB], tie[TIE_TB + 1] = lead[L_TB, c1], lead[L_TB, c2]
+                pick = decide_emperor_tie(codes[SUCC_DP_TIE], params[SUCC_DP_TIE], tie, stream, slots[SUCC_DP_TIE])
                 if pick != c1 and pick != c2:
                     return error_code(SUCC_DP_TIE, pick)
             else:
@@ -150,17 +162,17 @@ def succession_game(stream, row, state, side, zflag, p, lead, free, codes, param
     elif mine == PRIMUS:
         # case 5: PRIMUS names his Primus Augustus, then SECONDUS a Usurper, validated at once
         row[CASE] = 5
-        heir, err = pick_general(stream, state, 0, 5, dead, PRIMUS, p, lead, codes, params, fn_general)
+        heir, err = pick_general(stream, state, 0, 5, dead, PRIMUS, p, lead, codes, params, slots)
         if err:
             return err
         row[SUCCESSOR] = heir
-        usurper, err = pick_general(stream, state, 1, 5, dead, SECONDUS, p, lead, codes, params, fn_general)
+        usurper, err = pick_general(stream, state, 1, 5, dead, SECONDUS, p, lead, codes, params, slots)
         if err:
             return err
     else:
         # Secondus case 4: SECONDUS names a Usurper; the other leaders test their loyalty (SV-A14)
         row[CASE] = 4
-        usurper, err = pick_general(stream, state, 1, 4, dead, SECONDUS, p, lead, codes, params, fn_general)
+        usurper, err = pick_general(stream, state, 1, 4, dead, SECONDUS, p, lead, codes, params, slots)
         if err:
             return err
         if usurper >= 0:
@@ -197,19 +209,6 @@ def succession_game(stream, row, state, side, zflag, p, lead, free, codes, param
 
 
 @njit(parallel=True, cache=True)
-def succession_kernel(seed, first, count, p, lead, free, codes, params, out, sums, sumsq, errors, fn_general=None,
-                      fn_tie=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(SV_STATE_SIZE, np.int64)
-        side = np.zeros(MAX_LEADERS, np.int64)
-        zflag = np.zeros(MAX_ZONES, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = succession_game(stream, row, state, side, zflag, p, lead, free, codes, params, fn_general,
-                                  fn_tie)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def succession_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(succession_scratch, succession_game, seed, first, count, args, codes, params, slots, out, sums,
+                sumsq, errors)

@@ -8,10 +8,10 @@ the empire's arrays (``empire.compile_empire``), the static candidate table ``le
 rule options are flags in ``p``. The outcome row follows ``Usurpation.metrics``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.policy import error_code
 from .empire import (
     AUGUSTUS,
@@ -44,7 +44,7 @@ from .policies import (
     DIO_PC,
     DIO_UNITS,
     DIO_USURPER,
-    SV_STATE_SIZE,
+    EMPEROR_TIE,
     TGT_ATTEMPT,
     TGT_BONUS,
     TGT_LEADER,
@@ -62,6 +62,8 @@ from .policies import (
     USURP_DP_DIOCESE,
     USURP_DP_TARGET,
     USURP_DP_TIE,
+    USURPATION_DIOCESE,
+    USURPATION_TARGET,
     decide_emperor_tie,
     decide_usurpation_diocese,
     decide_usurpation_target,
@@ -87,6 +89,8 @@ ZS_USURPATION = 2
 # the per-block auxiliary vector: targets, validations, chosen Dioceses, Dioceses touched
 AUX_TARGET, AUX_VALID, AUX_D2, AUX_TOUCHED = 0, 2, 4, 6
 AUX_SIZE = AUX_TOUCHED + N_DIOCESES
+TARGET_STATE_SIZE, DIOCESE_STATE_SIZE = len(USURPATION_TARGET.state), len(USURPATION_DIOCESE.state)
+TIE_STATE_SIZE = len(EMPEROR_TIE.state)
 
 
 @njit(cache=True, inline="always")
@@ -193,8 +197,7 @@ def expected_gain(d, b, faces, player, p, lead, ls, zs, zone_diocese):
 
 
 @njit(cache=True)
-def step_c(stream, row, state, a, usurper, b, p, lead, ls, zs, aux, zone_diocese, dadj, codes, params,
-           fn_diocese):
+def step_c(stream, row, state, a, usurper, b, p, lead, ls, zs, aux, zone_diocese, dadj, codes, params, slots):
     """seed 3.6.3 C: the Usurper picks a Diocese D2 adjacent to his (D6), rolls a d10, and on success applies
     step B to every zone of D2 (SV-A20: one roll per zone). Returns 0 or a policy error code."""
     player = p[PLAYER]
@@ -226,7 +229,7 @@ def step_c(stream, row, state, a, usurper, b, p, lead, ls, zs, aux, zone_diocese
     state[DIO_N], state[DIO_USURPER], state[DIO_PC], state[DIO_BONUS] = n, usurper, pc, b
     state[DIO_FROM], state[DIO_LITERAL] = home, p[LITERAL]
     choice = decide_usurpation_diocese(codes[USURP_DP_DIOCESE], params[USURP_DP_DIOCESE], state, stream,
-                                       fn_diocese)
+                                       slots[USURP_DP_DIOCESE])
     m = -1
     for i in range(n):
         if state[DIO_LIST + i] == choice:
@@ -309,11 +312,20 @@ def assassination_target(p, lead, ls):
     return best
 
 
+@njit(cache=True)
+def usurpation_scratch(args):
+    """The D5, D6 and D8 states, each point its own buffer, then the leader, zone and auxiliary scratch."""
+    return (np.zeros(TARGET_STATE_SIZE, np.int64), np.zeros(DIOCESE_STATE_SIZE, np.int64),
+            np.zeros(TIE_STATE_SIZE, np.int64), np.zeros((N_LS, MAX_LEADERS), np.int64),
+            np.zeros((3, MAX_ZONES), np.int64), np.zeros(AUX_SIZE, np.int64))
+
+
 @njit(cache=True, inline="always")
-def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead, units, legal, march, codes,
-                    params, fn_target, fn_diocese, fn_tie):
+def usurpation_game(stream, row, buffers, args, codes, params, slots):
     """seed 3.6: one usurpation attempt (two with a double usurpation) and its civil war. Fills ``row``; returns 0
     or a policy error code."""
+    state, dio, tie, ls, zs, aux = buffers
+    p, zone_diocese, dadj, lead, units, legal, march = args
     row[:] = 0
     row[SUCCESSOR] = -1
     player = p[PLAYER]
@@ -358,7 +370,7 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
             state[TGT_N], state[TGT_ATTEMPT] = n, a
             state[TGT_STRATAGEM], state[TGT_BONUS] = p[STRAT_0 + 2 * a], bonus_of(p[STRAT_0 + 2 * a])
             t = decide_usurpation_target(codes[USURP_DP_TARGET], params[USURP_DP_TARGET], state, stream,
-                                         fn_target)
+                                         slots[USURP_DP_TARGET])
             ok = False
             for i in range(n):
                 if state[TGT_LEADER + i] == t:
@@ -420,8 +432,7 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
             if z != home and zone_diocese[z] == zone_diocese[home]:
                 loyalty_zone(stream, row, z, b, player, p, lead, ls, zs, aux, zone_diocese)
         # C: one adjacent Diocese
-        err = step_c(stream, row, state, a, x, b, p, lead, ls, zs, aux, zone_diocese, dadj, codes, params,
-                     fn_diocese)
+        err = step_c(stream, row, dio, a, x, b, p, lead, ls, zs, aux, zone_diocese, dadj, codes, params, slots)
         if err:
             return err
 
@@ -502,12 +513,13 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
                 winner = x
             elif lead[L_PC, x] == lead[L_PC, winner]:
                 # seed 3.6 double usurpation: equal PC, the player chooses (D8)
-                state[TIE_CONTEXT], state[TIE_A], state[TIE_B] = 1, winner, x
-                state[TIE_PC], state[TIE_PC + 1] = lead[L_PC, winner], lead[L_PC, x]
-                state[TIE_CC], state[TIE_CC + 1] = lead[L_CC, winner], lead[L_CC, x]
-                state[TIE_SR], state[TIE_SR + 1] = lead[L_SR, winner], lead[L_SR, x]
-                state[TIE_TB], state[TIE_TB + 1] = lead[L_TB, winner], lead[L_TB, x]
-                pick = decide_emperor_tie(codes[USURP_DP_TIE], params[USURP_DP_TIE], state, stream, fn_tie)
+                tie[TIE_CONTEXT], tie[TIE_A], tie[TIE_B] = 1, winner, x
+                tie[TIE_PC], tie[TIE_PC + 1] = lead[L_PC, winner], lead[L_PC, x]
+                tie[TIE_CC], tie[TIE_CC + 1] = lead[L_CC, winner], lead[L_CC, x]
+                tie[TIE_SR], tie[TIE_SR + 1] = lead[L_SR, winner], lead[L_SR, x]
+                tie[TIE_TB], tie[TIE_TB + 1] = lead[L_TB, winner], lead[L_TB, x]
+                pick = decide_emperor_tie(codes[USURP_DP_TIE], params[USURP_DP_TIE], tie, stream,
+                                          slots[USURP_DP_TIE])
                 if pick != winner and pick != x:
                     return error_code(USURP_DP_TIE, pick)
                 winner = pick
@@ -516,20 +528,6 @@ def usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead
 
 
 @njit(parallel=True, cache=True)
-def usurpation_kernel(seed, first, count, p, zone_diocese, dadj, lead, units, legal, march, codes, params, out,
-                      sums, sumsq, errors, fn_target=None, fn_diocese=None, fn_tie=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(SV_STATE_SIZE, np.int64)
-        ls = np.zeros((N_LS, MAX_LEADERS), np.int64)
-        zs = np.zeros((3, MAX_ZONES), np.int64)
-        aux = np.zeros(AUX_SIZE, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = usurpation_game(stream, row, state, ls, zs, aux, p, zone_diocese, dadj, lead, units, legal,
-                                  march, codes, params, fn_target, fn_diocese, fn_tie)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def usurpation_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(usurpation_scratch, usurpation_game, seed, first, count, args, codes, params, slots, out, sums,
+                sumsq, errors)

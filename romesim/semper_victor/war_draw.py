@@ -7,10 +7,10 @@ The seed has no rule for how a war ends (GAP G10); ``peace`` is the stand-in: in
 war, Persians first, rolls a d10 and makes peace on a result below ``peace``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 
 # indices into the compiled parameter vector
 TURNS, START_YEAR, OTHERS_AT_WAR, PERSIANS_AT_WAR, PEACE, REPLACE, WITHOUT_LEADER, N_PARAMS = range(8)
@@ -23,11 +23,18 @@ PERSIAN_MARKER = 0
 NO_PERSIAN_KING = (310, 319)  # seed 4.2.1: between 310 and 319 there is no Persian leader in play
 
 
+@njit(cache=True)
+def war_draw_scratch(args):
+    return np.zeros(PEOPLES, np.int64), np.zeros(COUNTERS, np.int64)
+
+
 @njit(cache=True, inline="always")
-def war_draw_game(stream, row, at_war, cup, p):
+def war_draw_game(stream, row, buffers, args, codes, params, slots):
     """spec 2.4.2 once per turn for ``TURNS`` turns. A drawn dummy, or the marker of a people already at war,
     starts nothing; any other marker sends its people to war, except the Persians' in 310-319 when
     SV-A7 ``war_without_leader`` is false. Returns 0."""
+    at_war, cup = buffers
+    p = args[0]
     row[:] = 0
     at_war[:] = 0
     at_war[PERSIAN_MARKER] = p[PERSIANS_AT_WAR]
@@ -65,16 +72,6 @@ def war_draw_game(stream, row, at_war, cup, p):
 
 
 @njit(parallel=True, cache=True)
-def war_draw_kernel(seed, first, count, p, codes, params, out, sums, sumsq, errors):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        at_war = np.zeros(PEOPLES, np.int64)
-        cup = np.zeros(COUNTERS, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = war_draw_game(stream, row, at_war, cup, p)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def war_draw_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(war_draw_scratch, war_draw_game, seed, first, count, args, codes, params, slots, out, sums,
+                sumsq, errors)
