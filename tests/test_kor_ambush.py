@@ -99,3 +99,14 @@ def test_6_4_no_spolia_challenge_in_an_ambush():
     r = run(n=2000, ambush_battle_phases="full", roman_leaders=[{"rank": "king", "virtus": 3, "astutia": 2}],
             roman_units=[inf(3)] * 3, nr_units=[nr_inf(3)] * 3)
     assert r["p_end_spolia"] == 0
+
+
+def test_user_functions_by_state_names_play_the_builtins():
+    """KoR 6.4 c: the battle's user bots (test_kor_battle), each reading its state by the names of its
+    DecisionPoint, play the ambush game by game as the built-ins they re-implement."""
+    from test_kor_battle import assert_user_bots_play_the_builtins
+    scenario = romesim.scenario(AMBUSH, roman_leaders=[{"rank": "king", "virtus": 3, "astutia": 2}],
+                                nr_leaders=[NR_LEADER], roman_units=[inf(3, 1), inf(2), inf(2, 2)],
+                                nr_units=[nr_inf(3), nr_inf(2), nr_inf(2), nr_inf(1)])
+    r = assert_user_bots_play_the_builtins(scenario)
+    assert r.outcomes["phase3_rounds"].sum() > 0

@@ -7,11 +7,13 @@ import json
 import math
 from fractions import Fraction as F
 
+import numba
 import pytest
 
 import romesim
 from romesim.cli import main
 from romesim.core.errors import PolicyError, ScenarioError
+from romesim.kings_of_rome.policies import BATTLE_POINTS
 
 BATTLE = "kings_of_rome.battle"
 N = 200_000
@@ -385,3 +387,154 @@ def test_5_7_11_kor_a37_subordinate_tribune_is_tried():
     r = run(roman_units=[inf(3)] * 3, nr_units=[nr_inf(3)] * 3, roman_leaders=[TRIBUNE], nr_leaders=[NR_LEADER],
             policies=ATTACK_ATTACK)
     assert_near(r, "ip", 2 * win - 1 - loss * (1 + F(11, 12) * 3))
+
+
+# ---------------------------------------------------------------------------- user functions read by state names
+# Each bot re-implements a point's `default` built-in reading the state only through the names of the point's
+# DecisionPoint.state: the same outcomes game by game show the kernel passes the entries those names describe.
+_POINTS = {dp.name: dp for dp in BATTLE_POINTS}
+
+
+def _at(point, *names):
+    return tuple(_POINTS[point].state.index(name) for name in names)
+
+
+LEGAL = _at("deployment", *(f"legal_{a}" for a in range(8)))
+assert all(LEGAL == _at(point, *(f"legal_{a}" for a in range(8))) for point in _POINTS)
+COMMANDER = tuple(_at("commander", f"rank_{a}", f"virtus_{a}", f"astutia_{a}") for a in range(3))
+(PART_VIRTUS,) = _at("participants", "virtus")
+SPOLIA_RV, SPOLIA_RA, SPOLIA_NV, SPOLIA_NA, SPOLIA_OMEN = _at("spolia", "roman_virtus", "roman_astutia", "nr_virtus",
+                                                              "nr_astutia", "omen")
+TACTIC_ROME, TACTIC_NR = _at("tactic", "roman_strength", "nr_strength")
+PAIRING = {point: _at(point, *(f"roman_virtus_{a}" for a in range(8)))
+           for point in ("vanguard_pairing", "retreat_pairing", "deployment")}
+ALIVE_ROME, ALIVE_NR = _at("fight_phase3", "roman_alive", "nr_alive")
+assert (ALIVE_ROME, ALIVE_NR) == _at("continue_after_clash", "roman_alive", "nr_alive")
+(LEADER_ASTUTIA,), LEADER_BOX = _at("leader_position", "astutia"), _at("leader_position", "box_virtus_0",
+                                                                       "box_virtus_1", "box_virtus_2")
+(ASTUTIA_LEFT,) = _at("reroll", "astutia_left")
+(RESERVE_VIRTUS,) = _at("reserve_infantry", "unit_virtus")
+FACING = _at("fill_box", "facing_0", "facing_1", "facing_2")
+
+
+@numba.njit
+def user_commander(state, params, stream):
+    pick, best = -1, 0
+    for a in range(3):
+        rank, virtus, astutia = state[COMMANDER[a][0]], state[COMMANDER[a][1]], state[COMMANDER[a][2]]
+        value = -100 * rank + 10 * virtus + astutia
+        if state[LEGAL[a]] and (pick < 0 or value > best):
+            pick, best = a, value
+    return pick
+
+
+@numba.njit
+def user_participants(state, params, stream):
+    return 1 if state[PART_VIRTUS] >= 1 else 0
+
+
+@numba.njit
+def user_spolia(state, params, stream):
+    roman, nr = 0, 0
+    for die in range(1, 7):
+        roman += die + state[SPOLIA_RA] + state[SPOLIA_OMEN] > state[SPOLIA_NV]
+        nr += die + state[SPOLIA_NA] > state[SPOLIA_RV]
+    return 1 if roman - nr >= 1 else 0
+
+
+@numba.njit
+def user_tactic(state, params, stream):
+    return 1 if state[TACTIC_ROME] >= state[TACTIC_NR] else 0
+
+
+@numba.njit
+def user_attack(state, params, stream):
+    return 1
+
+
+def _strongest(virtus):
+    @numba.njit
+    def strongest(state, params, stream):
+        pick = -1
+        for a in range(8):
+            if state[LEGAL[a]] and (pick < 0 or state[virtus[a]] > state[virtus[pick]]):
+                pick = a
+        return pick
+    return strongest
+
+
+@numba.njit
+def user_more_alive(state, params, stream):
+    return 1 if state[ALIVE_ROME] - state[ALIVE_NR] >= 0 else 0
+
+
+@numba.njit
+def user_leader(state, params, stream):
+    if state[LEADER_ASTUTIA] >= 1:
+        pick = -1
+        for box in range(3):
+            if state[LEGAL[box]] and (pick < 0 or state[LEADER_BOX[box]] > state[LEADER_BOX[pick]]):
+                pick = box
+        if pick >= 0:
+            return pick
+    return 3
+
+
+@numba.njit
+def user_reroll(state, params, stream):
+    return 1 if state[ASTUTIA_LEFT] > 0 else 0
+
+
+@numba.njit
+def user_reserve_infantry(state, params, stream):
+    return 1 if state[RESERVE_VIRTUS] >= 1 else 0
+
+
+@numba.njit
+def user_reserve_cavalry(state, params, stream):
+    if state[LEGAL[0]]:
+        return 0
+    return 1 if state[LEGAL[1]] else 2
+
+
+@numba.njit
+def user_fill(state, params, stream):
+    pick = -1
+    for box in range(3):
+        if state[LEGAL[box]] and (pick < 0 or state[FACING[box]] < state[FACING[pick]]):
+            pick = box
+    return pick
+
+
+@numba.njit
+def user_claim(state, params, stream):
+    return 1
+
+
+USER_BOTS = {"commander": user_commander, "participants": user_participants, "spolia": user_spolia,
+             "tactic": user_tactic, "nr_tactic": user_attack,
+             "vanguard_pairing": _strongest(PAIRING["vanguard_pairing"]),
+             "continue_after_clash": user_more_alive, "fight_phase3": user_more_alive,
+             "retreat_pairing": _strongest(PAIRING["retreat_pairing"]),
+             "deployment": _strongest(PAIRING["deployment"]), "leader_position": user_leader,
+             "reroll": user_reroll, "reserve_infantry": user_reserve_infantry,
+             "reserve_cavalry": user_reserve_cavalry, "fill_box": user_fill, "triumph": user_claim}
+# what the bots re-implement: every point's default, and the NR marker always ATTACK (a user function replaces the
+# rules' draw)
+USER_BOTS_BUILTINS = {"nr_tactic": "attack"}
+
+
+def assert_user_bots_play_the_builtins(scenario, n=2000):
+    assert set(USER_BOTS) == set(_POINTS)
+    user = romesim.simulate(scenario, n, seed=11, keep=True, policies=USER_BOTS)
+    builtin = romesim.simulate(scenario, n, seed=11, keep=True, policies=USER_BOTS_BUILTINS)
+    assert user.outcomes.equals(builtin.outcomes)
+    return user
+
+
+@pytest.mark.parametrize("nr", ["latin_army", "etruscan_army"])
+def test_user_functions_by_state_names_play_the_builtins(nr):
+    """A user @njit function at every battle decision point, reading the state by the names of its DecisionPoint,
+    plays game by game as the built-in it re-implements (KoR 5.7, DP-B01..B15, KOR-A19)."""
+    r = assert_user_bots_play_the_builtins(romesim.kings_of_rome.Battle.example("romulus", nr))
+    assert r.outcomes["phase3_rounds"].sum() > 0  # phase 3 was fought: deployment, rerolls, reserves were asked

@@ -5,10 +5,12 @@ taken from the code's output.
 """
 from fractions import Fraction as F
 
+import numba
 import pytest
 
 import romesim
 from helpers import assert_matches_exact, assert_reference_equal
+from romesim.kings_of_rome.policies import FIRST_TARGET, LOSSES, REROLL
 
 SIEGE = "kings_of_rome.siege"
 
@@ -412,3 +414,54 @@ def test_sortie_has_no_exact_answer():
                          sortie_units=[WEAK_NR] * 3)
     with pytest.raises(romesim.RomesimError, match="sortie or relief"):
         romesim.exact(s)
+
+
+# ---------------------------------------------------------------------------- user functions read by state names
+RR_ROLL, RR_POINTS, RR_CAN, RR_FACES, RR_FACES_B, RR_CHAINED = (REROLL.state.index(name) for name in (
+    "roll", "points_left", "can_succeed", "faces", "faces_b", "chained"))
+L_GARRISON, L_LEADER, L_UNITS, L_REQUIRED = (LOSSES.state.index(name) for name in (
+    "garrison", "leader", "units", "leader_required"))
+FT_GARRISON, FT_LEADER = (FIRST_TARGET.state.index(name) for name in ("garrison", "leader"))
+
+
+@numba.njit
+def user_greedy(state, params, stream):
+    """DP-S05 ``greedy`` by the names of REROLL.state."""
+    if state[RR_CAN] == 0:
+        return 0
+    if state[RR_ROLL] == 1:
+        return 1
+    return 1 if state[RR_FACES] >= state[RR_FACES_B] or (not state[RR_CHAINED] and state[RR_POINTS] >= 2) else 0
+
+
+@numba.njit
+def user_garrison_first(state, params, stream):
+    """DP-S04 ``garrison_first`` by the names of LOSSES.state."""
+    if state[L_REQUIRED]:
+        return 2
+    if state[L_GARRISON]:
+        return 0
+    return 1 if state[L_UNITS] else 2
+
+
+@numba.njit
+def user_best_target(state, params, stream):
+    """DP-S02 ``best`` by the names of FIRST_TARGET.state."""
+    return 1 if state[FT_LEADER] < state[FT_GARRISON] else 0
+
+
+@pytest.mark.parametrize("params", [
+    dict(garrison=2, leader=3, nr_units=2, astutia=2, commander="king", siege_first_roll_target="player_choice"),
+    dict(garrison=1, leader=2, nr_units=3, besiegers=3, astutia=1, roman_units=[CLASS_I] * 3,
+         sortie_units=[WEAK_NR] * 3, astutia_reroll="chained"),
+], ids=["rolls", "sortie"])
+def test_user_functions_by_state_names_play_the_builtins(params):
+    """KoR 5.5 a-c (DP-S02, DP-S04, DP-S05), and a sortie battle (5.5.1) fought by the battle's built-ins while the
+    siege's points are user functions: each reads its state by the names of its DecisionPoint and plays game by
+    game as the built-in it re-implements."""
+    s = romesim.scenario(SIEGE, **params)
+    bots = {"first_target": user_best_target, "reroll": user_greedy, "losses": user_garrison_first}
+    user = romesim.simulate(s, 2000, seed=5, keep=True, policies=bots)
+    builtin = romesim.simulate(s, 2000, seed=5, keep=True)
+    assert user.outcomes.equals(builtin.outcomes)
+    assert user["p_win"] > 0

@@ -6,13 +6,17 @@ keeps its state in three small arrays reused for every game of a block: ``status
 ``g`` for the scalars (``G_*``: track penalties, commanders, Astutia left, front boxes, losses) and ``state`` for
 the decision points. Each step of the master algorithm (spec 2.1.0) is one function named after it. The outcome
 row follows ``Battle.metrics``.
+
+The kernel's ``args`` are ``(p, units, leaders)``. Every step that may reach a decision point takes the policies
+``codes``, ``params``, ``slots`` and the ``offset`` of the battle's first point in them (``decide_battle``); the
+siege fights its sortie and relief battles through ``battle_game`` with the battle's own built-in policies.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
-from ..core.policy import error_code
+from ..core.loop import play_blocks
+from ..core.policy import USER, error_code
 from .policies import (
     BATTLE_POINTS,
     BATTLE_STATE_SIZE,
@@ -190,7 +194,7 @@ def lose_leader(leaders, g, side):
 
 
 @njit(cache=True)
-def roll(stream, p, status, g, state, codes, params, offset, fn_reroll, side, drm, target, grant, phase, unit_v):
+def roll(stream, p, status, g, state, codes, params, slots, offset, side, drm, target, grant, phase, unit_v):
     """One combat die: hit iff d6 + drm > target. A commander who may grant rerolls (``grant``) spends Astutia on a
     failed die (C3): the NR always (rules bot), Rome per DP-B11. KoR 5.7.9: one Astutia point affects one attack,
     so the die is rerolled once (KOR-A22 ``astutia_reroll = chained``: again while points last).
@@ -203,7 +207,7 @@ def roll(stream, p, status, g, state, codes, params, offset, fn_reroll, side, dr
             header(p, status, g, state, phase)
             state[0], state[1] = 1, 1
             state[BS_OWN], state[BS_OWN + 1], state[BS_OWN + 2], state[BS_OWN + 3] = die, unit_v, target, drm
-            action = decide_battle(offset, DP_B_REROLL, codes, params, state, stream, fn_reroll)
+            action = decide_battle(offset, DP_B_REROLL, codes, params, slots, state, stream)
             if not legal_action(state, action):
                 return False, error_code(offset + DP_B_REROLL, action)
         if action == 0:
@@ -239,8 +243,7 @@ def preventive_withdrawal(p, row):
 
 
 @njit(cache=True)
-def command_and_participants(stream, p, units, leaders, status, g, state, codes, params, offset,
-                             fn_commander, fn_participants):
+def command_and_participants(stream, p, units, leaders, status, g, state, codes, params, slots, offset):
     """KoR 5.7.6 and table 5.1 (DP-B01, DP-B02): one commander per side caps the participating units. Rome's
     commander and units are chosen by its policies (at least 3 units when Rome initiates, KOR-A14); the NR takes
     its highest-Astutia leader (then Virtus) and its strongest units (KOR-A40 without a leader)."""
@@ -266,7 +269,7 @@ def command_and_participants(stream, p, units, leaders, status, g, state, codes,
         if p[P_LEADERS] == 1:
             action = 0
         else:
-            action = decide_battle(offset, DP_B_COMMANDER, codes, params, state, stream, fn_commander)
+            action = decide_battle(offset, DP_B_COMMANDER, codes, params, slots, state, stream)
         if not legal_action(state, action):
             return error_code(offset + DP_B_COMMANDER, action)
         g[G_CMD] = action
@@ -307,7 +310,7 @@ def command_and_participants(stream, p, units, leaders, status, g, state, codes,
             state[BS_OWN], state[BS_OWN + 1], state[BS_OWN + 2] = (
                 units[ROME, i, U_KIND], units[ROME, i, U_VIRTUS], units[ROME, i, U_CLASS])
             state[BS_OWN + 3], state[BS_OWN + 4], state[BS_OWN + 5] = room_inf, room_cav, chosen
-            action = decide_battle(offset, DP_B_PARTICIPANTS, codes, params, state, stream, fn_participants)
+            action = decide_battle(offset, DP_B_PARTICIPANTS, codes, params, slots, state, stream)
             if not legal_action(state, action):
                 return error_code(offset + DP_B_PARTICIPANTS, action)
         if action == 1:
@@ -382,7 +385,7 @@ def pre_battle_penalties(p, units, leaders, status, g):
 
 
 @njit(cache=True)
-def spolia_opima(stream, p, leaders, status, g, state, codes, params, offset, fn_spolia):
+def spolia_opima(stream, p, leaders, status, g, state, codes, params, slots, offset):
     """KoR 5.7.2.1 (DP-B03): the Roman champion may challenge the NR commander before the tactics. Each rolls d6 +
     Astutia (+1 Good Omen for Rome) and must exceed the other's Virtus, without rerolls (KOR-A17 modes).
     Returns ``(outcome, champion, error)``: outcome 0 no duel or no result, 1 Roman win, 2 NR win, 3 both leaders
@@ -401,7 +404,7 @@ def spolia_opima(stream, p, leaders, status, g, state, codes, params, offset, fn
     state[0], state[1] = 1, 1
     state[BS_OWN], state[BS_OWN + 1], state[BS_OWN + 2], state[BS_OWN + 3], state[BS_OWN + 4] = (
         rv, ra, nv, na, p[P_OMEN])
-    action = decide_battle(offset, DP_B_SPOLIA, codes, params, state, stream, fn_spolia)
+    action = decide_battle(offset, DP_B_SPOLIA, codes, params, slots, state, stream)
     if not legal_action(state, action):
         return 0, -1, error_code(offset + DP_B_SPOLIA, action)
     if action == 0:
@@ -447,7 +450,7 @@ def class_drm(p, units, i):
 
 
 @njit(cache=True)
-def choose_tactics(stream, p, units, status, g, state, codes, params, offset, fn_tactic, fn_nr_tactic):
+def choose_tactics(stream, p, units, status, g, state, codes, params, slots, offset):
     """KoR 5.7.3 (DP-B04, KOR-A19): Rome picks ATTACK or DEFENCE, then the NR marker is drawn: a coin flip, or a
     draw from the marker pool less the Roman's marker. Returns ``(roman, nr, error)``."""
     header(p, status, g, state, PHASE_TACTICS)
@@ -455,15 +458,15 @@ def choose_tactics(stream, p, units, status, g, state, codes, params, offset, fn
     state[BS_OWN], state[BS_OWN + 1] = front_strength(p, units, status, ROME), front_strength(p, units, status, NR)
     state[BS_OWN + 2] = alive_of_kind(p, units, status, ROME, CAVALRY)
     state[BS_OWN + 3] = alive_of_kind(p, units, status, NR, CAVALRY)
-    roman = decide_battle(offset, DP_B_TACTIC, codes, params, state, stream, fn_tactic)
+    roman = decide_battle(offset, DP_B_TACTIC, codes, params, slots, state, stream)
     if not legal_action(state, roman):
         return 0, 0, error_code(offset + DP_B_TACTIC, roman)
     code = codes[offset + DP_B_NR_TACTIC]
-    if fn_nr_tactic is not None:
+    if code == USER:
         header(p, status, g, state, PHASE_TACTICS)
         state[0], state[1] = 1, 1
         state[BS_OWN] = roman
-        nr = fn_nr_tactic(state, params[offset + DP_B_NR_TACTIC], stream)
+        nr = slots[offset + DP_B_NR_TACTIC](state, params[offset + DP_B_NR_TACTIC], stream)
         if not legal_action(state, nr):
             return 0, 0, error_code(offset + DP_B_NR_TACTIC, nr)
     elif code == NR_TACTIC_ATTACK:
@@ -480,7 +483,7 @@ def choose_tactics(stream, p, units, status, g, state, codes, params, offset, fn
 
 
 @njit(cache=True)
-def vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn_pairing, fn_reroll, attacker):
+def vanguard_clash(stream, p, units, status, g, state, codes, params, slots, offset, attacker):
     """KoR 5.7.4 vanguard clash (DP-B05, KOR-A20, KOR-A21, KOR-A22): cavalry only, the unit of ``attacker``
     rolls first in each exchange (KOR-A20 ``vanguard_first_roller``); a unit eliminated before it rolls does not
     answer. Equal numbers (the NR keeps its strongest; Rome's surplus is the cavalry it does not pair) fight one
@@ -527,7 +530,7 @@ def vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn
                         and units[ROME, i, U_KIND] == CAVALRY:
                     state[i] = 1
                     state[BS_OWN + 1 + i] = units[ROME, i, U_VIRTUS]
-            action = decide_battle(offset, DP_B_VANGUARD, codes, params, state, stream, fn_pairing)
+            action = decide_battle(offset, DP_B_VANGUARD, codes, params, slots, state, stream)
             if not legal_action(state, action):
                 return error_code(offset + DP_B_VANGUARD, action)
             status[ROME, action, S_MARK] = 2
@@ -550,14 +553,14 @@ def vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn
             grant_a = p[P_ASTUTIA_ALL] and g[G_LEAD_ALIVE + attacker]
             grant_d = p[P_ASTUTIA_ALL] and g[G_LEAD_ALIVE + 1 - attacker]
             while True:
-                hit, err = roll(stream, p, status, g, state, codes, params, offset, fn_reroll, attacker, drm_a, vd,
+                hit, err = roll(stream, p, status, g, state, codes, params, slots, offset, attacker, drm_a, vd,
                                 grant_a, PHASE_CLASH, va)
                 if err:
                     return err
                 if hit:
                     lose_unit(p, units, status, g, 1 - attacker, d)
                     break
-                hit, err = roll(stream, p, status, g, state, codes, params, offset, fn_reroll, 1 - attacker, drm_d,
+                hit, err = roll(stream, p, status, g, state, codes, params, slots, offset, 1 - attacker, drm_d,
                                 va, grant_d, PHASE_CLASH, vd)
                 if err:
                     return err
@@ -570,7 +573,7 @@ def vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn
 
 
 @njit(cache=True)
-def retreat_round(stream, p, units, status, g, state, codes, params, offset, attack_side, fn_pairing, fn_reroll):
+def retreat_round(stream, p, units, status, g, state, codes, params, slots, offset, attack_side):
     """KoR 5.7.4 retreat round (DP-B08, KOR-A23): one simultaneous round of one-to-one infantry pairs; the
     defending side answers with -1; Roman class I-II infantry +1 (KOR-A23 scope), Good Omen +1. Returns an
     error code."""
@@ -587,7 +590,7 @@ def retreat_round(stream, p, units, status, g, state, codes, params, offset, att
                     and units[ROME, i, U_KIND] == INFANTRY:
                 state[i] = 1
                 state[BS_OWN + 1 + i] = units[ROME, i, U_VIRTUS]
-        action = decide_battle(offset, DP_B_RETREAT, codes, params, state, stream, fn_pairing)
+        action = decide_battle(offset, DP_B_RETREAT, codes, params, slots, state, stream)
         if not legal_action(state, action):
             return error_code(offset + DP_B_RETREAT, action)
         status[ROME, action, S_MARK] = 1
@@ -603,7 +606,7 @@ def retreat_round(stream, p, units, status, g, state, codes, params, offset, att
                 drm += p[P_OMEN]
                 if units[ROME, me, U_CLASS] <= 2 and (not p[P_RR_DRM_ATTACKER_ONLY] or side == attack_side):
                     drm += 1
-            hit, err = roll(stream, p, status, g, state, codes, params, offset, fn_reroll, side, drm,
+            hit, err = roll(stream, p, status, g, state, codes, params, slots, offset, side, drm,
                             units[1 - side, foe, U_VIRTUS], p[P_ASTUTIA_ALL] and g[G_LEAD_ALIVE + side],
                             PHASE_RETREAT, units[side, me, U_VIRTUS])
             if err:
@@ -662,7 +665,7 @@ def place(units, status, g, side, i, box):
 
 
 @njit(cache=True)
-def phase3_setup(stream, p, units, status, g, state, codes, params, offset, fn_deploy, fn_leader):
+def phase3_setup(stream, p, units, status, g, state, codes, params, slots, offset):
     """KoR 5.7.6 (DP-B09, DP-B10): one unit per front box, infantry first; the rest in reserve. Rome deploys first
     (6.4 c); the NR puts its strongest in front, in a random box order, or in an ambush facing the weakest Roman
     units with its strongest (ties: box order). NR leaders stand with their strongest unit. Returns an error."""
@@ -689,7 +692,7 @@ def phase3_setup(stream, p, units, status, g, state, codes, params, offset, fn_d
                 legal += 1
         if legal == 0:
             break
-        action = decide_battle(offset, DP_B_DEPLOY, codes, params, state, stream, fn_deploy)
+        action = decide_battle(offset, DP_B_DEPLOY, codes, params, slots, state, stream)
         if not legal_action(state, action):
             return error_code(offset + DP_B_DEPLOY, action)
         place(units, status, g, ROME, action, b)
@@ -737,7 +740,7 @@ def phase3_setup(stream, p, units, status, g, state, codes, params, offset, fn_d
                 state[b] = 1
                 state[BS_OWN + 1 + b] = units[ROME, g[G_FRONT + b], U_VIRTUS]
         state[3] = 1
-        action = decide_battle(offset, DP_B_LEADER, codes, params, state, stream, fn_leader)
+        action = decide_battle(offset, DP_B_LEADER, codes, params, slots, state, stream)
         if not legal_action(state, action):
             return error_code(offset + DP_B_LEADER, action)
         g[G_LBOX] = action if action < 3 else -1
@@ -745,7 +748,7 @@ def phase3_setup(stream, p, units, status, g, state, codes, params, offset, fn_d
 
 
 @njit(cache=True)
-def combat_round(stream, p, units, status, g, state, codes, params, offset, fn_reroll):
+def combat_round(stream, p, units, status, g, state, codes, params, slots, offset):
     """KoR 5.7.9: each front box fights only the same box opposite, attacker's dice first, all hits landing
     together (simultaneous). A front-line commander grants rerolls (C3). In the first round of an ambush battle
     the Roman units do not roll (6.4 c). Returns an error code."""
@@ -761,7 +764,7 @@ def combat_round(stream, p, units, status, g, state, codes, params, offset, fn_r
             if side == ROME and p[P_MODE] == MODE_AMBUSH and g[G_ROUNDS] == 1:
                 continue
             grant = g[G_LEAD_ALIVE + side] and g[G_LBOX + side] >= 0
-            hit, err = roll(stream, p, status, g, state, codes, params, offset, fn_reroll, side,
+            hit, err = roll(stream, p, status, g, state, codes, params, slots, offset, side,
                             combat_drm(p, units, side, me), units[1 - side, foe, U_VIRTUS], grant, PHASE_3,
                             units[side, me, U_VIRTUS])
             if err:
@@ -779,7 +782,7 @@ def combat_round(stream, p, units, status, g, state, codes, params, offset, fn_r
 
 
 @njit(cache=True)
-def choose_box(stream, p, units, status, g, state, codes, params, offset, fn_fill, side, i, e0, e1, e2):
+def choose_box(stream, p, units, status, g, state, codes, params, slots, offset, side, i, e0, e1, e2):
     """DP-B14: the vacated box a moving reserve unit fills. The NR prefers the first box facing a Roman class III-V
     infantry, else one at random. Both sides see the enemy front as the round's hits left it (``G_FACING``): the
     reserve step is simultaneous. Returns ``(box, error)``."""
@@ -804,7 +807,7 @@ def choose_box(stream, p, units, status, g, state, codes, params, offset, fn_fil
     for b in range(3):
         foe = g[G_FACING + 3 + b]
         state[BS_OWN + 1 + b] = units[NR, foe, U_VIRTUS] if foe >= 0 else 0
-    action = decide_battle(offset, DP_B_FILL, codes, params, state, stream, fn_fill)
+    action = decide_battle(offset, DP_B_FILL, codes, params, slots, state, stream)
     if not legal_action(state, action):
         return -1, error_code(offset + DP_B_FILL, action)
     return action, 0
@@ -819,8 +822,7 @@ def leader_attack_hits(stream, p, leaders, g, side):
 
 
 @njit(cache=True)
-def reserve_step(stream, p, units, leaders, status, g, state, codes, params, offset, fn_infantry, fn_cavalry,
-                 fn_fill):
+def reserve_step(stream, p, units, leaders, status, g, state, codes, params, slots, offset):
     """KoR 5.7.9 a and 5.7.10 (DP-B12, DP-B13, DP-B14): reserve infantry may replace an eliminated infantry
     (KOR-A30); each reserve cavalry fills a vacated box, attacks the enemy front-line leader, or (Rome) does
     nothing. The NR always fills, else attacks (KOR-A31). Both sides act at once: each sees the other's front as
@@ -855,7 +857,7 @@ def reserve_step(stream, p, units, leaders, status, g, state, codes, params, off
                         header(p, status, g, state, PHASE_3)
                         state[0], state[1] = 1, 1
                         state[BS_OWN], state[BS_OWN + 1] = units[ROME, i, U_VIRTUS], leader_target
-                        move = decide_battle(offset, DP_B_RESERVE_INF, codes, params, state, stream, fn_infantry)
+                        move = decide_battle(offset, DP_B_RESERVE_INF, codes, params, slots, state, stream)
                         if not legal_action(state, move):
                             return error_code(offset + DP_B_RESERVE_INF, move)
                         action = 0 if move == 1 else 2
@@ -866,11 +868,11 @@ def reserve_step(stream, p, units, leaders, status, g, state, codes, params, off
                         header(p, status, g, state, PHASE_3)
                         state[0], state[1], state[2] = 1 if e0 + e1 + e2 else 0, leader_target, 1
                         state[BS_OWN], state[BS_OWN + 1] = units[ROME, i, U_VIRTUS], leader_target
-                        action = decide_battle(offset, DP_B_RESERVE_CAV, codes, params, state, stream, fn_cavalry)
+                        action = decide_battle(offset, DP_B_RESERVE_CAV, codes, params, slots, state, stream)
                         if not legal_action(state, action):
                             return error_code(offset + DP_B_RESERVE_CAV, action)
                 if action == 0:
-                    box, err = choose_box(stream, p, units, status, g, state, codes, params, offset, fn_fill, side,
+                    box, err = choose_box(stream, p, units, status, g, state, codes, params, slots, offset, side,
                                           i, e0, e1, e2)
                     if err:
                         return err
@@ -917,23 +919,21 @@ def can_progress(p, units, leaders, status, g):
 
 
 @njit(cache=True)
-def phase3(stream, p, units, leaders, status, g, state, codes, params, offset, fn_deploy, fn_leader, fn_reroll,
-           fn_infantry, fn_cavalry, fn_fill):
+def phase3(stream, p, units, leaders, status, g, state, codes, params, slots, offset):
     """KoR 5.7.6, 5.7.9, 5.7.10: set-up, then rounds until a front box of either side is left empty by
     eliminations (5.7.11). A phase 3 in which no die can change anything any more ends as if a box were empty (see
     the contract). Returns an error."""
-    err = phase3_setup(stream, p, units, status, g, state, codes, params, offset, fn_deploy, fn_leader)
+    err = phase3_setup(stream, p, units, status, g, state, codes, params, slots, offset)
     if err:
         return err
     while True:
         if battle_over(p, g) or not can_progress(p, units, leaders, status, g) or g[G_ROUNDS] >= MAX_ROUNDS:
             return 0
         g[G_ROUNDS] += 1
-        err = combat_round(stream, p, units, status, g, state, codes, params, offset, fn_reroll)
+        err = combat_round(stream, p, units, status, g, state, codes, params, slots, offset)
         if err:
             return err
-        err = reserve_step(stream, p, units, leaders, status, g, state, codes, params, offset, fn_infantry,
-                           fn_cavalry, fn_fill)
+        err = reserve_step(stream, p, units, leaders, status, g, state, codes, params, slots, offset)
         if err:
             return err
 
@@ -955,13 +955,13 @@ def track_winner(p, g):
 
 
 @njit(cache=True)
-def phase3_gate(stream, p, status, g, state, codes, params, offset, point, fn):
+def phase3_gate(stream, p, status, g, state, codes, params, slots, offset, point):
     """KoR 5.7.4-5.7.5 (DP-B06 after a won clash, DP-B07 otherwise, KOR-A24). Returns ``(fight, error)``."""
     if point == DP_B_FIGHT and not p[P_MAY_DECLINE]:
         return True, 0
     header(p, status, g, state, PHASE_CLASH)
     state[0], state[1] = 1, 1
-    action = decide_battle(offset, point, codes, params, state, stream, fn)
+    action = decide_battle(offset, point, codes, params, slots, state, stream)
     if not legal_action(state, action):
         return False, error_code(offset + point, action)
     return action == 1, 0
@@ -985,8 +985,8 @@ def accused(p, leaders, g):
 
 
 @njit(cache=True)
-def battle_results(stream, p, units, leaders, status, g, state, codes, params, offset, row, winner, scored,
-                   triumph_allowed, fn_triumph):
+def battle_results(stream, p, units, leaders, status, g, state, codes, params, slots, offset, row, winner, scored,
+                   triumph_allowed):
     """KoR 5.7.11-5.7.12 (DP-B15): IP/VP by commander (KOR-A34, A35, Tribune 9.2.7.1), Triumph (KOR-A33),
     Porsenna (KOR-A38), ignominy trial (KOR-A37), captures (C4, KOR-A36), adjustment, reactions. Returns an
     error code."""
@@ -1018,7 +1018,7 @@ def battle_results(stream, p, units, leaders, status, g, state, codes, params, o
             if infantry_left == 0 or g[G_LEADER_LOST + 1]:
                 header(p, status, g, state, PHASE_3)
                 state[0], state[1] = 1, 1
-                action = decide_battle(offset, DP_B_TRIUMPH, codes, params, state, stream, fn_triumph)
+                action = decide_battle(offset, DP_B_TRIUMPH, codes, params, slots, state, stream)
                 if not legal_action(state, action):
                     return error_code(offset + DP_B_TRIUMPH, action)
                 if action == 1:
@@ -1074,9 +1074,7 @@ def record_track(row, g):
 
 
 @njit(cache=True)
-def battle_game(stream, row, p, units, leaders, status, g, state, codes, params, offset,
-                fn_commander, fn_participants, fn_spolia, fn_tactic, fn_nr_tactic, fn_vanguard, fn_continue,
-                fn_fight, fn_retreat, fn_deploy, fn_leader, fn_reroll, fn_infantry, fn_cavalry, fn_fill, fn_triumph):
+def battle_game(stream, row, p, units, leaders, status, g, state, codes, params, slots, offset):
     """KoR 5.7 (spec 2.1.0, steps 1-12), and the ambush battle of 6.4 c. Fills ``row``; returns 0 or a policy
     error code."""
     row[:] = 0
@@ -1085,15 +1083,14 @@ def battle_game(stream, row, p, units, leaders, status, g, state, codes, params,
     if preventive_withdrawal(p, row):
         record_track(row, g)
         return 0
-    err = command_and_participants(stream, p, units, leaders, status, g, state, codes, params, offset,
-                                   fn_commander, fn_participants)
+    err = command_and_participants(stream, p, units, leaders, status, g, state, codes, params, slots, offset)
     if err:
         return err
     pre_battle_penalties(p, units, leaders, status, g)
     winner, scored, triumph_allowed, ending = -1, True, True, END_PHASE3
     fight = True
     if not (p[P_MODE] == MODE_AMBUSH and p[P_AMBUSH_PHASE3_ONLY]):
-        duel, champion, err = spolia_opima(stream, p, leaders, status, g, state, codes, params, offset, fn_spolia)
+        duel, champion, err = spolia_opima(stream, p, leaders, status, g, state, codes, params, slots, offset)
         if err:
             return err
         if duel >= 2:
@@ -1109,15 +1106,13 @@ def battle_game(stream, row, p, units, leaders, status, g, state, codes, params,
             row[VP] += 3 if duel == 1 else -3
             scored, triumph_allowed, ending, fight = p[P_SPOLIA_STACK] == 1, False, END_SPOLIA, False
         if fight:
-            roman, nr, err = choose_tactics(stream, p, units, status, g, state, codes, params, offset, fn_tactic,
-                                            fn_nr_tactic)
+            roman, nr, err = choose_tactics(stream, p, units, status, g, state, codes, params, slots, offset)
             if err:
                 return err
             point = DP_B_FIGHT
             hex_attacker = ROME if p[P_ROMAN_ATTACKER] else NR
             if roman == DEFENCE and nr == DEFENCE:
-                err = vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn_vanguard,
-                                     fn_reroll, hex_attacker)
+                err = vanguard_clash(stream, p, units, status, g, state, codes, params, slots, offset, hex_attacker)
                 ending, fight = END_DEFENCE_DEFENCE, False
             elif roman != nr:
                 defender = ROME if roman == DEFENCE else NR
@@ -1128,16 +1123,15 @@ def battle_game(stream, row, p, units, leaders, status, g, state, codes, params,
                     # KOR-A20 vanguard_first_roller: "en commençant par l'attaquant", the side that entered the hex
                     # (5.7.2), or the side that chose ATTACK
                     first = 1 - defender if p[P_VC_MARKER_FIRST] else hex_attacker
-                    err = vanguard_clash(stream, p, units, status, g, state, codes, params, offset, fn_vanguard,
-                                         fn_reroll, first)
+                    err = vanguard_clash(stream, p, units, status, g, state, codes, params, slots, offset, first)
                     if err:
                         return err
                 # 5.7.4: the DEFENCE side retreats "qu'il ne lui reste plus de cavalerie", its cavalry lost in the
                 # clash; without cavalry from the start there is no clash and phase 3 follows (KOR-A23
                 # retreat_round_trigger = no_cavalry: it retreats then too)
                 if alive_of_kind(p, units, status, defender, CAVALRY) == 0 and (had_cavalry or p[P_RR_NO_CAVALRY]):
-                    err = retreat_round(stream, p, units, status, g, state, codes, params, offset, 1 - defender,
-                                        fn_retreat, fn_reroll)
+                    err = retreat_round(stream, p, units, status, g, state, codes, params, slots, offset,
+                                        1 - defender)
                     ending, fight, triumph_allowed = END_RETREAT, False, False
                     if p[P_RR_TRACK]:
                         winner = track_winner(p, g)
@@ -1156,23 +1150,21 @@ def battle_game(stream, row, p, units, leaders, status, g, state, codes, params,
             if err:
                 return err
             if fight:
-                fight, err = phase3_gate(stream, p, status, g, state, codes, params, offset, point,
-                                         fn_continue if point == DP_B_CONTINUE else fn_fight)
+                fight, err = phase3_gate(stream, p, status, g, state, codes, params, slots, offset, point)
                 if err:
                     return err
                 if not fight:
                     ending = END_STOPPED
     if fight:
         row[IP] -= p[P_PHASE3_COST]
-        err = phase3(stream, p, units, leaders, status, g, state, codes, params, offset, fn_deploy, fn_leader,
-                     fn_reroll, fn_infantry, fn_cavalry, fn_fill)
+        err = phase3(stream, p, units, leaders, status, g, state, codes, params, slots, offset)
         if err:
             return err
         winner = track_winner(p, g)
     if p[P_MODE] == MODE_AMBUSH and not p[P_AMBUSH_STACK]:
         scored = False
-    err = battle_results(stream, p, units, leaders, status, g, state, codes, params, offset, row, winner, scored,
-                         triumph_allowed, fn_triumph)
+    err = battle_results(stream, p, units, leaders, status, g, state, codes, params, slots, offset, row, winner,
+                         scored, triumph_allowed)
     if err:
         return err
     row[ending] = 1
@@ -1182,30 +1174,26 @@ def battle_game(stream, row, p, units, leaders, status, g, state, codes, params,
 
 @njit(cache=True)
 def battle_offset(codes):
-    """Index of the battle's first decision point: they are the scenario's last ones (a siege puts its own
-    first). A run-time value, so the siege and the battle share one compiled ``battle_game``."""
+    """Index of the battle's first decision point in ``codes``: the battle's points come last, after those of a
+    game that fights battles. A run-time value, so every caller shares one compiled ``battle_game``."""
     return codes.shape[0] - N_BATTLE_POINTS
 
 
+@njit(cache=True)
+def battle_scratch(args):
+    """The unit status, game scalars and decision state one block of battles reuses."""
+    return (np.zeros((2, MAX_UNITS, S_COLS), np.int64), np.zeros(G_SIZE, np.int64),
+            np.zeros(BATTLE_STATE_SIZE, np.int64))
+
+
+@njit(cache=True, inline="always")
+def battle_play(stream, row, buffers, args, codes, params, slots):
+    p, units, leaders = args
+    status, g, state = buffers
+    return battle_game(stream, row, p, units, leaders, status, g, state, codes, params, slots, battle_offset(codes))
+
+
 @njit(parallel=True, cache=True)
-def battle_kernel(seed, first, count, p, units, leaders, codes, params, out, sums, sumsq, errors,
-                  fn_commander=None, fn_participants=None, fn_spolia=None, fn_tactic=None, fn_nr_tactic=None,
-                  fn_vanguard=None, fn_continue=None, fn_fight=None, fn_retreat=None, fn_deploy=None,
-                  fn_leader=None, fn_reroll=None, fn_infantry=None, fn_cavalry=None, fn_fill=None, fn_triumph=None):
-    offset = battle_offset(codes)
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        status = np.zeros((2, MAX_UNITS, S_COLS), np.int64)
-        g = np.zeros(G_SIZE, np.int64)
-        state = np.zeros(BATTLE_STATE_SIZE, np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = battle_game(stream, row, p, units, leaders, status, g, state, codes, params, offset,
-                              fn_commander, fn_participants, fn_spolia, fn_tactic, fn_nr_tactic, fn_vanguard,
-                              fn_continue, fn_fight, fn_retreat, fn_deploy, fn_leader, fn_reroll, fn_infantry,
-                              fn_cavalry, fn_fill, fn_triumph)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def battle_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(battle_scratch, battle_play, seed, first, count, args, codes, params, slots, out, sums, sumsq,
+                errors)

@@ -670,11 +670,14 @@ def battle_builtin(point, code, par, state, stream):
 
 
 @njit(cache=True, inline="always")
-def decide_battle(offset, point, codes, params, state, stream, fn):
-    """A Roman battle decision: the user's function when given, else the built-in selected by its code.
+def decide_battle(offset, point, codes, params, slots, state, stream):
+    """A Roman battle decision: the user's function in the point's slot (``code == USER``), else the built-in
+    selected by its code.
 
-    ``offset`` is the index of the battle's first decision point among the scenario's (a siege puts its own first).
+    ``offset`` is the index of the battle's first decision point in ``codes``/``params``/``slots``, so one
+    compiled battle serves any game that lists the battle's decision points after its own.
     """
-    if fn is not None:
-        return fn(state, params[offset + point], stream)
-    return battle_builtin(point, codes[offset + point], params[offset + point], state, stream)
+    i = offset + point
+    if codes[i] == USER:
+        return slots[i](state, params[i], stream)
+    return battle_builtin(point, codes[i], params[i], state, stream)

@@ -2,12 +2,17 @@
 
 The scenario is compiled into one int64 vector ``p`` indexed by the constants below; rule options are integer
 flags in it, never Python branches. The outcome row follows ``Siege.metrics``.
+
+The kernel's ``args`` are ``(p, success table, bp, bunits, bleaders, bcodes, bparams)``: the siege rolls and the
+relief and sortie battles (``bp``/``bunits``/``bleaders`` indexed by ``RELIEF_BATTLE``, ``SORTIE_BATTLE``), which
+the battle's built-in policies fight (``bcodes``/``bparams``). ``codes``/``params``/``slots`` are the siege's own
+decision points, ``SIEGE_POINTS``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rng
-from ..core.engine import BLOCK, n_blocks, record
+from ..core.loop import play_blocks
 from ..core.policy import error_code
 from . import battle as _battle
 from .policies import (
@@ -75,7 +80,7 @@ def faces(table, kind):
 
 
 @njit(cache=True, inline="always")
-def siege_roll(stream, table, kind, stage, faces_b, points, chained, state, codes, params, fn_reroll):
+def siege_roll(stream, table, kind, stage, faces_b, points, chained, state, codes, params, slots):
     """One siege roll with Astutia rerolls (C3, KOR-A22). KoR 5.7.9: one Astutia point « affecte » one attack, so a
     failed roll is rerolled at most once (``astutia_reroll=once``); with ``chained`` the new die may be rerolled
     again while points last. Returns ``(success, points_left, rerolls, error)``."""
@@ -85,7 +90,7 @@ def siege_roll(stream, table, kind, stage, faces_b, points, chained, state, code
     while points > 0 and not ok and (chained or rerolls == 0):
         state[0], state[1], state[2], state[3] = stage, die, points, table[kind, 0]
         state[4], state[5], state[6] = faces(table, kind), faces_b, chained
-        action = decide_reroll(codes[DP_REROLL], params[DP_REROLL], state, stream, fn_reroll)
+        action = decide_reroll(codes[DP_REROLL], params[DP_REROLL], state, stream, slots[DP_REROLL])
         if action == 0:
             break
         if action != 1:
@@ -110,8 +115,7 @@ def victory_reward(p, row):
 
 
 @njit(cache=True, inline="always")
-def siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_target, fn_criterion, fn_reroll,
-                fn_losses):
+def siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots):
     """KoR 5.5 a-c: the siege rolls against the garrison and the leader and units still in the city. Adds to
     ``row``; returns 0 or a policy error code."""
     g = p[GARRISON]
@@ -135,12 +139,13 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_tar
             kind = ROLL_A_GARRISON
         elif mode == TARGET_PLAYER_CHOICE:
             state[0], state[1], state[2], state[3] = g, lead, p[FIRST_GE], p[OMEN]
-            action = decide_first_target(codes[DP_FIRST_TARGET], params[DP_FIRST_TARGET], state, stream, fn_target)
+            action = decide_first_target(codes[DP_FIRST_TARGET], params[DP_FIRST_TARGET], state, stream,
+                                         slots[DP_FIRST_TARGET])
             if action != 0 and action != 1:
                 return error_code(DP_FIRST_TARGET, action)
             kind = ROLL_A_LEADER if action == 1 else ROLL_A_GARRISON
     ok, points, rr, err = siege_roll(stream, table, kind, 0, faces_b, points, chained, state, codes, params,
-                                     fn_reroll)
+                                     slots)
     if err:
         return err
     rolls += 1
@@ -163,12 +168,12 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_tar
         if p[SECOND_DECLARE] and g > 0 and lead > 0:
             state[0], state[1], state[2], state[3] = g + 1, lead, p[SECOND_EQ], p[OMEN]
             action = decide_second_criterion(codes[DP_SECOND_CRITERION], params[DP_SECOND_CRITERION], state,
-                                             stream, fn_criterion)
+                                             stream, slots[DP_SECOND_CRITERION])
             if action != 0 and action != 1:
                 return error_code(DP_SECOND_CRITERION, action)
             kind = ROLL_B_LEADER if action == 1 else ROLL_B_GARRISON
         ok, points, rr, err = siege_roll(stream, table, kind, 1, 0, points, chained, state, codes, params,
-                                         fn_reroll)
+                                         slots)
         if err:
             return err
         rolls += 1
@@ -181,7 +186,7 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_tar
             while losses > 0 and (has_g or has_lead or units > 0):
                 required = 1 if (p[KING_LED] and losses == 1 and has_lead) else 0
                 state[0], state[1], state[2], state[3], state[4] = has_g, has_lead, units, losses, required
-                action = decide_losses(codes[DP_LOSSES], params[DP_LOSSES], state, stream, fn_losses)
+                action = decide_losses(codes[DP_LOSSES], params[DP_LOSSES], state, stream, slots[DP_LOSSES])
                 legal = ((action == 0 and has_g) or (action == 1 and units > 0) or (action == 2 and has_lead))
                 if not legal or (required and action != 2):
                     return error_code(DP_LOSSES, action)
@@ -241,12 +246,13 @@ def add_battle(row, brow, vp_only):
 
 
 @njit(cache=True)
-def siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, sortie_p, sortie_units, sortie_leaders,
-                  status, bg, bstate, brow):
+def siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, slots, sortie_p, sortie_units,
+                  sortie_leaders, status, bg, bstate, brow):
     """KoR 5.5 S0 and S1, before the siege rolls: the Falisci/Capenati relief battle (9.2.7.3-9.2.7.4) and the
     sortie of a besieged leader with at least as many units as the besiegers (5.5.1, KOR-A12), fought by the
-    built-in battle bots in ``bcodes``/``bparams``. Adds to ``row``; returns ``(error code, the siege goes on,
-    the NR leader's Virtus left, the NR units left)``."""
+    built-in battle bots in ``bcodes``/``bparams``. No built-in calls a slot, so the battles get the siege's
+    ``slots`` only to fill that argument. Adds to ``row``; returns ``(error code, the siege goes on, the NR
+    leader's Virtus left, the NR units left)``."""
     lead, units = p[LEADER], p[UNITS]
     offset = _battle.battle_offset(bcodes)
     roman_alive = _battle.MAX_UNITS  # every besieger, unless the relief battle killed some
@@ -255,8 +261,7 @@ def siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, sortie_
     sortie_leaders[:] = bleaders[SORTIE_BATTLE]
     if p[RELIEF]:
         err = _battle.battle_game(stream, brow, bp[RELIEF_BATTLE], bunits[RELIEF_BATTLE], bleaders[RELIEF_BATTLE],
-                                  status, bg, bstate, bcodes, bparams, offset, None, None, None, None, None, None,
-                                  None, None, None, None, None, None, None, None, None, None)
+                                  status, bg, bstate, bcodes, bparams, slots, offset)
         if err:
             return err, False, lead, units
         add_battle(row, brow, False)
@@ -274,8 +279,7 @@ def siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, sortie_
             sortie_p[_battle.P_LEADERS] = 0
     if p[SORTIE_POSSIBLE] and lead > 0 and units >= min(roman_alive, sortie_p[_battle.P_UNITS]):
         err = _battle.battle_game(stream, brow, sortie_p, sortie_units, sortie_leaders, status, bg, bstate, bcodes,
-                                  bparams, offset, None, None, None, None, None, None, None, None, None, None, None,
-                                  None, None, None, None, None)
+                                  bparams, slots, offset)
         if err:
             return err, False, lead, units
         add_battle(row, brow, p[SORTIE_VP_ONLY])
@@ -300,20 +304,20 @@ def siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, sortie_
 
 
 @njit(cache=True, inline="always")
-def siege_game(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p, sortie_units,
-               sortie_leaders, status, bg, bstate, brow, codes, params, fn_target, fn_criterion, fn_reroll, fn_losses):
+def siege_game(stream, row, buffers, args, codes, params, slots):
     """KoR 5.5: the battles that may come first (``siege_battles``), the siege rolls, then the Tribune
     commander's fate. Fills ``row``; returns 0 or a policy error code. A siege that can fight no battle (no relief
     army, no leader to lead a sortie) pays neither the battles' set-up nor a call: the rolls are inlined here, once,
     and the battles are a function of their own."""
+    p, table, bp, bunits, bleaders, bcodes, bparams = args
+    state, status, bg, bstate, brow, sortie_p, sortie_units, sortie_leaders = buffers
     row[:] = 0
     err, go_on, lead, units = 0, True, p[LEADER], p[UNITS]
     if p[RELIEF] or (p[SORTIE_POSSIBLE] and lead > 0):
-        err, go_on, lead, units = siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, sortie_p,
-                                                sortie_units, sortie_leaders, status, bg, bstate, brow)
+        err, go_on, lead, units = siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, slots,
+                                                sortie_p, sortie_units, sortie_leaders, status, bg, bstate, brow)
     if go_on:
-        err = siege_rolls(stream, row, state, p, table, lead, units, codes, params, fn_target, fn_criterion,
-                          fn_reroll, fn_losses)
+        err = siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots)
     if p[TRIBUNE]:
         # 9.2.7.1: « Après la bataille ou le siège, un Tribun victorieux gagne 1 PI pour le Roi [...] Un Tribun
         # vaincu perd 1 PI »: his office ends with the siege, so the whole action (sortie or relief battle
@@ -325,26 +329,17 @@ def siege_game(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bpara
     return err
 
 
+@njit(cache=True)
+def siege_scratch(args):
+    """The siege's decision state and what its battles reuse: unit status, game scalars, decision state, outcome
+    row, and the sortie's copy of its battle arrays (the relief battle may thin the besiegers)."""
+    bp, bunits, bleaders = args[2], args[3], args[4]
+    return (np.zeros(8, np.int64), np.zeros((2, _battle.MAX_UNITS, _battle.S_COLS), np.int64),
+            np.zeros(_battle.G_SIZE, np.int64), np.zeros(BATTLE_STATE_SIZE, np.int64),
+            np.zeros(_battle.N_METRICS, np.int64), np.zeros(bp.shape[1], np.int64),
+            np.zeros(bunits.shape[1:], np.int64), np.zeros(bleaders.shape[1:], np.int64))
+
+
 @njit(parallel=True, cache=True)
-def siege_kernel(seed, first, count, p, table, bp, bunits, bleaders, bcodes, bparams, codes, params, out, sums,
-                 sumsq, errors, fn_target=None, fn_criterion=None, fn_reroll=None, fn_losses=None):
-    for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros(N_METRICS, np.int64)
-        state = np.zeros(8, np.int64)
-        status = np.zeros((2, _battle.MAX_UNITS, _battle.S_COLS), np.int64)
-        bg = np.zeros(_battle.G_SIZE, np.int64)
-        bstate = np.zeros(BATTLE_STATE_SIZE, np.int64)
-        brow = np.zeros(_battle.N_METRICS, np.int64)
-        sortie_p = np.zeros(bp.shape[1], np.int64)
-        sortie_units = np.zeros(bunits.shape[1:], np.int64)
-        sortie_leaders = np.zeros(bleaders.shape[1:], np.int64)
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            rng.start(stream, seed, first + j)
-            err = siege_game(stream, row, state, p, table, bp, bunits, bleaders, bcodes, bparams, sortie_p,
-                             sortie_units, sortie_leaders, status, bg, bstate, brow, codes, params,
-                             fn_target, fn_criterion, fn_reroll, fn_losses)
-            if err:
-                errors[b] = err
-                break
-            record(row, b, j, out, sums, sumsq)
+def siege_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+    play_blocks(siege_scratch, siege_game, seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)
