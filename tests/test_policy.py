@@ -375,5 +375,5 @@ def test_a_bot_in_a_new_process_loads_the_cached_kernel():
 def test_state_index_names_the_entries_of_the_decision_point():
     S = romesim.state_index("kings_of_rome.siege", "reroll")
     assert tuple(S._fields) == REROLL.state and tuple(S) == tuple(range(len(REROLL.state)))
-    with pytest.raises(romesim.ScenarioError, match="no decision point 'rerol'; did you mean 'reroll'"):
+    with pytest.raises(romesim.ScenarioError, match=r"no decision point 'rerol' \(did you mean 'reroll'\?\)"):
         romesim.state_index("kings_of_rome.siege", "rerol")

@@ -123,6 +123,7 @@ class Store:
 
     def query(self, sql):
         """Run ``sql`` (DuckDB dialect) over the table ``results``; returns a DataFrame."""
+        import duckdb
         con = self._connect()
         try:
             return con.execute(sql).df()

@@ -30,6 +30,7 @@ from .errors import RomesimError, ScenarioError
 RULE = re.compile(r"\b(?:KoR \d+(?:\.\d+)*(?: [a-c](?:-[a-c])?)?|KOR-A\d+|JUG(?:-A)?[ -]?\d+(?:\.\d+)*|"
                   r"VP(?:-A)?[ -]?\d+(?:\.\d+)*|SV(?:-A)?[ -]?\d+(?:\.\d+)*|P\d+(?:\.\d+)*)")
 COLUMNS = ("kind", "where", "rule", "what", "value", "sides", "point", "state", "actions")
+STATE_SHOWN = 16  # state entries a narrative line shows (a Vox Populi view has 1917; the table keeps them all)
 _GAMES = ("romesim.kings_of_rome", "romesim.jugule", "romesim.vox_populi", "romesim.semper_victor")
 
 
@@ -51,7 +52,9 @@ class Trace(pd.DataFrame):
             if e.kind == "die":
                 lines.append(f"{step:4d}  {where}{rule}: d{e.sides} = {e.value}   ({e.what})")
             elif e.kind == "decision":
-                state = ", ".join(f"{k}={v}" for k, v in e.state.items())
+                shown = list(e.state.items())
+                state = ", ".join(f"{k}={v}" for k, v in shown[:STATE_SHOWN]) + (
+                    f", … ({len(shown) - STATE_SHOWN} more in the table)" if len(shown) > STATE_SHOWN else "")
                 lines.append(f"{step:4d}  decision {e.point}{rule}: {state} -> action {e.value}   ({e.actions})")
             elif e.kind == "rule":
                 lines.append(f"{step:4d}  {e.what}{rule}")
@@ -145,7 +148,8 @@ class _Recorder:
                 self.stack.pop()
             if self.deciding is not None and self.deciding[0] is frame:
                 row = list(self.events[self.deciding[1]])
-                row[4] = None if arg is None else int(arg)
+                action = arg[0] if isinstance(arg, tuple) else arg  # Vox's decide returns (action, error)
+                row[4] = None if action is None else int(action)
                 self.events[self.deciding[1]] = tuple(row)
                 self.deciding = None
 
@@ -167,6 +171,8 @@ class _Recorder:
         index = -1
         if "offset" in local and "point" in local:
             index = int(local["offset"]) + int(local["point"])
+        elif "seat" in local and "params" in local and np.ndim(local["params"]) == 2:  # one decision point a seat
+            index = int(local["seat"])
         elif isinstance(local.get("params"), np.ndarray) and local["params"].ndim == 1:
             row = local["params"]
             for i in range(self.params.shape[0]):
