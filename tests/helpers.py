@@ -2,8 +2,10 @@
 import math
 
 import numpy as np
+from numba import njit
 
 import romesim
+from romesim.semper_victor.policies import PLAY_INITIATIVE
 
 SIGMA = 5.0
 
@@ -48,3 +50,22 @@ def inf(virtus, roman_class=None, back="other"):
 def cav(virtus, back="other"):
     """A Kings of Rome battle record of a cavalry unit."""
     return {"kind": "cavalry", "virtus": virtus, "back": back}
+
+
+# Semper Victor D1 (initiative and sequences): a user policy reading the state by its names
+PLAYER, HELD, OPPONENT_HELD, DIE, PC, MCS_TOTAL, PLAYS = (
+    PLAY_INITIATIVE.state.index(k) for k in ("player", "held", "opponent_held", "die", "pc", "mcs_total", "plays"))
+
+
+@njit
+def odd_mcs_by_name(state, params, stream):
+    """The built-in `odd_mcs` (keep params[0]); 99 where the state contradicts the scenario (pc params[1],
+    counters params[2] for PRIMUS and params[3] for SECONDUS)."""
+    start = params[2] if state[PLAYER] == 0 else params[3]
+    other = params[3] if state[PLAYER] == 0 else params[2]
+    if (state[PC] != params[1] or state[DIE] < 1 or state[DIE] > 6 or state[HELD] > start
+            or state[OPPONENT_HELD] > other or state[PLAYS] < 0):
+        return 99
+    if state[HELD] <= params[0] or (state[MCS_TOTAL] >= 0 and state[MCS_TOTAL] % 2 == 0):
+        return 0
+    return 1

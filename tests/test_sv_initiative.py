@@ -10,8 +10,7 @@ import pytest
 from numba import njit
 
 import romesim
-from helpers import assert_matches_exact, assert_reference_equal
-from romesim.semper_victor.policies import PLAY_INITIATIVE
+from helpers import assert_matches_exact, assert_reference_equal, odd_mcs_by_name
 
 INITIATIVE = "semper_victor.initiative"
 
@@ -152,24 +151,6 @@ def test_user_policy_and_illegal_action():
 
 
 # ------------------------------------------------------------------ a user policy reading the state by its names
-PLAYER, HELD, OPPONENT_HELD, DIE, PC, MCS_TOTAL, PLAYS = (
-    PLAY_INITIATIVE.state.index(k) for k in ("player", "held", "opponent_held", "die", "pc", "mcs_total", "plays"))
-
-
-@njit
-def odd_mcs_by_name(state, params, stream):
-    """The built-in `odd_mcs` (keep params[0]); 99 where the state contradicts the scenario (pc params[1],
-    counters params[2] for PRIMUS and params[3] for SECONDUS)."""
-    start = params[2] if state[PLAYER] == 0 else params[3]
-    other = params[3] if state[PLAYER] == 0 else params[2]
-    if (state[PC] != params[1] or state[DIE] < 1 or state[DIE] > 6 or state[HELD] > start
-            or state[OPPONENT_HELD] > other or state[PLAYS] < 0):
-        return 99
-    if state[HELD] <= params[0] or (state[MCS_TOTAL] >= 0 and state[MCS_TOTAL] % 2 == 0):
-        return 0
-    return 1
-
-
 @pytest.mark.parametrize("params", SETTINGS)
 @pytest.mark.parametrize("keep", [0, 1])
 def test_a_user_policy_reading_the_documented_state_plays_the_builtins_games(params, keep):

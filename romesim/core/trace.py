@@ -190,12 +190,10 @@ class _Recorder:
 
 
 def _child():
-    import pickle as _pickle
-
     from . import engine
     from .errors import PolicyError
     from .policy import resolve
-    scenario, game, seed, policies = _pickle.loads(sys.stdin.buffer.read())
+    scenario, game, seed, policies = pickle.loads(sys.stdin.buffer.read())
     resolved = resolve(scenario.decision_points, policies)
     recorder = _Recorder(scenario, resolved)
     outcome, error = None, None
@@ -208,7 +206,7 @@ def _child():
         sys.setprofile(None)
     if error is None:
         outcome = {m: int(out[i, 0]) for i, m in enumerate(scenario.metrics)}
-    sys.stdout.buffer.write(_pickle.dumps((recorder.events, outcome, error)))
+    sys.stdout.buffer.write(pickle.dumps((recorder.events, outcome, error)))
 
 
 if __name__ == "__main__":
