@@ -28,6 +28,7 @@ SLOWER = 0.7  # below this fraction of the baseline a rate is flagged; machines 
 # machine load, so a slower kernel shows while a busy machine does not
 GATE = 0.75
 IN_RUN = ("ratio_vs_python", "share_of_dice_rate")
+RETRIES = 2  # --check measures a case below the gate this many times more before it fails
 
 
 def best_rate(run, n, min_time, repeats=3):
@@ -66,37 +67,58 @@ def p_win_disagrees(loop_wins, loop_n, result):
     return abs(p_loop - p_kernel) > 5 * sigma if sigma > 0 else p_loop != p_kernel
 
 
+def measure_case(case, n, python_n, min_time, raw_1):
+    """One row of ``KEYS`` for ``case``; ``raw_1`` is the raw d6 rate on one thread measured beside it."""
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    scenario = case.build()
+    romesim.simulate(scenario, 1000, progress=False)
+    rate_1, result = kernel_rate(scenario, n, 1, min_time)
+    rate_all, _ = kernel_rate(scenario, n, all_threads, min_time)
+    if case.nojit:
+        py_rate, py_n, p_nojit = nojit_rate(case, python_n, min_time)
+        if romesim.simulate(scenario, py_n, progress=False)["p_win"] != p_nojit:
+            print(f"warning: {case.scenario} {case.case}: the kernel interpreted (NUMBA_DISABLE_JIT=1) does not "
+                  "give the compiled kernel's results", file=sys.stderr)
+        per_game = None  # a whole game's dice are not counted: it has no plain-Python reference
+    else:
+        play, kwargs = case.python_loop()
+        py_rate, py_n, totals = best_rate(lambda k: run_loop(play, k, **kwargs), python_n, min_time)
+        if p_win_disagrees(totals[0], py_n, result):
+            print(f"warning: {case.scenario} {case.case}: the Python loop's p_win {totals[0] / py_n:.4f} is more "
+                  f"than 5 sigma from the kernel's {result['p_win']:.4f}", file=sys.stderr)
+        per_game = float(dice.dice_per_game(scenario))
+    return dict(scenario=case.scenario, case=case.case, games_per_s_1thread=rate_1, games_per_s_all=rate_all,
+                threads=all_threads, python_games_per_s=py_rate, python_baseline="nojit" if case.nojit else "loop",
+                ratio_vs_python=rate_1 / py_rate, dice_per_game=per_game, dice_per_s=raw_1,
+                share_of_dice_rate=None if per_game is None else rate_1 * per_game / raw_1)
+
+
 def measure(cases, n, python_n, min_time):
     """One row per case (see ``KEYS``) and the raw d6 rate on all threads."""
-    all_threads = numba.config.NUMBA_NUM_THREADS
     dice.roll(1000)  # compile or load from cache
     raw_1 = raw_dice_rate(n, 1, min_time)
-    raw_all = raw_dice_rate(n, all_threads, min_time)
-    rows = []
-    for case in cases:
-        scenario = case.build()
-        romesim.simulate(scenario, 1000, progress=False)
-        rate_1, result = kernel_rate(scenario, n, 1, min_time)
-        rate_all, _ = kernel_rate(scenario, n, all_threads, min_time)
-        if case.nojit:
-            py_rate, py_n, p_nojit = nojit_rate(case, python_n, min_time)
-            if romesim.simulate(scenario, py_n, progress=False)["p_win"] != p_nojit:
-                print(f"warning: {case.scenario} {case.case}: the kernel interpreted (NUMBA_DISABLE_JIT=1) does not "
-                      "give the compiled kernel's results", file=sys.stderr)
-            per_game = None  # a whole game's dice are not counted: it has no plain-Python reference
-        else:
-            play, kwargs = case.python_loop()
-            py_rate, py_n, totals = best_rate(lambda k: run_loop(play, k, **kwargs), python_n, min_time)
-            if p_win_disagrees(totals[0], py_n, result):
-                print(f"warning: {case.scenario} {case.case}: the Python loop's p_win {totals[0] / py_n:.4f} is more "
-                      f"than 5 sigma from the kernel's {result['p_win']:.4f}", file=sys.stderr)
-            per_game = float(dice.dice_per_game(scenario))
-        rows.append(dict(scenario=case.scenario, case=case.case, games_per_s_1thread=rate_1,
-                         games_per_s_all=rate_all, threads=all_threads, python_games_per_s=py_rate,
-                         python_baseline="nojit" if case.nojit else "loop",
-                         ratio_vs_python=rate_1 / py_rate, dice_per_game=per_game, dice_per_s=raw_1,
-                         share_of_dice_rate=None if per_game is None else rate_1 * per_game / raw_1))
-    return rows, raw_all
+    raw_all = raw_dice_rate(n, numba.config.NUMBA_NUM_THREADS, min_time)
+    return [measure_case(case, n, python_n, min_time, raw_1) for case in cases], raw_all
+
+
+def remeasure(rows, cases, baseline, n, python_n, min_time, tries=RETRIES):
+    """Measure again, up to ``tries`` times, each case whose in-run ratios fall below the gate, the raw d6 rate
+    beside it, and keep for each ratio the best of the tries: a machine busy during one measurement rarely is
+    during three, a slower kernel is slower in all of them. Returns the names of the cases measured again."""
+    by_name = {(c.scenario, c.case): c for c in cases}
+    again = []
+    for i, row in enumerate(rows):
+        for _ in range(tries):
+            if not regressions([row], baseline):
+                break
+            again.append(f"{row['scenario']} {row['case']}")
+            fresh = measure_case(by_name[row["scenario"], row["case"]], n, python_n, min_time,
+                                 raw_dice_rate(n, 1, min_time))
+            for key in IN_RUN:
+                if fresh[key] is not None and fresh[key] > row[key]:
+                    row[key] = fresh[key]
+            rows[i] = row
+    return sorted(set(again))
 
 
 def format_table(header, lines):
@@ -169,7 +191,8 @@ def parse_args(argv):
     parser.add_argument("--compare", metavar="FILE", help="rates relative to a baseline JSON (e.g. "
                                                           "benchmarks/baseline.json)")
     parser.add_argument("--check", action="store_true", help="with --compare: exit 1 when a ratio measured in "
-                        f"this run (kernel/Python, share of the d6 rate) is below {GATE}x the baseline's")
+                        f"this run (kernel/Python, share of the d6 rate) is below {GATE}x the baseline's in "
+                        f"{RETRIES + 1} measurements")
     args = parser.parse_args(argv)
     if args.check and not args.compare:
         parser.error("--check needs --compare FILE")
@@ -188,9 +211,14 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(argv)
     cases = [c for c in CASES if not args.scenario or c.scenario in args.scenario]
+    baseline = None
+    if args.compare:
+        with open(args.compare, encoding="utf-8") as fh:
+            baseline = json.load(fh)
     threads = numba.get_num_threads()
     try:
         rows, raw_all = measure(cases, args.n, args.python_n, args.min_time)
+        again = remeasure(rows, cases, baseline, args.n, args.python_n, args.min_time) if args.check else []
     finally:
         numba.set_num_threads(threads)
     print(report(rows, raw_all))
@@ -198,14 +226,14 @@ def main(argv=None):
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump([{k: r[k] for k in KEYS} for r in rows], fh, indent=2)
             fh.write("\n")
-    if args.compare:
-        with open(args.compare, encoding="utf-8") as fh:
-            baseline = json.load(fh)
+    if baseline is not None:
         print("\nrates relative to " + args.compare)
         print(compare(rows, baseline))
-        if args.check:
-            found = regressions(rows, baseline)
-            for line in found:
-                print("regression: " + line, file=sys.stderr)
-            return 1 if found else 0
+    if args.check:
+        if again:
+            print(f"\nmeasured again (each in-run ratio the best of up to {RETRIES + 1}): {', '.join(again)}")
+        found = regressions(rows, baseline)
+        for line in found:
+            print("regression: " + line, file=sys.stderr)
+        return 1 if found else 0
     return 0

@@ -95,3 +95,26 @@ def test_nojit_baseline_is_the_same_kernel_interpreted():
     rate, n, p_win = nojit_rate(case, 10_000, 0.0)
     assert rate > 0 and n == START_N
     assert p_win == romesim.simulate(case.build(), n, progress=False)["p_win"]
+
+
+def test_check_measures_a_case_below_the_gate_again_and_keeps_its_best(monkeypatch):
+    """--check: a measurement disturbed by a busy machine is retried; a kernel slow in every try still fails."""
+    case = next(c for c in CASES if c.scenario == "kings_of_rome.treason")
+    baseline = [dict(scenario=case.scenario, case=case.case, ratio_vs_python=100.0, share_of_dice_rate=0.5)]
+    monkeypatch.setattr(runner, "raw_dice_rate", lambda n, threads, min_time: 1.0)
+
+    def measured(ratios):
+        tries = iter(ratios)
+        monkeypatch.setattr(runner, "measure_case", lambda *args: dict(
+            scenario=case.scenario, case=case.case, ratio_vs_python=next(tries), share_of_dice_rate=0.5))
+        return [dict(baseline[0], ratio_vs_python=50.0)]  # the first measurement: 0.5x the baseline
+
+    rows = measured([60.0, 80.0, 99.0])
+    assert runner.remeasure(rows, [case], baseline, 1, 1, 0) == [f"{case.scenario} {case.case}"]
+    assert rows[0]["ratio_vs_python"] == 80.0 and not runner.regressions(rows, baseline)  # the second try passed
+
+    rows = measured([60.0, 70.0, 99.0])
+    runner.remeasure(rows, [case], baseline, 1, 1, 0)
+    assert rows[0]["ratio_vs_python"] == 70.0  # RETRIES tries, not a third
+    assert runner.regressions(rows, baseline) == [
+        f"{case.scenario} {case.case}: ratio_vs_python 70 is 0.70x the baseline's 100 (the gate is {runner.GATE}x)"]

@@ -154,7 +154,7 @@ class _Recorder:
                 self.deciding = None
 
     def _where(self):
-        return " > ".join(n for n in self.stack if not n.startswith(("play_blocks", "<")))
+        return " > ".join(n for n in self.stack if not n.startswith("<"))
 
     def _die(self, frame, value):
         caller = frame.f_back

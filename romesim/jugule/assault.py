@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.errors import ScenarioError
 from ..core.exact import enumerate_dice
 from ..core.scenario import Scenario, option_table, param, register
@@ -84,9 +84,7 @@ def assault_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def assault_game(stream, row, buffers, args, codes, params, slots):
-    p, o, att0, dfn0 = args
-    att, dfn = buffers
+def assault_game(stream, row, codes, params, slots, p, o, att0, dfn0, att, dfn):
     row[:] = 0
     att[:] = att0
     dfn[:] = dfn0
@@ -119,10 +117,7 @@ def assault_game(stream, row, buffers, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def assault_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(assault_scratch, assault_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+assault_kernel = block_kernel("assault_kernel", assault_scratch, assault_game, N_METRICS)
 
 
 # --------------------------------------------------------------------------- scenario

@@ -28,7 +28,7 @@ import pandas as pd
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.errors import ScenarioError
 from ..core.scenario import REQUIRED, ParamSpec, Scenario, option_table, param, register
 from . import combat as cb
@@ -216,19 +216,15 @@ def duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_ite
 @njit(cache=True)
 def fixed_odds_scratch(args):
     """The career's progress, reset at every game."""
-    return np.zeros(C_SIZE, np.int64)
+    return (np.zeros(C_SIZE, np.int64),)
 
 
 @njit(cache=True, inline="always")
-def fixed_odds_game(stream, row, career, args, codes, params, slots):
-    p, rank_weights, odds, pool = args
+def fixed_odds_game(stream, row, codes, params, slots, p, rank_weights, odds, pool, career):
     return fixed_odds_career(stream, row, career, p, rank_weights, odds, pool)
 
 
-@njit(parallel=True, cache=True)
-def fixed_odds_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(fixed_odds_scratch, fixed_odds_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+fixed_odds_kernel = block_kernel("fixed_odds_kernel", fixed_odds_scratch, fixed_odds_game, N_METRICS)
 
 
 @njit(cache=True)
@@ -243,16 +239,13 @@ def career_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def career_game(stream, row, buffers, args, codes, params, slots):
-    p, rank_weights, pool, o, own_rows, own_items, rival_rows, rival_items = args
-    career, G0, IT0, G, IT, st, state, cand = buffers
+def career_game(stream, row, codes, params, slots, p, rank_weights, pool, o, own_rows, own_items, rival_rows,
+                rival_items, career, G0, IT0, G, IT, st, state, cand):
     return duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_items, rival_rows, rival_items,
                        G0, IT0, G, IT, st, state, cand, codes, params, slots)
 
 
-@njit(parallel=True, cache=True)
-def career_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(career_scratch, career_game, seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)
+career_kernel = block_kernel("career_kernel", career_scratch, career_game, N_METRICS)
 
 
 # --------------------------------------------------------------------------- scenario

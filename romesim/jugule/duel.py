@@ -11,13 +11,13 @@ Compile time: numba links and re-optimises a function's whole callee tree at eve
 single call site are inlined (``inline="always"``) and shared ones (``melee``, ``defence``, ``fumble``,
 ``fill_state`` …) stay separate functions.
 
-The kernel plays its games with ``core.loop.play_blocks``: ``duel_game`` is one duel, ``duel_scratch`` the buffers
-a block reuses; ``args`` is ``Duel.kernel_args()``, ``(o, G0, IT0)``.
+The kernel plays its games with ``core.loop.block_kernel``: ``duel_game`` is one duel from ``Duel.kernel_args()``,
+``(o, G0, IT0)``, with the buffers ``duel_scratch`` makes for a block.
 """
 import numpy as np
 from numba import njit
 
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import error_code
 from . import combat as cb
 from .combat import (
@@ -1452,10 +1452,8 @@ def duel_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def duel_game(stream, row, buffers, args, codes, params, slots):
+def duel_game(stream, row, codes, params, slots, o, G0, IT0, st, state, G, IT, cand):
     """One duel from the set-up; its outcome row, or the error code of an illegal action."""
-    o, G0, IT0 = args
-    st, state, G, IT, cand = buffers
     setup(o, G, IT, G0, IT0)
     play_duel(stream, o, G, IT, st, state, codes, params, slots, cand)
     if st[ST_REASON] == R_ERROR:
@@ -1464,6 +1462,4 @@ def duel_game(stream, row, buffers, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def duel_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(duel_scratch, duel_game, seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)
+duel_kernel = block_kernel("duel_kernel", duel_scratch, duel_game, N_METRICS)

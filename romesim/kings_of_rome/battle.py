@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import USER, error_code
 from .policies import (
     BATTLE_POINTS,
@@ -1187,13 +1187,8 @@ def battle_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def battle_play(stream, row, buffers, args, codes, params, slots):
-    p, units, leaders = args
-    status, g, state = buffers
+def battle_play(stream, row, codes, params, slots, p, units, leaders, status, g, state):
     return battle_game(stream, row, p, units, leaders, status, g, state, codes, params, slots, battle_offset(codes))
 
 
-@njit(parallel=True, cache=True)
-def battle_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(battle_scratch, battle_play, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+battle_kernel = block_kernel("battle_kernel", battle_scratch, battle_play, N_METRICS)

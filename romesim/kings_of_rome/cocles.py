@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import builtin_slot, error_code
 from .horatii import MAX_UNITS, N_LATIN, N_ROMAN, ROME_FIRST, duel, load_units
 from .horatii import N_PARAMS as HORATII_N_PARAMS
@@ -30,7 +30,7 @@ def cocles_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def cocles_game(stream, row, buffers, args, codes, params, slots):
+def cocles_game(stream, row, codes, params, slots, p, units, state, targets):
     """KoR 9.7.7.2: Horatius tries to destroy the Sublicius bridge (DP-HC01).
 
     Direct: a 5 or 6 removes the bridge, no VP. Raid: Horatius (infantry, Virtus 5) and the raiding units fight
@@ -38,8 +38,6 @@ def cocles_game(stream, row, buffers, args, codes, params, slots):
     the weakest NR unit, NR dice at a random Roman); the bridge falls and Rome scores +2 VP if the Romans win,
     else -1 VP. Fills ``row``; returns 0 or a policy error code.
     """
-    p = args[0]
-    units, state, targets = buffers
     state[0], state[1], state[2] = p[ATTEMPT], p[N_ROMAN] - 1, p[N_LATIN]
     action = decide_cocles_attempt(codes[DP_COCLES_ATTEMPT], params[DP_COCLES_ATTEMPT], state, stream,
                                    slots[DP_COCLES_ATTEMPT])
@@ -61,7 +59,4 @@ def cocles_game(stream, row, buffers, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def cocles_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(cocles_scratch, cocles_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+cocles_kernel = block_kernel("cocles_kernel", cocles_scratch, cocles_game, N_METRICS)

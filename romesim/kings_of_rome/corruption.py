@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import USER, builtin_slot, error_code
 from .policies import CORRUPTION_TAKEN, DP_CORRUPTION_TAKEN, decide_corruption_taken
 
@@ -22,13 +22,12 @@ TAKEN_STATE_SIZE = len(CORRUPTION_TAKEN.state)
 
 @njit(cache=True)
 def corruption_scratch(args):
-    return np.zeros(TAKEN_STATE_SIZE, np.int64)  # the DP-C02 state
+    return (np.zeros(TAKEN_STATE_SIZE, np.int64),)  # the DP-C02 state
 
 
 @njit(cache=True, inline="always")
-def corruption_roll(stream, row, state, args, codes, params, fn_taken):
+def corruption_roll(stream, row, state, p, codes, params, fn_taken):
     """KoR 5.6: 2 IP, then d6 > the garrison's Virtus takes the city (+1 VP, or +2 IP pillaged when alone)."""
-    p = args[0]
     row[:] = 0
     row[IP] = -2  # paid before rolling
     g = p[GARRISON]
@@ -54,15 +53,12 @@ def corruption_roll(stream, row, state, args, codes, params, fn_taken):
 
 
 @njit(cache=True, inline="always")
-def corruption_game(stream, row, state, args, codes, params, slots):
+def corruption_game(stream, row, codes, params, slots, p, state):
     """The game compiled twice: with the user's function, or with the core's placeholder (a plain function, never
     called) under a built-in, whose game then holds no opaque call (+9 %)."""
     if codes[DP_CORRUPTION_TAKEN] == USER:
-        return corruption_roll(stream, row, state, args, codes, params, slots[DP_CORRUPTION_TAKEN])
-    return corruption_roll(stream, row, state, args, codes, params, builtin_slot)
+        return corruption_roll(stream, row, state, p, codes, params, slots[DP_CORRUPTION_TAKEN])
+    return corruption_roll(stream, row, state, p, codes, params, builtin_slot)
 
 
-@njit(parallel=True, cache=True)
-def corruption_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(corruption_scratch, corruption_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+corruption_kernel = block_kernel("corruption_kernel", corruption_scratch, corruption_game, N_METRICS)

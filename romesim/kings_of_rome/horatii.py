@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import error_code
 from .policies import DP_HORATII_TARGET, HORATII_STATE_SIZE, decide_horatii_target
 
@@ -87,13 +87,11 @@ def horatii_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def horatii_game(stream, row, buffers, args, codes, params, slots):
+def horatii_game(stream, row, codes, params, slots, p, units, state):
     """KoR 9.3.7.2: three (here 1-6) Horatii against the Curiatii, Alba Longa rolling first by default.
 
     Fills ``row``; returns 0 or a policy error code.
     """
-    p = args[0]
-    units, state = buffers
     load_units(units, p)
     romans, latins, shots, err = duel(stream, units, state, p[N_ROMAN], p[N_LATIN], p[ROME_FIRST] == 1,
                                       p[VOLLEY] == 1, DP_HORATII_TARGET, codes[DP_HORATII_TARGET],
@@ -107,7 +105,4 @@ def horatii_game(stream, row, buffers, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def horatii_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(horatii_scratch, horatii_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+horatii_kernel = block_kernel("horatii_kernel", horatii_scratch, horatii_game, N_METRICS)

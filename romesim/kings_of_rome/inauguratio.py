@@ -3,7 +3,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 
 ETRUSCAN_KING, N_PARAMS = range(2)  # compiled parameter vector
 WIN, N_METRICS = range(2)  # outcome columns, Inauguratio.metrics order
@@ -11,22 +11,18 @@ WIN, N_METRICS = range(2)  # outcome columns, Inauguratio.metrics order
 
 @njit(cache=True)
 def inauguratio_scratch(args):
-    return np.zeros(0, np.int64)  # no decision point: a game needs no buffer
+    return ()  # no decision point: a game needs no buffer
 
 
 @njit(cache=True, inline="always")
-def inauguratio_game(stream, row, buffers, args, codes, params, slots):
+def inauguratio_game(stream, row, codes, params, slots, p):
     """KoR 9.2.4: one d6; the Inauguratio is valid on 1-4, on 1-5 for the three last (Etruscan) kings.
 
     On a bad Inauguratio the king is removed and the Interrex rules until the end of his period.
     """
-    p = args[0]
     die = rng.d6(stream)
     row[WIN] = 1 if die <= (5 if p[ETRUSCAN_KING] else 4) else 0
     return 0
 
 
-@njit(parallel=True, cache=True)
-def inauguratio_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(inauguratio_scratch, inauguratio_game, seed, first, count, args, codes, params, slots, out, sums,
-                sumsq, errors)
+inauguratio_kernel = block_kernel("inauguratio_kernel", inauguratio_scratch, inauguratio_game, N_METRICS)

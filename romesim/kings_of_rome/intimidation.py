@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import error_code
 from .policies import (DP_INTIM_RELEASED, DP_INTIM_TARGET, INTIMIDATION_STATE, decide_fides_release,
                        decide_intimidation_target)
@@ -18,14 +18,13 @@ N_UNITS, N_PARAMS = range(2)
 # outcome columns, in Intimidation.metrics order
 WIN, IP, R_TO_NR, N_METRICS = range(4)
 
-# the state both decision points read, in one array: an array taken out of a tuple of buffers is
-# reference-counted in every game, which doubled the game's time
+# the state both decision points read, in one array (DP-I01 and DP-I02 see the same state)
 STATE_SIZE, HAS_CAVALRY = len(INTIMIDATION_STATE), INTIMIDATION_STATE.index("has_cavalry")
 
 
 @njit(cache=True)
 def intimidation_scratch(args):
-    return np.zeros(STATE_SIZE, np.int64)
+    return (np.zeros(STATE_SIZE, np.int64),)
 
 
 @njit(cache=True, inline="always")
@@ -38,9 +37,8 @@ def fill_state(state, n, units):
 
 
 @njit(cache=True, inline="always")
-def intimidation_game(stream, row, state, args, codes, params, slots):
+def intimidation_game(stream, row, codes, params, slots, p, units, state):
     """KoR 5.3: release a Roman unit (Fides), then d6 > the chosen NR unit's Virtus turns it Roman (+2 IP)."""
-    p, units = args
     row[:] = 0
     n = p[N_UNITS]
     fill_state(state, n, units)
@@ -61,7 +59,4 @@ def intimidation_game(stream, row, state, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def intimidation_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(intimidation_scratch, intimidation_game, seed, first, count, args, codes, params, slots, out, sums,
-                sumsq, errors)
+intimidation_kernel = block_kernel("intimidation_kernel", intimidation_scratch, intimidation_game, N_METRICS)

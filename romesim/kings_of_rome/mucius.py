@@ -3,7 +3,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 
 BRIDGE, N_PARAMS = range(2)  # compiled parameter vector
 WIN, N_METRICS = range(2)  # outcome columns, Mucius.metrics order
@@ -11,23 +11,19 @@ WIN, N_METRICS = range(2)  # outcome columns, Mucius.metrics order
 
 @njit(cache=True)
 def mucius_scratch(args):
-    return np.zeros(0, np.int64)  # no decision point: a game needs no buffer
+    return ()  # no decision point: a game needs no buffer
 
 
 @njit(cache=True, inline="always")
-def mucius_game(stream, row, buffers, args, codes, params, slots):
+def mucius_game(stream, row, codes, params, slots, p):
     """KoR 9.7.7.1: one d6; Porsenna dies on 4-6 with the Sublicius bridge on the Rome map, else only on 6.
 
     Any other face eliminates Mucius. The scenario is the token drawn from R with Porsenna on the map: the
     other cases put the token back in the R container without a roll.
     """
-    p = args[0]
     die = rng.d6(stream)
     row[WIN] = 1 if die >= (4 if p[BRIDGE] else 6) else 0
     return 0
 
 
-@njit(parallel=True, cache=True)
-def mucius_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(mucius_scratch, mucius_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+mucius_kernel = block_kernel("mucius_kernel", mucius_scratch, mucius_game, N_METRICS)

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import USER, builtin_slot, error_code
 from .policies import NAVAL_STATE_NR, NAVAL_STATE_ROMAN, NAVAL_STATE_SIZE, decide_naval_target
 
@@ -34,7 +34,7 @@ def naval_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def naval_rounds(stream, row, buffers, args, codes, params, fn_target):
+def naval_rounds(stream, row, p, state, ships, codes, params, fn_target):
     """KoR 5.8: a Roman fleet intercepts an NR fleet; at most three rounds of simultaneous fire.
 
     Every ship afloat fires at one enemy ship and sinks it if its die exceeds that ship's Virtus (C1). Roman dice
@@ -44,8 +44,6 @@ def naval_rounds(stream, row, buffers, args, codes, params, fn_target):
     Astutia added to every Roman die. Rome rolls first, but the hits of a round are applied together. The NR bot fires
     at a Roman ship drawn uniformly among those afloat. Fills ``row``; returns 0 or a policy error code.
     """
-    p = args[0]
-    state, ships = buffers
     row[:] = 0
     roman, nr, target = ships[SHIP_ROMAN], ships[SHIP_NR], ships[SHIP_TARGET]
     roman_hit, nr_hit = ships[SHIP_ROMAN_HIT], ships[SHIP_NR_HIT]
@@ -126,15 +124,12 @@ def naval_rounds(stream, row, buffers, args, codes, params, fn_target):
 
 
 @njit(cache=True, inline="always")
-def naval_game(stream, row, buffers, args, codes, params, slots):
+def naval_game(stream, row, codes, params, slots, p, state, ships):
     """The rounds compiled twice: with the user's function, or with the core's placeholder (a plain function, never
     called) under a built-in, whose dice loop then holds no opaque call (+17 %)."""
     if codes[0] == USER:
-        return naval_rounds(stream, row, buffers, args, codes, params, slots[0])
-    return naval_rounds(stream, row, buffers, args, codes, params, builtin_slot)
+        return naval_rounds(stream, row, p, state, ships, codes, params, slots[0])
+    return naval_rounds(stream, row, p, state, ships, codes, params, builtin_slot)
 
 
-@njit(parallel=True, cache=True)
-def naval_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(naval_scratch, naval_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+naval_kernel = block_kernel("naval_kernel", naval_scratch, naval_game, N_METRICS)

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import error_code
 from .policies import (DP_PILLAGE_SECOND, DP_PILLAGE_UNDEFENDED, PILLAGE_SECOND, UNDEFENDED_CITY, decide_pillage_second,
                        decide_undefended_city)
@@ -24,13 +24,10 @@ SECOND_STATE_SIZE, UNDEFENDED_STATE_SIZE = len(PILLAGE_SECOND.state), len(UNDEFE
 
 @njit(cache=True)
 def pillage_scratch(args):
-    """The state of the one decision point the scenario can ask: DP-P03 for an undefended city, else DP-P02.
-
-    One array, not a tuple of two: an array taken out of a tuple is reference-counted in every game, which
-    doubled the game's time.
-    """
+    """The state of the one decision point the scenario can ask: DP-P03 for an undefended city, else DP-P02."""
     p = args[0]
-    return np.zeros(UNDEFENDED_STATE_SIZE if p[GARRISON] == 0 and p[N_UNITS] == 0 else SECOND_STATE_SIZE, np.int64)
+    return (np.zeros(UNDEFENDED_STATE_SIZE if p[GARRISON] == 0 and p[N_UNITS] == 0 else SECOND_STATE_SIZE,
+                     np.int64),)
 
 
 @njit(cache=True, inline="always")
@@ -45,9 +42,8 @@ def pillage_reward(p, row, success):
 
 
 @njit(cache=True, inline="always")
-def pillage_game(stream, row, state, args, codes, params, slots):
+def pillage_game(stream, row, codes, params, slots, p, units, state):
     """KoR 5.4 pillage of an NR city (5.4.1 when it is undefended). Fills ``row``; returns 0 or an error code."""
-    p, units = args
     row[:] = 0
     g, n = p[GARRISON], p[N_UNITS]
     row[IP] = -1  # the action's cost, paid whatever happens
@@ -105,7 +101,4 @@ def pillage_game(stream, row, state, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def pillage_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(pillage_scratch, pillage_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+pillage_kernel = block_kernel("pillage_kernel", pillage_scratch, pillage_game, N_METRICS)

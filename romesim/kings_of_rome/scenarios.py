@@ -50,7 +50,7 @@ from .policies import (
 )
 from .senate import senate_kernel
 from .siege import N_PARAMS as SIEGE_N_PARAMS
-from .siege import siege_kernel, success_table
+from .siege import siege_kernel, siege_rolls_kernel, success_table
 from .spolia import spolia_kernel
 from .treason import treason_kernel
 
@@ -72,7 +72,6 @@ class Siege(Scenario):
     metrics = ("p_win", "p_submit", "p_city_taken", "p_abandon", "ip", "vp", "hostile_reactions",
                "tokens_r_to_nr", "tokens_nr_to_r", "nr_units_lost", "p_leader_captured")
     decision_points = SIEGE_POINTS
-    kernel = staticmethod(siege_kernel)
 
     garrison: int = param(2, lo=0, hi=3, doc="Virtus of the city's NR garrison (0 = none)", rule="5.5")
     leader: int = param(0, lo=0, hi=6, doc="Virtus of the besieged NR leader (0 = none)", rule="5.5")
@@ -148,6 +147,11 @@ class Siege(Scenario):
 
     def battles(self):
         return self.relief or self.sortie_possible()
+
+    @property
+    def kernel(self):
+        """A siege that can fight no battle plays the kernel without the battle's code (it compiles in seconds)."""
+        return siege_kernel if self.battles() else siege_rolls_kernel
 
     def battle_arrays(self):
         """The relief and sortie battles compiled as battle scenarios (layout in ``battle.py``), and the built-in

@@ -3,7 +3,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import USER, builtin_slot, error_code
 from .policies import DP_FALLBACK_ORDER, FALLBACK_ORDER, PEOPLE_ETRUSCAN, decide_fallback_order, fallback_in_order
 
@@ -15,7 +15,7 @@ ORDER_STATE_SIZE = len(FALLBACK_ORDER.state)
 
 @njit(cache=True)
 def senate_scratch(args):
-    return np.zeros(ORDER_STATE_SIZE, np.int64)  # the DP-SE01 state
+    return (np.zeros(ORDER_STATE_SIZE, np.int64),)  # the DP-SE01 state
 
 
 @njit(cache=True, inline="always")
@@ -25,12 +25,11 @@ def senate_consents(stream, people):
 
 
 @njit(cache=True, inline="always")
-def senate_requests(stream, row, state, args, codes, params, fn_order):
+def senate_requests(stream, row, state, p, codes, params, fn_order):
     """KoR 9.3.4: ask the Senate for war on ``p[PEOPLE]``; after a refusal ask for each of the other three
     Curia peoples (one roll each) until one is approved. Fides allows war on one people per turn (KOR-A51), so
     the requests stop at the first approval. Returns 0 or a policy error code.
     """
-    p = args[0]
     first = p[PEOPLE]
     ok = senate_consents(stream, first)
     row[WIN] = 1 if ok else 0
@@ -60,15 +59,12 @@ def senate_requests(stream, row, state, args, codes, params, fn_order):
 
 
 @njit(cache=True, inline="always")
-def senate_game(stream, row, state, args, codes, params, slots):
+def senate_game(stream, row, codes, params, slots, p, state):
     """The game compiled twice: with the user's function, or with the core's placeholder (a plain function, never
     called) under a built-in, whose game then holds no opaque call (+7 %)."""
     if codes[DP_FALLBACK_ORDER] == USER:
-        return senate_requests(stream, row, state, args, codes, params, slots[DP_FALLBACK_ORDER])
-    return senate_requests(stream, row, state, args, codes, params, builtin_slot)
+        return senate_requests(stream, row, state, p, codes, params, slots[DP_FALLBACK_ORDER])
+    return senate_requests(stream, row, state, p, codes, params, builtin_slot)
 
 
-@njit(parallel=True, cache=True)
-def senate_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(senate_scratch, senate_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+senate_kernel = block_kernel("senate_kernel", senate_scratch, senate_game, N_METRICS)

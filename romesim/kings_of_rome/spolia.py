@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 
 # indices into the compiled parameter vector
 ROMAN_VIRTUS, ROMAN_ASTUTIA, NR_VIRTUS, NR_ASTUTIA, OMEN, MODE, N_PARAMS = range(7)
@@ -21,18 +21,17 @@ WIN, LOSS, BOTH_DIE, IP, VP, N_METRICS = range(6)
 
 @njit(cache=True)
 def spolia_scratch(args):
-    return np.zeros(0, np.int64)  # no decision point: a game needs no buffer
+    return ()  # no decision point: a game needs no buffer
 
 
 @njit(cache=True, inline="always")
-def spolia_game(stream, row, buffers, args, codes, params, slots):
+def spolia_game(stream, row, codes, params, slots, p):
     """KoR 5.7.2.1: each leader rolls d6 + his Astutia (no rerolls) and must exceed the other's Virtus.
 
     The Roman die also gets the Good Omen (+1, KOR-A58). Simultaneous rounds are repeated until someone is hit
     (KOR-A17 default), or fought once; in the sequential mode the Roman rolls first and a hit ends the duel.
     Roman win: +3 VP +3 IP; NR win: -3 VP -3 IP; both leaders die: no points.
     """
-    p = args[0]
     row[:] = 0
     roman_needs = p[NR_VIRTUS] - p[ROMAN_ASTUTIA] - p[OMEN]  # the Roman hits when his d6 exceeds this
     nr_needs = p[ROMAN_VIRTUS] - p[NR_ASTUTIA]
@@ -58,7 +57,4 @@ def spolia_game(stream, row, buffers, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def spolia_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(spolia_scratch, spolia_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+spolia_kernel = block_kernel("spolia_kernel", spolia_scratch, spolia_game, N_METRICS)

@@ -3,7 +3,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import error_code
 from .policies import decide_ip_spent
 
@@ -13,13 +13,12 @@ WIN, IP, VP, N_METRICS = range(4)  # outcome columns, Treason.metrics order
 
 @njit(cache=True)
 def treason_scratch(args):
-    return np.zeros(4, np.int64)
+    return (np.zeros(4, np.int64),)
 
 
 @njit(cache=True, inline="always")
-def treason_game(stream, row, state, args, codes, params, slots):
+def treason_game(stream, row, codes, params, slots, p, state):
     """KoR 6.3: the Roman buys -k (k <= 3) with k IP; the garrison flips iff d6 - k > Virtus, else Rome +1 VP."""
-    p = args[0]
     state[0], state[1], state[2] = p[GARRISON], p[IP_AVAILABLE], p[IP_SPENT]
     k = decide_ip_spent(codes[0], params[0], state, stream, slots[0])
     if k < 0 or k > 3 or k > p[IP_AVAILABLE]:
@@ -31,7 +30,4 @@ def treason_game(stream, row, state, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def treason_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(treason_scratch, treason_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+treason_kernel = block_kernel("treason_kernel", treason_scratch, treason_game, N_METRICS)

@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import error_code
 from .policies import ASSASSINATE, decide_assassinate
 
@@ -30,15 +30,14 @@ def kill_faces(modifier):
 
 @njit(cache=True)
 def assassination_scratch(args):
-    return np.zeros(STATE_SIZE, np.int64)
+    return (np.zeros(STATE_SIZE, np.int64),)
 
 
 @njit(cache=True, inline="always")
-def assassination_game(stream, row, state, args, codes, params, slots):
+def assassination_game(stream, row, codes, params, slots, p, state):
     """spec 2.12: each Assassinat played rolls a d10 and kills on 8 or 9; the bodyguard's holder adds the SV-A2
     modifier (-1: only a 9 kills). Before each attempt the player decides to play the next counter or keep the
     rest (D13). Fills ``row``; returns 0 or a policy error code."""
-    p = args[0]
     row[:] = 0
     modifier = p[GUARD_MOD] if p[PROTECTED] else 0
     faces = kill_faces(modifier)
@@ -57,7 +56,4 @@ def assassination_game(stream, row, state, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def assassination_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(assassination_scratch, assassination_game, seed, first, count, args, codes, params, slots, out, sums,
-                sumsq, errors)
+assassination_kernel = block_kernel("assassination_kernel", assassination_scratch, assassination_game, N_METRICS)

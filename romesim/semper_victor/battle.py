@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import MAX_PARAMS, USER, builtin_slot, error_code
 from .policies import (
     BATTLE_DP_COMMANDER,
@@ -443,11 +443,10 @@ def battle_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def battle_game(stream, row, buffers, args, codes, params, slots):
+def battle_game(stream, row, codes, params, slots, units0, leaders0, context0, state, units, leaders, context, out,
+                losses, retreats, commands):
     """One battle of the ``battle`` hook (PROPOSAL P8 by default) from the compiled tables. Fills ``row``;
     returns 0 or a policy error code."""
-    state, units, leaders, context, out, losses, retreats, commands = buffers
-    units0, leaders0, context0 = args
     units[:, :] = units0
     leaders[:, :] = leaders0
     context[:] = context0
@@ -470,10 +469,7 @@ def battle_game(stream, row, buffers, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def battle_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(battle_scratch, battle_game, seed, first, count, args, codes, params, slots, out, sums, sumsq,
-                errors)
+battle_kernel = block_kernel("battle_kernel", battle_scratch, battle_game, N_METRICS)
 
 
 MAX_UNITS = BATTLE_MAX_UNITS

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import error_code
 from .policies import START_CONSTANTINOPLE, decide_start_constantinople
 
@@ -42,17 +42,16 @@ def percent(stream, chance):
 
 @njit(cache=True)
 def constantinople_scratch(args):
-    return np.zeros(STATE_SIZE, np.int64)
+    return (np.zeros(STATE_SIZE, np.int64),)
 
 
 @njit(cache=True, inline="always")
-def constantinople_game(stream, row, state, args, codes, params, slots):
+def constantinople_game(stream, row, codes, params, slots, p, state):
     """spec 2.4.3 over ``TURNS`` turns: in Phase C PRIMUS may start when he controls Thracia, Constantin is Primus
     Augustus and nothing is under way (D3); the completion Phase F is that of the turn ``DURATION - 1`` after the
     start (SV-A8: 6 turns counting the start year, 7 with end_of_box_year). A cancelled construction may be
     started again from zero in a later Phase C. With SV-A9 ``continuous`` losing either starting condition also
     cancels it. Fills ``row``; returns 0 or a policy error code."""
-    p = args[0]
     row[:] = 0
     turns = p[TURNS]
     constantin, thracia, built = True, True, False
@@ -103,7 +102,4 @@ def constantinople_game(stream, row, state, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def constantinople_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(constantinople_scratch, constantinople_game, seed, first, count, args, codes, params, slots, out, sums,
-                sumsq, errors)
+constantinople_kernel = block_kernel("constantinople_kernel", constantinople_scratch, constantinople_game, N_METRICS)

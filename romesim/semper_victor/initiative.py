@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import error_code
 from .policies import PLAY_INITIATIVE, decide_play_initiative
 
@@ -62,13 +62,12 @@ def initiative_phase(stream, state, pc, at_most, counterplay, held_primus, held_
 
 @njit(cache=True)
 def initiative_scratch(args):
-    return np.zeros(STATE_SIZE, np.int64)
+    return (np.zeros(STATE_SIZE, np.int64),)
 
 
 @njit(cache=True, inline="always")
-def initiative_game(stream, row, state, args, codes, params, slots):
+def initiative_game(stream, row, codes, params, slots, p, state):
     """spec 2.3 with the Initiative stratagem: one Phase B. Fills ``row``; returns 0 or a policy error code."""
-    p = args[0]
     primus, won, played_p, played_s, err = initiative_phase(
         stream, state, p[PC], p[AT_MOST], p[COUNTERPLAY], p[PRIMUS_HELD], p[SECONDUS_HELD], UNKNOWN_MCS,
         codes, params, slots)
@@ -82,7 +81,4 @@ def initiative_game(stream, row, state, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def initiative_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(initiative_scratch, initiative_game, seed, first, count, args, codes, params, slots, out, sums,
-                sumsq, errors)
+initiative_kernel = block_kernel("initiative_kernel", initiative_scratch, initiative_game, N_METRICS)

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import error_code
 from .policies import PLAGUE_STATE_ZONE, PLAGUE_ZONE, decide_plague_zone
 
@@ -42,15 +42,14 @@ def rolling_leaders(p, zones, z, side):
 
 @njit(cache=True)
 def plague_scratch(args):
-    return np.zeros(STATE_SIZE, np.int64)
+    return (np.zeros(STATE_SIZE, np.int64),)
 
 
 @njit(cache=True, inline="always")
-def plague_game(stream, row, state, args, codes, params, slots):
+def plague_game(stream, row, codes, params, slots, p, zones, state):
     """spec 2.12: the holder puts the marker on a zone (D13). Every unit there, both sides, loses a step (full to
     weakened, weakened eliminated); every leader there rolls a d10 and dies on a 9, the enemy's leaders first.
     Fills ``row``; returns 0 or a policy error code."""
-    p, zones = args
     row[:] = 0
     state[0] = p[N_ZONES]
     for z in range(p[N_ZONES]):
@@ -78,6 +77,4 @@ def plague_game(stream, row, state, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def plague_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(plague_scratch, plague_game, seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)
+plague_kernel = block_kernel("plague_kernel", plague_scratch, plague_game, N_METRICS)

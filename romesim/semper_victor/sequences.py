@@ -5,7 +5,7 @@ SECONDUS leaders: SR, kind and Pax Romana face. The outcome row follows ``Sequen
 """
 from numba import njit
 
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from .initiative import initiative_phase, initiative_scratch
 
 # indices into the compiled parameter vector
@@ -36,10 +36,9 @@ def mcs_total(p, sr, kind, pax):
 
 
 @njit(cache=True, inline="always")
-def sequences_game(stream, row, state, args, codes, params, slots):
+def sequences_game(stream, row, codes, params, slots, p, sr, kind, pax, state):
     """spec 2.3 then 2.5.1: the initiative player gets ceil(T/2) M/CS, the other floor(T/2); they alternate from
     the initiative player (spec 2.6), so he also makes the last one when T is odd. Returns 0 or a policy error code."""
-    p, sr, kind, pax = args
     total = mcs_total(p, sr, kind, pax)
     primus, won, played_p, played_s, err = initiative_phase(
         stream, state, p[PC], p[AT_MOST], p[COUNTERPLAY], p[PRIMUS_HELD], p[SECONDUS_HELD], total,
@@ -56,7 +55,4 @@ def sequences_game(stream, row, state, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def sequences_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(initiative_scratch, sequences_game, seed, first, count, args, codes, params, slots, out, sums,
-                sumsq, errors)
+sequences_kernel = block_kernel("sequences_kernel", initiative_scratch, sequences_game, N_METRICS)

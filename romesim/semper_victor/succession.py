@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import error_code
 from .empire import (
     AUGUSTUS,
@@ -98,12 +98,10 @@ def succession_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def succession_game(stream, row, buffers, args, codes, params, slots):
+def succession_game(stream, row, codes, params, slots, p, lead, free, state, tie, side, zflag):
     """seed 3.5.2: the Primus (``p[DIES]`` = 0) or Secondus Augustus dies by any cause but a successful
     usurpation; his successor is found by the cases of the seed, in order. Fills ``row``; returns 0 or a policy
     error code."""
-    state, tie, side, zflag = buffers
-    p, lead, free = args
     row[:] = 0
     row[SUCCESSOR] = -1
     row[USURPER] = -1
@@ -208,7 +206,4 @@ def succession_game(stream, row, buffers, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def succession_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(succession_scratch, succession_game, seed, first, count, args, codes, params, slots, out, sums,
-                sumsq, errors)
+succession_kernel = block_kernel("succession_kernel", succession_scratch, succession_game, N_METRICS)

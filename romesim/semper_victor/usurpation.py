@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from ..core.policy import error_code
 from .empire import (
     AUGUSTUS,
@@ -321,11 +321,10 @@ def usurpation_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def usurpation_game(stream, row, buffers, args, codes, params, slots):
+def usurpation_game(stream, row, codes, params, slots, p, zone_diocese, dadj, lead, units, legal, march, state, dio,
+                    tie, ls, zs, aux):
     """seed 3.6: one usurpation attempt (two with a double usurpation) and its civil war. Fills ``row``; returns 0
     or a policy error code."""
-    state, dio, tie, ls, zs, aux = buffers
-    p, zone_diocese, dadj, lead, units, legal, march = args
     row[:] = 0
     row[SUCCESSOR] = -1
     player = p[PLAYER]
@@ -527,7 +526,4 @@ def usurpation_game(stream, row, buffers, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def usurpation_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(usurpation_scratch, usurpation_game, seed, first, count, args, codes, params, slots, out, sums,
-                sumsq, errors)
+usurpation_kernel = block_kernel("usurpation_kernel", usurpation_scratch, usurpation_game, N_METRICS)

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 
 # indices into the compiled parameter vector
 TURNS, START_YEAR, OTHERS_AT_WAR, PERSIANS_AT_WAR, PEACE, REPLACE, WITHOUT_LEADER, N_PARAMS = range(8)
@@ -29,12 +29,10 @@ def war_draw_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def war_draw_game(stream, row, buffers, args, codes, params, slots):
+def war_draw_game(stream, row, codes, params, slots, p, at_war, cup):
     """spec 2.4.2 once per turn for ``TURNS`` turns. A drawn dummy, or the marker of a people already at war,
     starts nothing; any other marker sends its people to war, except the Persians' in 310-319 when
     SV-A7 ``war_without_leader`` is false. Returns 0."""
-    at_war, cup = buffers
-    p = args[0]
     row[:] = 0
     at_war[:] = 0
     at_war[PERSIAN_MARKER] = p[PERSIANS_AT_WAR]
@@ -71,7 +69,4 @@ def war_draw_game(stream, row, buffers, args, codes, params, slots):
     return 0
 
 
-@njit(parallel=True, cache=True)
-def war_draw_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(war_draw_scratch, war_draw_game, seed, first, count, args, codes, params, slots, out, sums,
-                sumsq, errors)
+war_draw_kernel = block_kernel("war_draw_kernel", war_draw_scratch, war_draw_game, N_METRICS)

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import play_blocks
+from ..core.loop import block_kernel
 from . import cards
 from .board import attending
 from .procedures import contribution_round, decide, open_decision
@@ -952,15 +952,12 @@ def game_scratch(args):
 
 
 @njit(cache=True)
-def game_play(stream, row, buffers, args, codes, params, slots):
+def game_play(stream, row, codes, params, slots, p, g, view):
     """One game of the block loop: ``args`` is ``(p,)``, the scenario's compiled parameter vector."""
-    g, view = buffers
-    return play_game(g, args[0], view, row, stream, codes, params, slots)
+    return play_game(g, p, view, row, stream, codes, params, slots)
 
 
-@njit(parallel=True, cache=True)
-def game_kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    play_blocks(game_scratch, game_play, seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)
+game_kernel = block_kernel("game_kernel", game_scratch, game_play, N_METRICS)
 
 
 @njit(cache=True)
