@@ -11,14 +11,15 @@ from .analysis import compare, store
 from .analysis.sweep import Sweep, sweep
 from .core.engine import exact, reference, simulate
 from .core.errors import ExactNotSupported, PolicyError, RomesimError, ScenarioError
+from .core.machine import GameState, new_game
 from .core.result import Result
 from .core.rng import GENERATOR
 from .core.scenario import Scenario, describe, list_scenarios, load_toml, scenario, state_index
 from .core.trace import Trace, trace
 from .core.version import VERSION as __version__  # noqa: F401 (the package attribute)
 
-__all__ = ["simulate", "exact", "reference", "trace", "Trace", "scenario", "describe", "state_index", "list_scenarios", "load_toml", "Result",
-           "Scenario",
+__all__ = ["simulate", "exact", "reference", "trace", "Trace", "new_game", "GameState", "scenario", "describe",
+           "state_index", "list_scenarios", "load_toml", "Result", "Scenario",
            "sweep", "Sweep", "compare", "store", "analysis",
            "RomesimError", "ScenarioError", "PolicyError", "ExactNotSupported", "GENERATOR", "kings_of_rome",
            "semper_victor", "jugule", "vox_populi"]

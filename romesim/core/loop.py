@@ -68,6 +68,28 @@ def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, err
 """
 
 
+REPLAY = """\
+def {name}(seed, game, args, codes, params, slots, stream, row):
+    {inputs}, = args + scratch(args)
+    rng.start(stream, seed, game)
+    return play(stream, row, codes, params, slots, {inputs})
+"""
+
+
+def _generate(template, name, scratch, play, n_metrics, module, line, **jit):
+    """``template`` for ``play``, compiled as if written in ``module`` at ``line`` (see ``block_kernel``)."""
+    function = getattr(play, "py_func", play)  # a plain function under NUMBA_DISABLE_JIT
+    count = len(inspect.signature(function).parameters) - 5
+    if count < 1:
+        raise TypeError(f"{function.__name__}: a game takes at least the scenario's arrays after 'slots'")
+    inputs = [f"input_{i}" for i in range(count)]  # not the game's names, which may be the kernel's (``out``)
+    source = "\n" * (line - 1) + template.format(name=name, n_metrics=int(n_metrics), inputs=", ".join(inputs))
+    namespace = dict(__name__=__name__, np=np, prange=prange, rng=rng, BLOCK=BLOCK, n_blocks=n_blocks,
+                     record=record, scratch=scratch, play=play)
+    exec(compile(source, module.__file__, "exec"), namespace)
+    return njit(cache=True, **jit)(namespace[name])
+
+
 def block_kernel(name, scratch, play, n_metrics):
     """The parallel kernel ``name(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)``
     that plays games ``first .. first+count-1`` of run ``seed`` with ``play``, one dice stream per game and a
@@ -75,16 +97,24 @@ def block_kernel(name, scratch, play, n_metrics):
 
     Its source is ``KERNEL`` with as many inputs as ``play`` takes, compiled as if written in ``play``'s module at
     the line that calls ``block_kernel``: numba caches it beside the game's other functions and stamps it with the
-    game's sources (``core.cache``)."""
-    function = getattr(play, "py_func", play)  # a plain function under NUMBA_DISABLE_JIT
-    count = len(inspect.signature(function).parameters) - 5
-    if count < 1:
-        raise TypeError(f"{function.__name__}: a game takes at least the scenario's arrays after 'slots'")
-    inputs = [f"input_{i}" for i in range(count)]  # not the game's names, which may be the kernel's (``out``)
-    module = sys.modules[function.__module__]
+    game's sources (``core.cache``). ``replay_kernel`` makes the same game's one-game kernel from it.
+    """
+    module = sys.modules[getattr(play, "py_func", play).__module__]
     line = sys._getframe(1).f_lineno
-    source = "\n" * (line - 1) + KERNEL.format(name=name, n_metrics=int(n_metrics), inputs=", ".join(inputs))
-    namespace = dict(__name__=__name__, np=np, prange=prange, rng=rng, BLOCK=BLOCK, n_blocks=n_blocks,
-                     record=record, scratch=scratch, play=play)
-    exec(compile(source, module.__file__, "exec"), namespace)
-    return njit(parallel=True, cache=True)(namespace[name])
+    kernel = _generate(KERNEL, name, scratch, play, n_metrics, module, line, parallel=True)
+    _GAMES[kernel] = (name, scratch, play, n_metrics, module, line)
+    return kernel
+
+
+_GAMES = {}  # kernel -> how block_kernel made it
+_REPLAYS = {}
+
+
+def replay_kernel(kernel):
+    """``replay(seed, game, args, codes, params, slots, stream, row)``: game ``game`` of run ``seed`` of ``kernel``'s
+    game, on the caller's ``stream`` (whose words after the first two a scripted policy may use); returns the
+    game's error code. Compiled on first use, and cached on disk like the kernel."""
+    if kernel not in _REPLAYS:
+        name, scratch, play, n_metrics, module, line = _GAMES[kernel]
+        _REPLAYS[kernel] = _generate(REPLAY, f"{name}_replay", scratch, play, n_metrics, module, line)
+    return _REPLAYS[kernel]

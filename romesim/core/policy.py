@@ -68,6 +68,15 @@ class DecisionPoint:
     actions: str  # what the returned integer means
     builtins: dict = field(default_factory=dict)  # name -> Builtin
     default: str = ""
+    # the actions that may be legal, a superset of the legal ones: n for 0 .. n-1, or a function of the state
+    # vector giving them; ``GameState.legal_actions`` offers each of them to the game
+    candidates: object = 2
+    hook: bool = False  # a procedure a user function may replace, not a choice: no game state stops at it
+
+    def candidate_actions(self, state):
+        """The ``candidates`` for the decision's ``state``, as a list of ints."""
+        found = self.candidates(state) if callable(self.candidates) else range(self.candidates)
+        return [int(a) for a in found]
 
 
 def state_index(point):

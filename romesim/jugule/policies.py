@@ -128,6 +128,22 @@ PRESET_DOCS = {"aggressive": "combat takes 0.9 of the AP when engaged and moveme
                "balanced": "the parametric bot's default vector (combat 0.6, movement 0.6, reserve 2)"}
 
 
+def _allocations(state):
+    """D4: every M * 100 + C with M + C <= ap."""
+    ap = state[HEADER.index("ap")]
+    return [m * 100 + c for m in range(ap + 1) for c in range(ap + 1 - m)]
+
+
+def _knockdown_rp(state):
+    """D15: r in 0 .. R."""
+    return range(max(state[HEADER.index("R")], 0) + 1)
+
+
+# the actions each point may allow (GameState.legal_actions offers each to the game): the encodings of `actions`
+CANDIDATES = {"scutum_zone": 6, "move": 36, "react": 8, "attack": 41, "defend": 3, "net_escape": 3,
+              "free_assault": 56, "hex_choice": 16, "aim": 6, "allocate": _allocations, "knockdown": _knockdown_rp}
+
+
 def _point(side, spec):
     name, rule, doc, extra, actions, vector, aggressive, defensive, balanced = spec
     builtins = {"default": Builtin(CODE_DEFAULT, "type-aware bot (contract)"),
@@ -138,7 +154,8 @@ def _point(side, spec):
                                    vector, values)
     who = "A" if side == 0 else "B"
     return DecisionPoint(f"{'ab'[side]}_{name}", f"{rule} ({who})", f"Gladiator {who}: {doc}",
-                         state=HEADER + tuple(extra), actions=actions, builtins=builtins, default="default")
+                         state=HEADER + tuple(extra), actions=actions, builtins=builtins, default="default",
+                         candidates=CANDIDATES.get(name, 2))
 
 
 DUEL_POINTS = tuple(_point(side, spec) for side in (0, 1) for spec in _POINTS)

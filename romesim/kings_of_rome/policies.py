@@ -61,7 +61,7 @@ LOSSES = DecisionPoint(
     builtins={"garrison_first": Builtin(0, "garrison, then units, then the leader (the leader first when required)"),
               "leader_first": Builtin(1, "the leader, then the garrison, then units"),
               "units_first": Builtin(2, "units, then the garrison, then the leader (the leader when required)")},
-    default="garrison_first")
+    default="garrison_first", candidates=3)
 
 SIEGE_POINTS = (FIRST_TARGET, SECOND_CRITERION, REROLL, LOSSES)
 DP_FIRST_TARGET, DP_SECOND_CRITERION, DP_REROLL, DP_LOSSES = range(4)
@@ -75,7 +75,7 @@ IP_SPENT = DecisionPoint(
     builtins={"fixed": Builtin(0, "spend the scenario's ip_spent, never down to 0 IP"),
               "none": Builtin(1, "spend nothing"),
               "max": Builtin(2, "spend as much as possible (at most 3), never down to 0 IP")},
-    default="fixed")
+    default="fixed", candidates=4)
 
 TREASON_POINTS = (IP_SPENT,)
 
@@ -169,7 +169,7 @@ PILLAGE_SECOND = DecisionPoint(
               "garrison_first": Builtin(1, "the garrison if it is still there (it flips to Rome), else the next "
                                            "strongest"),
               "units_first": Builtin(2, "the strongest unit left; the garrison only when no unit is left")},
-    default="next_strongest")
+    default="next_strongest", candidates=7)  # the garrison or one of at most 6 units
 
 UNDEFENDED_CITY = DecisionPoint(
     "undefended", "DP-P03",
@@ -234,7 +234,7 @@ INTIMIDATION_TARGET = DecisionPoint(
     builtins={"weakest": Builtin(0, "the lowest Virtus (the first among equals): the best chance"),
               "strongest": Builtin(1, "the highest Virtus (the first among equals)"),
               "random": Builtin(2, "uniformly at random: one die of `units` faces from the game's stream")},
-    default="weakest")
+    default="weakest", candidates=6)  # at most 6 units
 
 INTIMIDATION_POINTS = (FIDES_RELEASE, INTIMIDATION_TARGET)
 DP_INTIM_RELEASED, DP_INTIM_TARGET = range(2)
@@ -308,7 +308,7 @@ NAVAL_TARGET = DecisionPoint(
               "focus": Builtin(1, "every Roman ship at the weakest NR ship afloat (the first among equals)"),
               "random": Builtin(2, "uniformly at random among the NR ships afloat (one die of `nr_afloat` faces "
                                    "from the game's stream per Roman ship)")},
-    default="spread")
+    default="spread", candidates=6)  # at most 6 NR ships
 
 NAVAL_POINTS = (NAVAL_TARGET,)
 
@@ -369,7 +369,7 @@ HORATII_TARGET = DecisionPoint(
               "strongest": Builtin(1, "the highest Virtus (the first in the list among equals)"),
               "random": Builtin(2, "uniformly at random among the survivors (one die of `latin_alive` faces from "
                                    "the game's stream, drawn before the attack die)")},
-    default="weakest")
+    default="weakest", candidates=6)  # at most 6 Latin units
 
 HORATII_POINTS = (HORATII_TARGET,)
 DP_HORATII_TARGET = 0
@@ -443,7 +443,7 @@ FALLBACK_ORDER = DecisionPoint(
               "etruscans_first": Builtin(1, "the Etruscans first, then Volsci, Latins, Sabines"),
               "random": Builtin(2, "uniformly at random among the peoples not asked yet (one die from the game's "
                                    "stream, rolled only when more than one remains)")},
-    default="volsci_latin_sabine")
+    default="volsci_latin_sabine", candidates=4)
 
 SENATE_POINTS = (FALLBACK_ORDER,)
 DP_FALLBACK_ORDER = 0
@@ -495,7 +495,8 @@ def _roman_point(name, rule, doc, own, actions, default_doc, parametric_doc, par
                 "random": Builtin(BATTLE_CODE_RANDOM, "uniformly at random among the legal actions (one die)"),
                 "parametric": Builtin(BATTLE_CODE_PARAMETRIC, parametric_doc, params, defaults)}
     builtins.update(extra or {})
-    return DecisionPoint(name, rule, doc, state=_HEADER + own, actions=actions, builtins=builtins, default="default")
+    return DecisionPoint(name, rule, doc, state=_HEADER + own, actions=actions, builtins=builtins, default="default",
+                         candidates=8)  # a slot of the battle's 8, a box or 0/1
 
 
 BATTLE_POINTS = (

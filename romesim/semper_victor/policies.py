@@ -74,7 +74,7 @@ PLAGUE_ZONE = DecisionPoint(
                                 params=("leader_weight", "step_weight"), defaults=(1.0, 1.0)),
               "fixed": Builtin(1, "the zone numbered `zone`", params=("zone",), defaults=(1.0,)),
               "random": Builtin(2, "a zone drawn uniformly (one die of `zones` faces)")},
-    default="greedy")
+    default="greedy", candidates=PLAGUE_MAX_ZONES + 1)  # zones are numbered from 1
 
 INITIATIVE_POINTS = (PLAY_INITIATIVE,)
 CONSTANTINOPLE_POINTS = (START_CONSTANTINOPLE,)
@@ -182,7 +182,7 @@ USURPATION_TARGET = DecisionPoint(
                                  "most pieces in his zone, then the first in the list"),
               "random": Builtin(1, "uniformly among the candidates (one die of `candidates` faces, rolled only "
                                    "when there are two or more)")},
-    default="best")
+    default="best", candidates=24)  # a leader index (empire.MAX_LEADERS)
 
 USURPATION_DIOCESE = DecisionPoint(
     "diocese", "D6",
@@ -200,7 +200,7 @@ USURPATION_DIOCESE = DecisionPoint(
     builtins={"best": Builtin(0, "the highest gain, then the first in the order of seed 3.1"),
               "random": Builtin(1, "uniformly among the candidates (one die, rolled only when there are two or "
                                    "more)")},
-    default="best")
+    default="best", candidates=12)  # the 12 Dioceses
 
 SUCCESSION_GENERAL = DecisionPoint(
     "general", "D7",
@@ -216,7 +216,7 @@ SUCCESSION_GENERAL = DecisionPoint(
                                  "then the highest CC, SR, TB, then the first in the list"),
               "random": Builtin(1, "uniformly among the candidates (one die, rolled only when there are two or "
                                    "more)")},
-    default="best")
+    default="best", candidates=24)  # a leader index (empire.MAX_LEADERS)
 
 EMPEROR_TIE = DecisionPoint(
     "tie", "D8",
@@ -228,7 +228,7 @@ EMPEROR_TIE = DecisionPoint(
             "usurpation)",
     builtins={"best": Builtin(0, "the higher PC, then CC, SR, TB, then a (the first in the list)"),
               "random": Builtin(1, "either with probability 1/2 (one d2 from the game's stream)")},
-    default="best")
+    default="best", candidates=24)  # a leader index (empire.MAX_LEADERS)
 
 SUCCESSION_POINTS = (SUCCESSION_GENERAL, EMPEROR_TIE)
 SUCC_DP_GENERAL, SUCC_DP_TIE = range(2)
@@ -365,7 +365,7 @@ BATTLE_HOOK = DecisionPoint(
     builtins={"p8_proposal": Builtin(0, "PROPOSAL P8 — not from the published rules: one round of simultaneous "
                                         "d10 fire, hits as steps, loser by hits then SP then the attacker, "
                                         "retreat, loser's leaders die on a 9 (spec 3.2)")},
-    default="p8_proposal")
+    default="p8_proposal", hook=True)
 
 BATTLE_LOSSES = DecisionPoint(
     "losses", "D14 (P8.4)",
@@ -384,7 +384,7 @@ BATTLE_LOSSES = DecisionPoint(
                                           "equals): losses concentrate on the weak units"),
               "strongest_first": Builtin(2, "the unit with the highest current SP (the first among equals)"),
               "random": Builtin(3, "uniformly among the eligible units (one die of as many faces per hit)")},
-    default="preserve_sp")
+    default="preserve_sp", candidates=BATTLE_MAX_UNITS)
 
 BATTLE_RETREAT = DecisionPoint(
     "retreat", "D14 (P8.6)",
@@ -400,7 +400,7 @@ BATTLE_RETREAT = DecisionPoint(
                                    "index"),
               "first": Builtin(1, "always zone 0"),
               "random": Builtin(2, "uniformly among the zones (one die of `zones` faces)")},
-    default="safest")
+    default="safest", candidates=BATTLE_MAX_ZONES)
 
 BATTLE_COMMANDER = DecisionPoint(
     "commander", "D14 (P8.2)",
@@ -412,7 +412,7 @@ BATTLE_COMMANDER = DecisionPoint(
             "`retreat`",
     builtins={"best_tb": Builtin(0, "P8.2: the highest TB, then CC, then SR, then the first in the list"),
               "random": Builtin(1, "uniformly among the side's leaders (one die of `leaders` faces)")},
-    default="best_tb")
+    default="best_tb", candidates=BATTLE_MAX_LEADERS)
 
 BATTLE_POINTS = (BATTLE_HOOK, BATTLE_LOSSES, BATTLE_RETREAT, BATTLE_COMMANDER)
 BATTLE_DP_HOOK, BATTLE_DP_LOSSES, BATTLE_DP_RETREAT, BATTLE_DP_COMMANDER = range(4)

@@ -161,9 +161,15 @@ def seat_points():
         "(state.py VIEW_*): the public state, its own hand and box, the decision's context (args) and the legal "
         f"actions (legal); kind is the decision: {kinds}.",
         state=VIEW_NAMES,
-        actions="an integer a with view[VIEW_LEGAL + a] == 1 (encodings per decision kind: "
+        actions="an integer a < view[VIEW_N_ACTIONS] with view[VIEW_LEGAL + a] == 1 (encodings per decision kind: "
                 "docs/contracts/vox_populi.md)",
-        builtins=builtins, default="default") for s in range(MAX_SEATS))
+        builtins=builtins, default="default", candidates=legal_in_view) for s in range(MAX_SEATS))
+
+
+def legal_in_view(view):
+    """The actions a seat's view marks legal: below ``n_actions`` (entries past it are left from earlier
+    decisions)."""
+    return np.flatnonzero(view[VIEW_LEGAL:VIEW_LEGAL + view[VIEW_N_ACTIONS]])
 
 
 # --------------------------------------------------------------------------- helpers on a view
