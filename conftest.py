@@ -10,9 +10,9 @@ from pathlib import Path
 
 def _source_size(name):
     """The kernel module's size: a rough, self-maintaining guess of its compile time (largest first)."""
-    from romesim.core.scenario import get
+    import romesim
 
-    return Path(get(name).kernel.py_func.__code__.co_filename).stat().st_size
+    return Path(romesim.scenario(name).kernel.py_func.__code__.co_filename).stat().st_size
 
 
 def _compile(name):
