@@ -84,7 +84,7 @@ def test_ctrl_c_says_what_is_stored(tmp_path):
     err = process.communicate(timeout=120)[1]
     kept = len(Store(tmp_path / "s").files())
     assert 2 <= kept < 21, "the sweep was not interrupted halfway; make n larger"
-    assert process.returncode == 130
+    assert process.returncode == 130, err
     assert err.splitlines() == [f"romesim: interrupted: {kept}/21 points stored in {tmp_path / 's'}; "
                                 "rerun to resume"], err
 
