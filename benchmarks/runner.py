@@ -107,7 +107,7 @@ def remeasure(rows, cases, baseline, n, python_n, min_time, tries=RETRIES):
     during three, a slower kernel is slower in all of them. Returns the names of the cases measured again."""
     by_name = {(c.scenario, c.case): c for c in cases}
     again = []
-    for i, row in enumerate(rows):
+    for row in rows:
         for _ in range(tries):
             if not regressions([row], baseline):
                 break
@@ -117,7 +117,6 @@ def remeasure(rows, cases, baseline, n, python_n, min_time, tries=RETRIES):
             for key in IN_RUN:
                 if fresh[key] is not None and fresh[key] > row[key]:
                     row[key] = fresh[key]
-            rows[i] = row
     return sorted(set(again))
 
 

@@ -1,10 +1,27 @@
 """Random but consistent Semper Victor empires (zones, adjacency, leaders with titles within seed 3.5.1, units)
-for the property tests of the succession and usurpation scenarios."""
+for the property tests of the succession and usurpation scenarios, and the D8 tie bot both play by state names."""
+import numpy as np
 from hypothesis import strategies as st
+from numba import njit
 
 from romesim.semper_victor import empire as sv
+from romesim.semper_victor.policies import EMPEROR_TIE
 
 TITLED = ("caesar", "augustus", "primus_augustus", "secondus_augustus")
+
+TIE_CONTEXT, TIE_A, TIE_B = (EMPEROR_TIE.state.index(k) for k in ("context", "a", "b"))
+TIE_RATINGS = np.array([[EMPEROR_TIE.state.index(f"{r}_{x}") for x in "ab"] for r in ("pc", "cc", "sr", "tb")])
+
+
+@njit
+def best_tie_by_name(state, params, stream):
+    """The built-in D8 `best`: the higher PC, then CC, SR, TB, then a; 99 where the context is not params[0]."""
+    if state[TIE_CONTEXT] != params[0]:
+        return 99
+    for k in range(4):
+        if state[TIE_RATINGS[k, 0]] != state[TIE_RATINGS[k, 1]]:
+            return state[TIE_A] if state[TIE_RATINGS[k, 0]] > state[TIE_RATINGS[k, 1]] else state[TIE_B]
+    return state[TIE_A]
 
 
 def zone(zid, diocese):

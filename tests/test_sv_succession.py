@@ -18,12 +18,12 @@ from helpers import assert_matches_exact, assert_reference_equal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from numba import njit
-from sv_empires import empires, leader, units, zone
+from sv_empires import best_tie_by_name, empires, leader, units, zone
 
 import romesim
 from romesim.semper_victor import empire as sv
 from romesim.semper_victor.empire import DEFAULT_LEADERS, DEFAULT_UNITS
-from romesim.semper_victor.policies import EMPEROR_TIE, SUCCESSION_GENERAL
+from romesim.semper_victor.policies import SUCCESSION_GENERAL
 
 SUCCESSION = "semper_victor.succession"
 
@@ -396,8 +396,6 @@ GEN_N, GEN_ROLE, GEN_CASE, GEN_DEAD = (SUCCESSION_GENERAL.state.index(k) for k i
 GEN_LEADER = _names(SUCCESSION_GENERAL, "leader")
 GEN_RATINGS = np.array([_names(SUCCESSION_GENERAL, r) for r in ("pc", "cc", "sr", "tb")])
 GEN_ZONE = _names(SUCCESSION_GENERAL, "zone")
-TIE_CONTEXT, TIE_A, TIE_B = (EMPEROR_TIE.state.index(k) for k in ("context", "a", "b"))
-TIE_RATINGS = np.array([[EMPEROR_TIE.state.index(f"{r}_{x}") for x in "ab"] for r in ("pc", "cc", "sr", "tb")])
 
 
 @njit
@@ -417,17 +415,6 @@ def best_general_by_name(state, params, stream):
                     best = i
                 break
     return state[GEN_LEADER[best]]
-
-
-@njit
-def best_tie_by_name(state, params, stream):
-    """The built-in D8 `best`: the higher PC, then CC, SR, TB, then a; 99 where the context is not params[0]."""
-    if state[TIE_CONTEXT] != params[0]:
-        return 99
-    for k in range(4):
-        if state[TIE_RATINGS[k, 0]] != state[TIE_RATINGS[k, 1]]:
-            return state[TIE_A] if state[TIE_RATINGS[k, 0]] > state[TIE_RATINGS[k, 1]] else state[TIE_B]
-    return state[TIE_A]
 
 
 @pytest.mark.parametrize("params", SETTINGS)

@@ -14,12 +14,12 @@ from helpers import assert_matches_exact, assert_reference_equal
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from numba import njit
-from sv_empires import empires, leader, pairs, units, zone
+from sv_empires import best_tie_by_name, empires, leader, pairs, units, zone
 
 import romesim
 from romesim.core.scenario import get
 from romesim.semper_victor import empire as sv
-from romesim.semper_victor.policies import EMPEROR_TIE, USURPATION_DIOCESE, USURPATION_TARGET
+from romesim.semper_victor.policies import USURPATION_DIOCESE, USURPATION_TARGET
 
 USURPATION = "semper_victor.usurpation"
 
@@ -540,8 +540,6 @@ DIO_N, DIO_USURPER, DIO_PC, DIO_BONUS, DIO_FROM, DIO_LITERAL = (USURPATION_DIOCE
     "candidates", "usurper", "pc", "bonus", "from_diocese", "literal"))
 DIO_LIST, DIO_M, DIO_GAIN, DIO_LEADERS, DIO_UNITS = (_names(USURPATION_DIOCESE, f, sv.N_DIOCESES) for f in (
     "diocese", "m", "gain", "victim_leaders", "victim_units"))
-TIE_CONTEXT, TIE_A, TIE_B = (EMPEROR_TIE.state.index(k) for k in ("context", "a", "b"))
-TIE_RATINGS = np.array([[EMPEROR_TIE.state.index(f"{r}_{x}") for x in "ab"] for r in ("pc", "cc", "sr", "tb")])
 
 
 @njit
@@ -572,17 +570,6 @@ def best_diocese_by_name(state, params, stream):
         if state[DIO_GAIN[i]] > state[DIO_GAIN[best]]:
             best = i
     return state[DIO_LIST[best]]
-
-
-@njit
-def best_tie_by_name(state, params, stream):
-    """The built-in D8 `best`: the higher PC, then CC, SR, TB, then a; 99 where the context is not params[0]."""
-    if state[TIE_CONTEXT] != params[0]:
-        return 99
-    for k in range(4):
-        if state[TIE_RATINGS[k, 0]] != state[TIE_RATINGS[k, 1]]:
-            return state[TIE_A] if state[TIE_RATINGS[k, 0]] > state[TIE_RATINGS[k, 1]] else state[TIE_B]
-    return state[TIE_A]
 
 
 @pytest.mark.parametrize("params", SETTINGS + [dict(DOUBLE, assassinations=2)])

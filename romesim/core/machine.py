@@ -27,6 +27,7 @@ import pandas as pd
 from numba import njit
 
 from . import rng
+from .engine import _as_scenario
 from .errors import PolicyError
 from .loop import replay_kernel
 from .policy import SIGNATURE, USER, resolve
@@ -63,7 +64,6 @@ class _Game:
     scenario: object
     seed: int
     game: int
-    controlled: frozenset  # indices of the decision points the states decide
     args: tuple
     codes: np.ndarray
     params: np.ndarray
@@ -172,7 +172,6 @@ def new_game(scenario, seed=0, game=0, policies=None, control=None):
 
     ``control``: the names of the decision points the states decide (default: all but procedure hooks, such as
     Semper Victor's battle); ``policies`` plays the others, as in ``simulate``."""
-    from .engine import _as_scenario
     scenario = _as_scenario(scenario)
     points = scenario.decision_points
     names = [dp.name for dp in points]
@@ -192,7 +191,7 @@ def new_game(scenario, seed=0, game=0, policies=None, control=None):
     codes = resolved.codes.copy()
     codes[sorted(controlled)] = USER
     slots = tuple(scripted if i in controlled else slot for i, slot in enumerate(resolved.slots))
-    shared = _Game(scenario, int(seed), int(game), controlled, tuple(scenario.kernel_args()), codes,
+    shared = _Game(scenario, int(seed), int(game), tuple(scenario.kernel_args()), codes,
                    resolved.params, slots, max((len(dp.state) for dp in points), default=0),
                    replay_kernel(scenario.kernel))
     return GameState(shared)
