@@ -5,8 +5,11 @@ it the time ``import romesim`` took:
 
 * ``cold``: an empty numba cache directory: every kernel the scenario needs is compiled;
 * ``warm``: the same directory again: the kernels load from the cache;
-* ``user bot``: warm cache, a plain ``@numba.njit`` bot at the scenario's first decision point: the bot's own
-  compile plus the load (the kernels take bots through first-class-function slots, so they are not recompiled).
+* ``first bot``: a plain ``@numba.njit`` bot at the scenario's first decision point, the cache warm for the
+  built-ins only: the bot's own compile, plus the kernel's variant for user functions, compiled once and cached
+  (a run of built-ins only plays a variant without any call through a slot, see ``romesim.core.policy``);
+* ``user bot``: another bot, the cache now warm for both variants: the bot's own compile plus the load (the
+  kernels take bots through first-class-function slots, so no bot recompiles them).
 
 Each process uses its own ``NUMBA_CACHE_DIR`` under a temporary directory; the user's cache is not touched.
 """
@@ -62,13 +65,15 @@ def measure(names):
         with tempfile.TemporaryDirectory(prefix="romesim-compile-") as cache:
             cold = timed(name, cache)
             warm = timed(name, cache)
+            first_bot = timed(name, cache, bot=True)
             bot = timed(name, cache, bot=True)
         row = {"scenario": name, "import_s": warm["import_s"]}
-        for key, run in (("cold_s", cold), ("warm_s", warm), ("user_bot_s", bot)):
+        for key, run in (("cold_s", cold), ("warm_s", warm), ("first_bot_s", first_bot), ("user_bot_s", bot)):
             row[key] = run["first_s"] - run["import_s"]
         rows.append(row)
         print(f"{name:32s} first simulate: cold {row['cold_s']:6.1f} s  warm {row['warm_s']:5.1f} s  "
-              f"user bot {row['user_bot_s']:5.1f} s  (import romesim {row['import_s']:.1f} s)", flush=True)
+              f"first bot {row['first_bot_s']:6.1f} s  user bot {row['user_bot_s']:5.1f} s  "
+              f"(import romesim {row['import_s']:.1f} s)", flush=True)
     return rows
 
 

@@ -71,10 +71,12 @@ def test_only_romesims_files_get_its_locator():
 
 
 def test_a_kernel_is_stale_when_any_source_it_may_inline_changes(tmp_path, monkeypatch):
-    """numba alone checks the kernel's own file; the stamp here hashes its folder's and core's files, by content."""
+    """numba alone checks the kernel's own file; the stamp here hashes its folder's files and core's files that
+    define numba code, by content."""
     core, game = tmp_path / "core", tmp_path / "game"
     core.mkdir(), game.mkdir()
-    (core / "rng.py").write_text("A = 1\n")
+    (core / "rng.py").write_text("@njit\ndef a():\n    return 1\n")
+    (core / "trace.py").write_text("A = 1  # Python only: a kernel holds nothing of it\n")
     (game / "kernel.py").write_text("B = 1\n")
     (game / "policies.py").write_text("C = 1\n")
     (game / "notes.txt").write_text("not code\n")
@@ -85,13 +87,16 @@ def test_a_kernel_is_stale_when_any_source_it_may_inline_changes(tmp_path, monke
 
     first = stamp()
     (game / "notes.txt").write_text("changed\n")
-    assert stamp() == first  # not a source
+    (core / "trace.py").write_text("A = 2\n")
+    assert stamp() == first  # not a source a kernel may inline
     for path in (core / "rng.py", game / "policies.py"):
-        path.write_text("changed = 2\n")
+        text = path.read_text()
+        path.write_text(text + "changed = 2\n")
         assert stamp() != first
-    (core / "rng.py").write_text("A = 1\n")
-    (game / "policies.py").write_text("C = 1\n")
-    assert stamp() == first  # the contents decide, not the times
+        path.write_text(text)
+        assert stamp() == first  # the contents decide, not the times
+    (core / "trace.py").write_text("@njit\ndef t():\n    return 1\n")
+    assert stamp() != first  # a core file that comes to define numba code counts
 
 
 def test_cli_shows_and_clears_the_cache(tmp_path, monkeypatch, capsys):

@@ -194,6 +194,19 @@ def test_plain_python_function_is_refused():
 
 
 # ---------------------------------------------------------------------------- user functions (siege)
+def test_a_run_of_builtins_passes_no_slots_and_a_user_run_one_per_point():
+    """With built-ins only the kernels get ``slots = None`` (their variant without any call through a slot); with a
+    user function a tuple, the built-ins' slots holding the never-called placeholder; both give the same games."""
+    from romesim.core.policy import builtin_slot, resolve
+    points = SIEGE.decision_points
+    assert resolve(points, {"reroll": "never"}).slots is None
+    user = {"reroll": (scripted, [NEVER])}
+    slots = resolve(points, user).slots
+    assert len(slots) == len(points) and slots[[dp.name for dp in points].index("losses")] is builtin_slot
+    games = romesim.simulate(SIEGE_L3, 3000, seed=5, keep=True, policies={"reroll": "never"}).outcomes
+    assert games.equals(romesim.simulate(SIEGE_L3, 3000, seed=5, keep=True, policies=user).outcomes)
+
+
 def test_user_never_equals_builtin_never():
     # losses: scripted NEVER always returns 0 = the garrison, which is garrison_first here (no leader, no units)
     same_sums(run(SIEGE, siege_user(reroll=[NEVER])), run(SIEGE, {"reroll": "never"}))

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import romesim
+from romesim.vox_populi.state import VIEW_LEGAL, VIEW_N_ACTIONS
 
 WHOLE = ["kings_of_rome.siege", "kings_of_rome.battle", "jugule.duel", "vox_populi.game", "semper_victor.battle",
          "semper_victor.usurpation"]
@@ -20,6 +21,17 @@ def test_trace_replays_the_outcome_of_simulate(name):
     assert events.outcome == {m: int(v) for m, v in run.outcomes.iloc[game].items()}
     assert (events["kind"] == "die").sum() > 0
     assert events.narrative().startswith(f"{name}, game {game} of seed 4")
+    # every decision shows the actions the rules allowed, the one taken among them; the replay that finds them
+    # stops at the same decisions on the same dice, its bots' own dice included (Vox's ties, Jugule's hexes)
+    hooks = {dp.name for dp in romesim.scenario(name).decision_points if dp.hook}
+    decisions = events[(events["kind"] == "decision") & ~events["point"].isin(hooks)]
+    assert len(decisions) > 0 or name == "kings_of_rome.siege"  # the default siege has no Astutia to reroll with
+    for e in decisions.itertuples():
+        if e.legal is None:  # a Vox seat with one legal action is not asked: the game has no stop to offer it at
+            view = list(e.state.values())
+            assert name == "vox_populi.game" and sum(view[VIEW_LEGAL:VIEW_LEGAL + view[VIEW_N_ACTIONS]]) == 1
+        else:
+            assert e.value in e.legal, (e.Index, e.point, e.value, e.legal)
 
 
 def test_treason_trace_is_the_rule_applied_to_its_one_die():
@@ -62,6 +74,22 @@ def test_user_bot_is_traced_with_its_actions():
     assert events[events["kind"] == "decision"]["value"].tolist() == [2]
     run = romesim.simulate(scenario, 4, seed=1, keep=True, policies={"ip_spent": always_two}, progress=False)
     assert events.outcome == {m: int(v) for m, v in run.outcomes.iloc[3].items()}
+
+
+def test_legal_actions_of_a_battle_trace_are_the_states_own_masks():
+    """The battle writes the mask legal_0 .. legal_7 of the actions it allows into each decision's state; the
+    trace's legal actions are exactly that mask, for a tactic drawn from the game's stream (``parametric``)
+    as for the fixed default."""
+    for policies in ({}, {"tactic": ("parametric", [0.5])}):
+        for game in range(3):
+            events = romesim.trace("kings_of_rome.battle", game, seed=11, policies=policies)
+            decisions = events[events["kind"] == "decision"]
+            assert len(decisions) > 1
+            for e in decisions.itertuples():
+                mask = [a for a, allowed in enumerate(list(e.state.values())[:8]) if allowed]
+                assert e.legal == mask, (e.point, e.state, e.legal)
+    assert "of [0, 1]" in romesim.trace("kings_of_rome.battle", 0, seed=11).narrative()
+    assert romesim.trace("kings_of_rome.battle", 0, seed=11, legal=False)["legal"].isna().all()
 
 
 def test_typical_game_is_the_kept_game_closest_to_the_mean():

@@ -11,16 +11,18 @@ Two defects of numba's default cache, fixed for romesim's own files by a cache l
   ``$XDG_CACHE_HOME/romesim/numba`` (by default ``~/.cache/romesim/numba``), ``~/Library/Caches/romesim/numba`` on
   macOS, ``%LOCALAPPDATA%\\romesim\\numba`` on Windows; one sub-folder per source folder, as numba names them.
 * **When.** numba reuses a cached kernel while the kernel's own file is unchanged, although a kernel inlines
-  functions of other files (``core/rng.py``, ``core/engine.py``, its game's ``policies.py`` or ``cards.py``): after
+  functions of other files (``core/rng.py``, ``core/loop.py``, its game's ``policies.py`` or ``cards.py``): after
   an edit or an update of one of those, it loaded a stale kernel and gave wrong answers silently. Here a kernel's
-  freshness stamp is the hash of every ``.py`` file of its own folder (its game) and of ``romesim/core``, so it
-  compiles again exactly when something it may contain changed.
+  freshness stamp is the hash of every ``.py`` file of its own folder (its game) and of each file of
+  ``romesim/core`` that defines numba code (``@njit`` at the start of a line): it compiles again when something
+  it may contain changed, and not after an edit of core's Python side (traces, results, the engine's loop).
 
 Other code's ``cache=True`` functions (a user's bot in a notebook) keep numba's own rules.
 """
 import functools
 import hashlib
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -56,10 +58,16 @@ def clear():
 
 
 def _sources(folder):
-    """``(name, mtime, size)`` of the ``.py`` files a kernel of ``folder`` may inline: its own and core's."""
-    files = sorted({*Path(folder).glob("*.py"), *CORE.glob("*.py")})
-    stats = [(f, f.stat()) for f in files]
-    return tuple((str(f), s.st_mtime_ns, s.st_size) for f, s in stats)
+    """``(name, mtime, size)`` of the ``.py`` files a kernel of ``folder`` may inline: its own, and core's that
+    define numba code."""
+    stats = [(str(f), f.stat()) for f in sorted({*Path(folder).glob("*.py"), *CORE.glob("*.py")})]
+    found = ((name, s.st_mtime_ns, s.st_size) for name, s in stats)
+    return tuple(source for source in found if Path(source[0]).parent != CORE or _defines_numba_code(*source))
+
+
+@functools.lru_cache(maxsize=None)
+def _defines_numba_code(name, mtime, size):
+    return re.search(r"^@njit", Path(name).read_text(encoding="utf-8"), re.MULTILINE) is not None
 
 
 @functools.lru_cache(maxsize=None)

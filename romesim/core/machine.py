@@ -30,29 +30,29 @@ from . import rng
 from .engine import _as_scenario
 from .errors import PolicyError
 from .loop import replay_kernel
-from .policy import SIGNATURE, USER, resolve
+from .policy import SIGNATURE, USER, builtin_slot, resolve
 
-# the script's words in the stream, after the generator's two (key, counter); then the history's actions, the
-# history's stream keys (0: keep the stream) and the copied state
+# the script's words in the stream, after the generator's two (key, counter); then the history's actions, where
+# the stream goes on after each (a key and a counter; key 0: where it is) and the copied state
 POSITION, LENGTH, STOPPED, STATE_SIZE, HEADER = range(2, 7)
 STOP = -(1 << 62)
 
 
 @njit(SIGNATURE, cache=True)
 def scripted(state, params, stream):
-    """The history's next action, re-keying the dice first when the history says so; past its end, the decision's
+    """The history's next action, moving the dice first where the history says so; past its end, the decision's
     state is copied into the stream (once) and the game is stopped with ``STOP``."""
     k, n = np.int64(stream[POSITION]), np.int64(stream[LENGTH])
     if k < n:
         stream[POSITION] = k + 1
         key = stream[HEADER + n + k]
         if key != 0:
-            stream[0], stream[1] = key, 0
+            stream[0], stream[1] = key, stream[HEADER + 2 * n + k]
         return np.int64(stream[HEADER + k])
     if stream[STOPPED] == 0:
         stream[STOPPED] = 1
         stream[STATE_SIZE] = state.size
-        base = HEADER + 2 * n
+        base = HEADER + 3 * n
         for i in range(min(state.size, stream.size - base)):
             stream[base + i] = state[i]
     return STOP
@@ -71,19 +71,21 @@ class _Game:
     state_size: int
     replay: object = field(repr=False)
 
-    def play(self, actions, keys):
-        """Replay ``actions``: ``(error code, stopped at a decision, its state or None, outcome row)``."""
+    def play(self, actions, positions):
+        """Replay ``actions``, the dice going on after each from its ``(key, counter)`` of ``positions`` (key 0:
+        where they are): ``(error code, stopped at a decision, its state or None, outcome row)``."""
         n = len(actions)
-        stream = np.zeros(HEADER + 2 * n + self.state_size, np.uint64)
+        stream = np.zeros(HEADER + 3 * n + self.state_size, np.uint64)
         stream[LENGTH] = n
         stream[HEADER:HEADER + n] = np.asarray(actions, np.int64).view(np.uint64)
-        stream[HEADER + n:HEADER + 2 * n] = np.asarray(keys, np.uint64)
+        words = np.asarray(positions, np.uint64).reshape(n, 2)
+        stream[HEADER + n:HEADER + 2 * n], stream[HEADER + 2 * n:HEADER + 3 * n] = words[:, 0], words[:, 1]
         row = np.zeros(len(self.scenario.metrics), np.int64)
         error = int(self.replay(np.uint64(self.seed), self.game, self.args, self.codes, self.params, self.slots,
                                 stream, row))
         if not stream[STOPPED]:
             return error, False, None, row
-        base = HEADER + 2 * n
+        base = HEADER + 3 * n
         return error, True, stream[base:base + int(stream[STATE_SIZE])].view(np.int64).copy(), row
 
 
@@ -94,9 +96,10 @@ def _point_of(error):
 class GameState:
     """Game ``game`` of run ``seed`` at its next decision, or over (``is_terminal``); made by ``new_game``."""
 
-    def __init__(self, game, history=(), keys=(), next_key=0):
-        self._game, self.history, self._keys, self._next_key = game, tuple(history), tuple(keys), next_key
-        error, stopped, state, row = game.play(self.history, self._keys)
+    def __init__(self, game, history=(), positions=(), next_position=(0, 0)):
+        self._game, self.history, self._positions = game, tuple(history), tuple(positions)
+        self._next_position = next_position
+        error, stopped, state, row = game.play(self.history, self._positions)
         if error and not stopped:
             dp = game.scenario.decision_points[_point_of(error)]
             raise PolicyError(f"decision point {dp.name!r} ({dp.rule}): action {self.history[-1]} is not allowed "
@@ -139,7 +142,7 @@ class GameState:
             return []
         legal = []
         for action in self.point.candidate_actions(self._state):
-            error, stopped, _, _ = self._game.play((*self.history, action), (*self._keys, self._next_key))
+            error, stopped, _, _ = self._game.play((*self.history, action), (*self._positions, self._next_position))
             if stopped or not error or _point_of(error) != self.point_index:
                 legal.append(action)
         return legal
@@ -147,18 +150,22 @@ class GameState:
     def apply(self, action):
         """The game after ``action`` at the pending decision: a new state (this one is unchanged). An action the
         rules do not allow raises ``PolicyError``."""
+        return self._then(action, self._next_position)
+
+    def _then(self, action, position):
+        """``apply(action)``, the dice going on from ``position`` (``(key, counter)``; key 0: where they are)."""
         if self.is_terminal:
             raise PolicyError(f"apply: game {self._game.game} is over; no decision is pending")
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise PolicyError(f"apply: an action is an integer, not {action!r}")
-        return GameState(self._game, (*self.history, int(action)), (*self._keys, self._next_key))
+        return GameState(self._game, (*self.history, int(action)), (*self._positions, tuple(position)))
 
     def resample(self, seed):
         """This state, with the dice after its next action drawn from game ``game``'s stream of run ``seed``."""
         if self.is_terminal:
             raise PolicyError(f"resample: game {self._game.game} is over; it has no dice left to draw")
         twin = object.__new__(GameState)
-        twin.__dict__.update(self.__dict__, _next_key=int(rng.stream_key(np.uint64(seed), self._game.game)))
+        twin.__dict__.update(self.__dict__, _next_position=(int(rng.stream_key(np.uint64(seed), self._game.game)), 0))
         return twin
 
     def __repr__(self):
@@ -190,7 +197,8 @@ def new_game(scenario, seed=0, game=0, policies=None, control=None):
     controlled = frozenset(names.index(name) for name in control)
     codes = resolved.codes.copy()
     codes[sorted(controlled)] = USER
-    slots = tuple(scripted if i in controlled else slot for i, slot in enumerate(resolved.slots))
+    given = resolved.slots or (builtin_slot,) * len(points)
+    slots = tuple(scripted if i in controlled else slot for i, slot in enumerate(given)) or None
     shared = _Game(scenario, int(seed), int(game), tuple(scenario.kernel_args()), codes,
                    resolved.params, slots, max((len(dp.state) for dp in points), default=0),
                    replay_kernel(scenario.kernel))

@@ -9,7 +9,9 @@ are:
 * a *die* is a return from ``romesim.core.rng.dn``: its value, its sides, the game function that rolled it and
   that line of source;
 * a *decision* is a call of a game's ``decide_*`` function: the decision point (found from the parameter row or
-  the point index the kernel passed), its state by entry name, what the actions mean, and the action taken;
+  the point index the kernel passed), its state by entry name, what the actions mean, the action taken, and
+  ``legal``, the actions the rules allowed there (``romesim.new_game`` replays the game to the decision, on the
+  same dice, and offers it each candidate; the table's states are the ones a bot saw);
 * a *rule* is a call of a game function whose docstring cites a rule (``KoR 5.5``, ``JUG-A4``, ``P8.3`` …).
 
 Each event also has ``where``: the chain of game functions it happened in. User functions (``@numba.njit``) are
@@ -29,7 +31,7 @@ from .errors import RomesimError, ScenarioError
 
 RULE = re.compile(r"\b(?:KoR \d+(?:\.\d+)*(?: [a-c](?:-[a-c])?)?|KOR-A\d+|JUG(?:-A)?[ -]?\d+(?:\.\d+)*|"
                   r"VP(?:-A)?[ -]?\d+(?:\.\d+)*|SV(?:-A)?[ -]?\d+(?:\.\d+)*|P\d+(?:\.\d+)*)")
-COLUMNS = ("kind", "where", "rule", "what", "value", "sides", "point", "state", "actions")
+COLUMNS = ("kind", "where", "rule", "what", "value", "sides", "point", "state", "actions", "legal")
 STATE_SHOWN = 16  # state entries a narrative line shows (a Vox Populi view has 1917; the table keeps them all)
 _GAMES = ("romesim.kings_of_rome", "romesim.jugule", "romesim.vox_populi", "romesim.semper_victor")
 
@@ -55,7 +57,8 @@ class Trace(pd.DataFrame):
                 shown = list(e.state.items())
                 state = ", ".join(f"{k}={v}" for k, v in shown[:STATE_SHOWN]) + (
                     f", … ({len(shown) - STATE_SHOWN} more in the table)" if len(shown) > STATE_SHOWN else "")
-                lines.append(f"{step:4d}  decision {e.point}{rule}: {state} -> action {e.value}   ({e.actions})")
+                legal = "" if e.legal is None else f" of {e.legal}"
+                lines.append(f"{step:4d}  decision {e.point}{rule}: {state} -> action {e.value}{legal}   ({e.actions})")
             elif e.kind == "rule":
                 lines.append(f"{step:4d}  {e.what}{rule}")
         if self.error:
@@ -65,8 +68,11 @@ class Trace(pd.DataFrame):
         return "\n".join(lines)
 
 
-def trace(scenario, game=0, seed=0, *, policies=None, timeout=600):
-    """Game ``game`` of ``simulate(scenario, n, seed, policies=policies)``, event by event, as a ``Trace``."""
+def trace(scenario, game=0, seed=0, *, policies=None, legal=True, timeout=600):
+    """Game ``game`` of ``simulate(scenario, n, seed, policies=policies)``, event by event, as a ``Trace``.
+
+    legal: fill each decision's ``legal`` actions (the first trace of a scenario compiles its one-game kernel,
+    cached after); False leaves them None."""
     import cloudpickle
 
     from .engine import MAX_GAME, MAX_SEED, _as_scenario, _check_int
@@ -83,12 +89,46 @@ def trace(scenario, game=0, seed=0, *, policies=None, timeout=600):
     if done.returncode != 0:
         raise RomesimError(f"trace of {scenario.name} game {game}: the replay failed: "
                            + done.stderr.decode(errors="replace").strip().splitlines()[-1:][0])
-    events, outcome, error = pickle.loads(done.stdout)
+    events, positions, outcome, error = pickle.loads(done.stdout)
+    if legal:
+        events = _with_legal(events, positions, scenario, game, seed, policies or {})
     frame = Trace(events, columns=list(COLUMNS)).astype({"value": "Int64", "sides": "Int64"})
     frame.index.name = "step"
     frame.scenario_name, frame.game, frame.seed, frame.outcome, frame.error = scenario.name, game, seed, outcome, \
         error
     return frame
+
+
+def _with_legal(events, positions, scenario, game, seed, policies):
+    """``events`` with the legal actions of each decision the game asked a policy (``new_game`` replays the game
+    to it, its other decisions played by ``policies`` as in the trace, and stops at the same point with the same
+    state). A decision the game settles without asking (Vox Populi's, when one action is legal) keeps None."""
+    from .machine import new_game
+    hooks = {dp.name for dp in scenario.decision_points if dp.hook}
+    names = {dp.name for dp in scenario.decision_points}
+    asked = [i for i, e in enumerate(events) if e[0] == "decision" and e[6] in names and e[6] not in hooks]
+    control = sorted({events[i][6] for i in asked})
+    state = new_game(scenario, seed, game, policies={k: v for k, v in policies.items() if k not in control},
+                     control=control)
+    events = list(events)
+    for i in asked:
+        if state.is_terminal:
+            break
+        point, action, seen = events[i][6], events[i][4], events[i][7]
+        if point != state.point.name or action is None or not _same_state(seen, state.state):
+            continue  # not a stop of the game's: a decision it settled without asking
+        allowed = state.legal_actions()
+        events[i] = (*events[i][:9], allowed)
+        if action not in allowed:
+            break  # the policy's illegal action ends the game
+        state = state._then(action, positions.get(i, (0, 0)))
+    return events
+
+
+def _same_state(seen, state):
+    """Whether a traced decision's state (by entry name) is ``state``, but for the entries named ``scratch``: a
+    built-in policy's working memory, which the replay's scripted actions leave as they were."""
+    return all(value == state[k] for k, (name, value) in enumerate(seen.items()) if not name.startswith("scratch"))
 
 
 def _as_python(spec):
@@ -120,7 +160,7 @@ class _Recorder:
     def __init__(self, scenario, resolved):
         self.points = scenario.decision_points
         self.params = resolved.params
-        self.events, self.stack, self.deciding = [], [], None
+        self.events, self.positions, self.stack, self.deciding = [], {}, [], None
 
     def __call__(self, frame, event, arg):
         module = frame.f_globals.get("__name__", "")
@@ -129,20 +169,30 @@ class _Recorder:
             if event == "return" and name == "dn":
                 self._die(frame, arg)
             return
+        if module == "romesim.core.policy" and name == "call" and event == "call":
+            self._resolve(int(frame.f_locals["i"]))  # a user function's slot is its decision point's index
+            return
         if not module.startswith(_GAMES):
             return
         if event == "call":
             self.stack.append(name)
             if name.startswith("decide") and self.deciding is None:
-                self.deciding = (frame, len(self.events))
-                self.events.append(self._decision(frame))
+                state = self._state(frame)
+                self.deciding = [frame, len(self.events), state, False, self._where()]
+                self.events.append(("decision", self._where(), "", name, None, None, name,
+                                    {f"[{i}]": v for i, v in enumerate(state)}, "", None))
+                self._resolve(self._index(frame))
             else:
+                if self.deciding is not None and not self.deciding[3]:
+                    # a decide function that computes its point's index (Jugule's, from the side) passes its
+                    # parameter row on to the built-in it calls
+                    self._resolve(self._index(frame))
                 doc = getattr(frame.f_globals.get(name), "__doc__", None) or ""
                 rule = RULE.search(doc)
                 if rule:
                     first = doc.strip().split("\n\n")[0].replace("\n", " ")
                     self.events.append(("rule", self._where(), rule.group(0), f"{name}: {first}", None, None,
-                                        None, None, None))
+                                        None, None, None, None))
         elif event == "return":
             if self.stack:
                 self.stack.pop()
@@ -151,6 +201,9 @@ class _Recorder:
                 action = arg[0] if isinstance(arg, tuple) else arg  # Vox's decide returns (action, error)
                 row[4] = None if action is None else int(action)
                 self.events[self.deciding[1]] = tuple(row)
+                stream = frame.f_locals.get("stream")
+                if stream is not None:  # where the dice go on: after any the policy drew
+                    self.positions[self.deciding[1]] = (int(stream[0]), int(stream[1]))
                 self.deciding = None
 
     def _where(self):
@@ -164,9 +217,26 @@ class _Recorder:
         doc = getattr(caller.f_globals.get(caller.f_code.co_name), "__doc__", None) if caller else None
         rule = RULE.search(doc or "")
         self.events.append(("die", self._where(), rule.group(0) if rule else "", line, int(value),
-                            int(frame.f_locals["n"]), None, None, None))
+                            int(frame.f_locals["n"]), None, None, None, None))
 
-    def _decision(self, frame):
+    def _resolve(self, index):
+        """Name the pending decision's point, once its ``index`` is known (-1: not yet)."""
+        if self.deciding is None or self.deciding[3] or not 0 <= index < len(self.points):
+            return
+        frame, at, state, _, where = self.deciding
+        dp = self.points[index]
+        self.events[at] = ("decision", where, dp.rule, frame.f_code.co_name, None, None, dp.name,
+                           dict(zip(dp.state, state)), dp.actions, None)
+        self.deciding[3] = True
+
+    @staticmethod
+    def _state(frame):
+        state = frame.f_locals.get("state", frame.f_locals.get("view", ()))
+        return np.asarray(state, np.int64).ravel().tolist() if isinstance(state, np.ndarray) else []
+
+    def _index(self, frame):
+        """The decision point index a call's arguments give: ``offset + point`` (a battle inside another game),
+        ``seat`` (a Vox seat's one point), or the parameter row (``params[i]``); -1 when they give none."""
         local = frame.f_locals
         index = -1
         if "offset" in local and "point" in local:
@@ -179,14 +249,7 @@ class _Recorder:
                 if np.shares_memory(row, self.params[i]):
                     index = i
                     break
-        state = local.get("state", local.get("view", ()))
-        state = np.asarray(state, np.int64).ravel().tolist() if isinstance(state, np.ndarray) else []
-        if 0 <= index < len(self.points):
-            dp = self.points[index]
-            return ("decision", self._where(), dp.rule, frame.f_code.co_name, None, None, dp.name,
-                    dict(zip(dp.state, state)), dp.actions)
-        return ("decision", self._where(), "", frame.f_code.co_name, None, None, frame.f_code.co_name,
-                {f"[{i}]": v for i, v in enumerate(state)}, "")
+        return index
 
 
 def _child():
@@ -206,7 +269,7 @@ def _child():
         sys.setprofile(None)
     if error is None:
         outcome = {m: int(out[i, 0]) for i, m in enumerate(scenario.metrics)}
-    sys.stdout.buffer.write(pickle.dumps((recorder.events, outcome, error)))
+    sys.stdout.buffer.write(pickle.dumps((recorder.events, recorder.positions, outcome, error)))
 
 
 if __name__ == "__main__":

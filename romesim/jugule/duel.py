@@ -2,7 +2,7 @@
 
 A game keeps two gladiator rows ``G[side]`` (``combat.G_*``), their item tables ``IT[side]`` (``combat.I_*``), the
 game status ``st`` (``ST_*``) and a scratch table of hexes. Rule options are the int64 vector ``o``
-(``combat.O_*``), never Python branches. Every decision goes through ``policies.ask_<point>`` with the side's own
+(``combat.O_*``), never Python branches. Every decision goes through ``policies.decide_<point>`` with the side's own
 decision point: the user's function in slot ``side * N_POINTS + point``, or the built-in. Any terminal event
 (death, an appeal's result, cowardice) sets ``st[ST_REASON]``; every procedure checks it and returns, so the duel
 ends at once, even in the middle of a phase (4).
@@ -244,21 +244,21 @@ from .policies import (
     S_TYPE,
     S_X,
     STATE_SIZE,
-    ask_aim,
-    ask_allocate,
-    ask_appeal,
-    ask_attack,
-    ask_defend,
-    ask_free_assault,
-    ask_hex_choice,
-    ask_knockdown,
-    ask_move,
-    ask_net_escape,
-    ask_react,
-    ask_recover,
-    ask_scutum_zone,
-    ask_spoil,
-    ask_stumble,
+    decide_aim,
+    decide_allocate,
+    decide_appeal,
+    decide_attack,
+    decide_defend,
+    decide_free_assault,
+    decide_hex_choice,
+    decide_knockdown,
+    decide_move,
+    decide_net_escape,
+    decide_react,
+    decide_recover,
+    decide_scutum_zone,
+    decide_spoil,
+    decide_stumble,
 )
 
 # game status
@@ -440,7 +440,7 @@ def choose_hex(stream, o, G, IT, st, state, codes, params, slots, side, cand, n,
         state[H_PAIRS + 2 * i], state[H_PAIRS + 2 * i + 1] = cand[i, 0], cand[i, 1]
         # the mover keeps his facing (15.5, 15.6, 10.3): where the enemy will lie from that hex
         state[H_ARCS + i] = arc_of(o[O_ARCS], h[G_Q] - cand[i, 0], h[G_R] - cand[i, 1], g[G_FACING])
-    action = ask_hex_choice(side, state, codes, params, stream, slots)
+    action = decide_hex_choice(side, state, codes, params, stream, slots)
     if action < 0 or action >= n:
         fail(st, P_HEX_CHOICE, side, action)
         return 0
@@ -467,7 +467,7 @@ def voluntary(stream, o, G, IT, st, state, codes, params, slots, side, checkpoin
         return
     fill_state(state, o, G, IT, side, PH_CHECKPOINT, st[ST_TURN])
     state[S_X], state[S_X + 1] = checkpoint, cb.appeal_needs(o, G[side])
-    action = ask_appeal(side, state, codes, params, stream, slots)
+    action = decide_appeal(side, state, codes, params, stream, slots)
     if action == 1:
         appeal(stream, o, G, st, side)
     elif action != 0:
@@ -540,7 +540,7 @@ def react(stream, o, G, IT, st, state, codes, params, slots, side, entered, turn
             any_legal = True
         if not any_legal:
             return
-        action = ask_react(side, state, codes, params, stream, slots)
+        action = decide_react(side, state, codes, params, stream, slots)
         if action == 0:
             return
         if action < 0 or action >= REACT_CODES.size or state[REACT_MASK + action] == 0:
@@ -672,7 +672,7 @@ def movement_phase(stream, o, G, IT, st, state, codes, params, slots, mover, can
         fill_state(state, o, G, IT, mover, PH_OWN_MOVE, turn)
         if move_mask(o, G, IT, mover, state, turn) == 0:
             break
-        action = ask_move(mover, state, codes, params, stream, slots)
+        action = decide_move(mover, state, codes, params, stream, slots)
         if action == 0:
             break
         if not is_legal(MOVE_CODES, MOVE_CODES.size, action, state):
@@ -881,7 +881,7 @@ def defence(stream, o, G, IT, st, state, codes, params, slots, attacker, target,
     if ak == AK_MELEE and G[attacker, G_DUAL] != 0:
         state[D_LOSS] *= 2
     state[D_PARRY], state[D_DODGE], state[D_KIND] = int(parry), int(dodge), ak
-    action = ask_defend(target, state, codes, params, stream, slots)
+    action = decide_defend(target, state, codes, params, stream, slots)
     if action == 0:
         return 0
     if (action == 1 and not parry) or (action == 2 and not dodge) or action < 0 or action > 2:
@@ -937,7 +937,7 @@ def fumble(stream, o, G, IT, st, state, codes, params, slots, side, slot, thrown
         fell = True
         if g[G_RES] >= 1 and not helpless(o, g):
             fill_state(state, o, G, IT, side, PH_OWN_COMBAT, st[ST_TURN])
-            action = ask_stumble(side, state, codes, params, stream, slots)
+            action = decide_stumble(side, state, codes, params, stream, slots)
             if action == 1:
                 pay(G, side, G_RES, 1)
                 fell = False
@@ -961,7 +961,7 @@ def fumble(stream, o, G, IT, st, state, codes, params, slots, side, slot, thrown
         kept = False
         if g[G_RES] >= 1 and not helpless(o, g):
             fill_state(state, o, G, IT, side, PH_OWN_COMBAT, st[ST_TURN])
-            action = ask_recover(side, state, codes, params, stream, slots)
+            action = decide_recover(side, state, codes, params, stream, slots)
             if action == 1:
                 pay(G, side, G_RES, 1)
                 kept = True
@@ -996,7 +996,7 @@ def knockdown(stream, o, G, IT, st, state, codes, params, slots, target):
     if o[O_KNOCKDOWN_SPEND] == 1 and can_spend and g[G_RES] > 0:
         fill_state(state, o, G, IT, target, PH_ENEMY_COMBAT, st[ST_TURN])
         state[S_X], state[S_X + 1] = -1, g[G_AP]
-        spent = ask_knockdown(target, state, codes, params, stream, slots)
+        spent = decide_knockdown(target, state, codes, params, stream, slots)
         if spent < 0 or spent > g[G_RES]:
             fail(st, P_KNOCKDOWN, target, spent)
             return
@@ -1005,7 +1005,7 @@ def knockdown(stream, o, G, IT, st, state, codes, params, slots, target):
     if o[O_KNOCKDOWN_SPEND] == 0 and can_spend and g[G_RES] > 0 and total >= g[G_AP]:
         fill_state(state, o, G, IT, target, PH_ENEMY_COMBAT, st[ST_TURN])
         state[S_X], state[S_X + 1] = total, g[G_AP]
-        spent = ask_knockdown(target, state, codes, params, stream, slots)
+        spent = decide_knockdown(target, state, codes, params, stream, slots)
         if spent < 0 or spent > g[G_RES]:
             fail(st, P_KNOCKDOWN, target, spent)
             return
@@ -1025,7 +1025,7 @@ def locate(stream, o, G, IT, st, state, codes, params, slots, a, d, arc, right, 
     for z in range(6):
         state[S_X + z] = -1 if cb.neutralised(o, h, z, arc, right, immob) else cb.armour(h, z, immob)
     state[S_X + 6] = ak
-    zone = ask_aim(a, state, codes, params, stream, slots)
+    zone = decide_aim(a, state, codes, params, stream, slots)
     if zone < 0 or zone > 5:
         fail(st, P_AIM, a, zone)
         return 0
@@ -1097,7 +1097,7 @@ def net_throw(stream, o, G, IT, st, state, codes, params, slots, a, d, slot, can
         if escape or scythe:
             fill_state(state, o, G, IT, d, PH_ENEMY_COMBAT, st[ST_TURN])
             state[N_NEED], state[N_SCYTHE], state[N_ESCAPE] = need, int(scythe), int(escape)
-            action = ask_net_escape(d, state, codes, params, stream, slots)
+            action = decide_net_escape(d, state, codes, params, stream, slots)
             if (action == 1 and not escape) or (action == 2 and not scythe) or action < 0 or action > 2:
                 fail(st, P_NET_ESCAPE, d, action)
                 return
@@ -1154,7 +1154,7 @@ def throw(stream, o, G, IT, st, state, codes, params, slots, a, d, slot, cand):
     if o[O_JAVELIN_RESERVE_MOD] == 0 and arc != ARC_REAR and not helpless(o, h) and h[G_RES] >= 1 and not immob:
         fill_state(state, o, G, IT, d, PH_ENEMY_COMBAT, st[ST_TURN])
         state[S_X], state[S_X + 1] = distance, cb.javelin_needs(o, distance, False, False)
-        action = ask_spoil(d, state, codes, params, stream, slots)
+        action = decide_spoil(d, state, codes, params, stream, slots)
         if action == 1:
             pay(G, d, G_RES, 1)
             spoiled = True
@@ -1245,7 +1245,7 @@ def free_assaults(stream, o, G, IT, st, state, codes, params, slots, cand):
             for f in range(6):
                 if f != g[G_FACING]:
                     state[S_X + ATTACK_CODES.size - 6 + f] = 1
-        action = ask_free_assault(b, state, codes, params, stream, slots)
+        action = decide_free_assault(b, state, codes, params, stream, slots)
         if action == 0:
             continue
         if not is_legal(ATTACK_CODES, ATTACK_CODES.size, action, state):
@@ -1280,7 +1280,7 @@ def combat_phase(stream, o, G, IT, st, state, codes, params, slots, a, cand):
         if n == 0:
             break
         g[G_COULD_ATTACK] = 1
-        action = ask_attack(a, state, codes, params, stream, slots)
+        action = decide_attack(a, state, codes, params, stream, slots)
         if action == 0:
             break
         if not is_legal(ATTACK_CODES, ATTACK_CODES.size - 6, action, state):
@@ -1304,7 +1304,7 @@ def allocate(stream, o, G, IT, st, state, codes, params, slots):
         state[S_X] = -1
         if s == 1 and o[O_ALLOCATION] == 1:
             state[S_X] = G[0, G_M] * 100 + G[0, G_C]
-        action = ask_allocate(s, state, codes, params, stream, slots)
+        action = decide_allocate(s, state, codes, params, stream, slots)
         m, c = action // 100, action % 100
         if action < 0 or c >= 100 or m + c > g[G_AP]:
             fail(st, P_ALLOCATE, s, action)
@@ -1319,7 +1319,7 @@ def allocate(stream, o, G, IT, st, state, codes, params, slots):
             state[S_X + 1] = g[cb.G_ARMOUR + Z_LEFT_LEG]
             state[S_X + 2] = g[cb.G_ARMOUR + Z_HEAD]
             state[S_X + 3] = o[O_SCUTUM_ZONES]
-            zone = ask_scutum_zone(s, state, codes, params, stream, slots)
+            zone = decide_scutum_zone(s, state, codes, params, stream, slots)
             if not (zone == Z_THORAX or zone == Z_LEFT_LEG or (zone == Z_HEAD and o[O_SCUTUM_ZONES] == 1)):
                 fail(st, P_SCUTUM_ZONE, s, zone)
                 return

@@ -13,7 +13,7 @@ each point is named on its ``Builtin``; points without a vector play ``default``
 import numpy as np
 from numba import njit
 
-from ..core.policy import USER, Builtin, DecisionPoint
+from ..core.policy import USER, Builtin, DecisionPoint, call
 from .combat import MAX_ITEMS, W_DAGGER, W_IRON_FISTS, W_JAVELIN, W_LASSO, W_NET, W_SPEAR, W_TRIDENT, ZONES, dn
 from .geometry import DQ, DR, direction_to, dist
 
@@ -518,127 +518,127 @@ def _own_attack(code, params, state, stream):
     return _attack(code, params, state, stream, False)
 
 
-# One ``ask_<point>`` per decision point: the user's function of the side's copy of the point through its slot
-# (``slots[side * N_POINTS + point]``, a runtime index into the kernel's tuple of first-class functions), otherwise
-# the built-in. Each call site links only the built-in it can reach (the duel's compile time grows with what every
-# caller links), so the points keep a function each rather than one dispatch over all built-ins.
+# One ``decide_<point>`` per decision point: the user's function of the side's copy of the point through its slot
+# (``call(slots, side * N_POINTS + point, ...)``, a runtime index into the kernel's tuple of first-class functions),
+# otherwise the built-in. Each call site links only the built-in it can reach (the duel's compile time grows with what
+# every caller links), so the points keep a function each rather than one dispatch over all built-ins.
 
 
 @njit(cache=True)
-def ask_appeal(side, state, codes, params, stream, slots):
+def decide_appeal(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_APPEAL
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _appeal(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_allocate(side, state, codes, params, stream, slots):
+def decide_allocate(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_ALLOCATE
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _allocate(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_scutum_zone(side, state, codes, params, stream, slots):
+def decide_scutum_zone(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_SCUTUM_ZONE
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _scutum_zone(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_move(side, state, codes, params, stream, slots):
+def decide_move(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_MOVE
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _move(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_react(side, state, codes, params, stream, slots):
+def decide_react(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_REACT
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _react(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_attack(side, state, codes, params, stream, slots):
+def decide_attack(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_ATTACK
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _own_attack(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_defend(side, state, codes, params, stream, slots):
+def decide_defend(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_DEFEND
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _defend(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_net_escape(side, state, codes, params, stream, slots):
+def decide_net_escape(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_NET_ESCAPE
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _net_escape(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_spoil(side, state, codes, params, stream, slots):
+def decide_spoil(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_SPOIL
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _yes(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_stumble(side, state, codes, params, stream, slots):
+def decide_stumble(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_STUMBLE
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _yes(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_recover(side, state, codes, params, stream, slots):
+def decide_recover(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_RECOVER
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _yes(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_free_assault(side, state, codes, params, stream, slots):
+def decide_free_assault(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_FREE_ASSAULT
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _free_assault(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_knockdown(side, state, codes, params, stream, slots):
+def decide_knockdown(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_KNOCKDOWN
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _knockdown(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_hex_choice(side, state, codes, params, stream, slots):
+def decide_hex_choice(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_HEX_CHOICE
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _hex_choice(codes[i], params[i], state, stream)
 
 
 @njit(cache=True)
-def ask_aim(side, state, codes, params, stream, slots):
+def decide_aim(side, state, codes, params, stream, slots):
     i = side * N_POINTS + P_AIM
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return _aim(codes[i], params[i], state, stream)

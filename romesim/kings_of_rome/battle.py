@@ -16,7 +16,7 @@ from numba import njit
 
 from ..core import rng
 from ..core.loop import block_kernel
-from ..core.policy import USER, error_code
+from ..core.policy import USER, call, error_code
 from .policies import (
     BATTLE_POINTS,
     BATTLE_STATE_SIZE,
@@ -466,7 +466,7 @@ def choose_tactics(stream, p, units, status, g, state, codes, params, slots, off
         header(p, status, g, state, PHASE_TACTICS)
         state[0], state[1] = 1, 1
         state[BS_OWN] = roman
-        nr = slots[offset + DP_B_NR_TACTIC](state, params[offset + DP_B_NR_TACTIC], stream)
+        nr = call(slots, offset + DP_B_NR_TACTIC, state, params[offset + DP_B_NR_TACTIC], stream)
         if not legal_action(state, nr):
             return 0, 0, error_code(offset + DP_B_NR_TACTIC, nr)
     elif code == NR_TACTIC_ATTACK:

@@ -9,7 +9,7 @@ from numba import njit
 
 from ..core import rng
 from ..core.loop import block_kernel
-from ..core.policy import builtin_slot, error_code
+from ..core.policy import error_code
 from .horatii import MAX_UNITS, N_LATIN, N_ROMAN, ROME_FIRST, duel, load_units
 from .horatii import N_PARAMS as HORATII_N_PARAMS
 from .policies import COCLES_ATTEMPT, DP_COCLES_ATTEMPT, HORATII_STATE_SIZE, HORATII_WEAKEST, decide_cocles_attempt
@@ -40,16 +40,16 @@ def cocles_game(stream, row, codes, params, slots, p, units, state, targets):
     """
     state[0], state[1], state[2] = p[ATTEMPT], p[N_ROMAN] - 1, p[N_LATIN]
     action = decide_cocles_attempt(codes[DP_COCLES_ATTEMPT], params[DP_COCLES_ATTEMPT], state, stream,
-                                   slots[DP_COCLES_ATTEMPT])
+                                   slots, DP_COCLES_ATTEMPT)
     if action == DIRECT:
         row[WIN] = 1 if rng.d6(stream) >= 5 else 0
         row[VP] = 0
     elif action == RAID:
         load_units(units, p)
-        # the raid's Roman dice follow the built-in `weakest` (a code, not USER), so the duel gets the core's
-        # placeholder, a plain function, never called: a slot would put an opaque call in the dice loop (-40 %)
+        # the raid's Roman dice follow the built-in `weakest` (a code, not USER): no slot, so the dice loop holds no
+        # opaque call (-40 % with one)
         romans, nr, shots, err = duel(stream, units, targets, p[N_ROMAN], p[N_LATIN], p[ROME_FIRST] == 1, False,
-                                      DP_COCLES_ATTEMPT, HORATII_WEAKEST, params[DP_COCLES_ATTEMPT], builtin_slot)
+                                      DP_COCLES_ATTEMPT, HORATII_WEAKEST, params[DP_COCLES_ATTEMPT], None)
         if err:
             return err
         row[WIN] = 1 if nr == 0 else 0

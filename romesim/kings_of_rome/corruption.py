@@ -8,7 +8,7 @@ from numba import njit
 
 from ..core import rng
 from ..core.loop import block_kernel
-from ..core.policy import USER, builtin_slot, error_code
+from ..core.policy import error_code
 from .policies import CORRUPTION_TAKEN, DP_CORRUPTION_TAKEN, decide_corruption_taken
 
 # indices into the compiled parameter vector
@@ -26,7 +26,7 @@ def corruption_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def corruption_roll(stream, row, state, p, codes, params, fn_taken):
+def corruption_game(stream, row, codes, params, slots, p, state):
     """KoR 5.6: 2 IP, then d6 > the garrison's Virtus takes the city (+1 VP, or +2 IP pillaged when alone)."""
     row[:] = 0
     row[IP] = -2  # paid before rolling
@@ -39,7 +39,7 @@ def corruption_roll(stream, row, state, p, codes, params, fn_taken):
             state[:] = 0
             state[0] = g
             action = decide_corruption_taken(codes[DP_CORRUPTION_TAKEN], params[DP_CORRUPTION_TAKEN], state, stream,
-                                             fn_taken)
+                                             slots, DP_CORRUPTION_TAKEN)
             if action != 0 and action != 1:
                 return error_code(DP_CORRUPTION_TAKEN, action)
             pillaged = action == 1
@@ -50,15 +50,6 @@ def corruption_roll(stream, row, state, p, codes, params, fn_taken):
     row[NR_TO_R] = 1 if (p[ADJUST_ALWAYS] or row[WIN]) else 0  # KOR-A13 corruption_adjustment
     row[REACTIONS] = p[REACTION_COUNT]  # KOR-A15: 1 when the orphan reaction line belongs to corruption
     return 0
-
-
-@njit(cache=True, inline="always")
-def corruption_game(stream, row, codes, params, slots, p, state):
-    """The game compiled twice: with the user's function, or with the core's placeholder (a plain function, never
-    called) under a built-in, whose game then holds no opaque call (+9 %)."""
-    if codes[DP_CORRUPTION_TAKEN] == USER:
-        return corruption_roll(stream, row, state, p, codes, params, slots[DP_CORRUPTION_TAKEN])
-    return corruption_roll(stream, row, state, p, codes, params, builtin_slot)
 
 
 corruption_kernel = block_kernel("corruption_kernel", corruption_scratch, corruption_game, N_METRICS)

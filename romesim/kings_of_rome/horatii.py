@@ -33,13 +33,13 @@ def nth_alive(units, base, count, k):
 
 
 @njit(cache=True, inline="always")
-def duel(stream, units, state, n_roman, n_latin, rome_rolls, volley, point, code, params, fn_target):
+def duel(stream, units, state, n_roman, n_latin, rome_rolls, volley, point, code, params, slots):
     """KoR 9.3.7.2 (C1): the two sides roll in turn, never together, until one side has no unit left.
 
     Each die is rolled against one enemy unit, which is eliminated iff d6 >= its Virtus. single_shot: one die per
     turn; volley (KOR-A45): one die per unit the side has at the start of its turn. A die's hit is applied before
     the next die is rolled, so later dice of a volley aim only at survivors and a volley stops once the enemy side
-    is wiped out. Rome's target comes from the policy ``code`` (``fn_target`` when it is ``USER``) at decision
+    is wiped out. Rome's target comes from the policy ``code`` (``slots[point]`` when it is ``USER``) at decision
     point ``point``; Alba Longa's die aims at a uniformly random surviving Roman unit (the NR bot), drawn before the
     die. Returns ``(romans_left, latins_left, dice_rolled, error)``.
     """
@@ -54,7 +54,7 @@ def duel(stream, units, state, n_roman, n_latin, rome_rolls, volley, point, code
                 for i in range(MAX_UNITS):
                     state[5 + i] = units[MAX_UNITS + i]
                     state[5 + MAX_UNITS + i] = units[i]
-                slot = decide_horatii_target(code, params, state, stream, fn_target)
+                slot = decide_horatii_target(code, params, state, stream, slots, point)
                 if slot < 0 or slot >= n_latin or units[MAX_UNITS + slot] == 0:
                     return 0, 0, shots, error_code(point, slot)
                 target = MAX_UNITS + slot
@@ -95,7 +95,7 @@ def horatii_game(stream, row, codes, params, slots, p, units, state):
     load_units(units, p)
     romans, latins, shots, err = duel(stream, units, state, p[N_ROMAN], p[N_LATIN], p[ROME_FIRST] == 1,
                                       p[VOLLEY] == 1, DP_HORATII_TARGET, codes[DP_HORATII_TARGET],
-                                      params[DP_HORATII_TARGET], slots[DP_HORATII_TARGET])
+                                      params[DP_HORATII_TARGET], slots)
     if err:
         return err
     row[WIN] = 1 if latins == 0 else 0

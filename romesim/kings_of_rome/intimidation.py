@@ -43,12 +43,12 @@ def intimidation_game(stream, row, codes, params, slots, p, units, state):
     n = p[N_UNITS]
     fill_state(state, n, units)
     action = decide_fides_release(codes[DP_INTIM_RELEASED], params[DP_INTIM_RELEASED], state, stream,
-                                  slots[DP_INTIM_RELEASED])
+                                  slots, DP_INTIM_RELEASED)
     if action != 0 and action != 1:
         return error_code(DP_INTIM_RELEASED, action)
     fill_state(state, n, units)  # again: DP-I02 sees the documented state whatever a user's DP-I01 did to it
     target = decide_intimidation_target(codes[DP_INTIM_TARGET], params[DP_INTIM_TARGET], state, stream,
-                                        slots[DP_INTIM_TARGET])
+                                        slots, DP_INTIM_TARGET)
     if target < 0 or target >= n:
         return error_code(DP_INTIM_TARGET, target)
     if rng.d6(stream) > units[target]:

@@ -9,7 +9,7 @@ from numba import njit
 
 from ..core import rng
 from ..core.loop import block_kernel
-from ..core.policy import USER, builtin_slot, error_code
+from ..core.policy import error_code
 from .policies import NAVAL_STATE_NR, NAVAL_STATE_ROMAN, NAVAL_STATE_SIZE, decide_naval_target
 
 MAX_SHIPS = 6
@@ -34,7 +34,7 @@ def naval_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def naval_rounds(stream, row, p, state, ships, codes, params, fn_target):
+def naval_game(stream, row, codes, params, slots, p, state, ships):
     """KoR 5.8: a Roman fleet intercepts an NR fleet; at most three rounds of simultaneous fire.
 
     Every ship afloat fires at one enemy ship and sinks it if its die exceeds that ship's Virtus (C1). Roman dice
@@ -69,7 +69,7 @@ def naval_rounds(stream, row, p, state, ships, codes, params, fn_target):
             if roman[i] == 0:
                 continue
             state[1], state[2] = i, rank
-            t = decide_naval_target(codes[0], params[0], state, stream, fn_target)
+            t = decide_naval_target(codes[0], params[0], state, stream, slots, 0)
             if t < 0 or t >= MAX_SHIPS or nr[t] == 0:
                 return error_code(0, t)
             target[i] = t
@@ -121,15 +121,6 @@ def naval_rounds(stream, row, p, state, ships, codes, params, fn_target):
         row[LOSS] = 1
         row[VP] = -2
     return 0
-
-
-@njit(cache=True, inline="always")
-def naval_game(stream, row, codes, params, slots, p, state, ships):
-    """The rounds compiled twice: with the user's function, or with the core's placeholder (a plain function, never
-    called) under a built-in, whose dice loop then holds no opaque call (+17 %)."""
-    if codes[0] == USER:
-        return naval_rounds(stream, row, p, state, ships, codes, params, slots[0])
-    return naval_rounds(stream, row, p, state, ships, codes, params, builtin_slot)
 
 
 naval_kernel = block_kernel("naval_kernel", naval_scratch, naval_game, N_METRICS)

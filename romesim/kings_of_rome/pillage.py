@@ -51,7 +51,7 @@ def pillage_game(stream, row, codes, params, slots, p, units, state):
         # 5.4.1: automatic; occupy with an infantry unit (romanized, no reward) or pillage (5.4 success rewards)
         state[0], state[1] = p[KING], p[SIDE_EFFECTS]
         action = decide_undefended_city(codes[DP_PILLAGE_UNDEFENDED], params[DP_PILLAGE_UNDEFENDED], state,
-                                        stream, slots[DP_PILLAGE_UNDEFENDED])
+                                        stream, slots, DP_PILLAGE_UNDEFENDED)
         if action != 0 and action != 1:
             return error_code(DP_PILLAGE_UNDEFENDED, action)
         row[WIN] = 1
@@ -83,7 +83,7 @@ def pillage_game(stream, row, codes, params, slots, p, units, state):
                     if first != 1 + i:
                         state[2 + i] = units[i]
                 action = decide_pillage_second(codes[DP_PILLAGE_SECOND], params[DP_PILLAGE_SECOND], state, stream,
-                                               slots[DP_PILLAGE_SECOND])
+                                               slots, DP_PILLAGE_SECOND)
                 legal = (action == 0 and g > 0 and first != 0) or (1 <= action <= n and action != first)
                 if not legal:
                     return error_code(DP_PILLAGE_SECOND, action)

@@ -1,14 +1,14 @@
 """Decision points of the Kings of Rome procedures (spec section 3) and their built-in policies.
 
 Each ``decide_*`` function is what a kernel calls at a decision point: the user's ``@njit`` function when one was
-given (``code == USER``; ``fn`` is the point's first-class-function slot), otherwise the built-in selected by
-``code``.
+given (``code == USER``; ``call(slots, slot, ...)`` asks the point's first-class-function slot), otherwise the
+built-in selected by ``code``.
 The state vector a user function receives is documented on each ``DecisionPoint``.
 """
 from numba import njit
 
 from ..core import rng  # noqa: E402  (the `random` target draws from the game's stream)
-from ..core.policy import USER, Builtin, DecisionPoint
+from ..core.policy import USER, Builtin, DecisionPoint, call
 
 # ------------------------------------------------------------------ siege (5.5), DP-S02 .. DP-S05
 FIRST_TARGET = DecisionPoint(
@@ -81,9 +81,9 @@ TREASON_POINTS = (IP_SPENT,)
 
 
 @njit(cache=True, inline="always")
-def decide_first_target(code, params, state, stream, fn):
+def decide_first_target(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     if code == 1:
         return 0
     if code == 2:
@@ -92,9 +92,9 @@ def decide_first_target(code, params, state, stream, fn):
 
 
 @njit(cache=True, inline="always")
-def decide_second_criterion(code, params, state, stream, fn):
+def decide_second_criterion(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     if code == 1:
         return 0
     if code == 2:
@@ -112,9 +112,9 @@ def decide_second_criterion(code, params, state, stream, fn):
 
 
 @njit(cache=True, inline="always")
-def decide_reroll(code, params, state, stream, fn):
+def decide_reroll(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     if code == 1 or state[3] == 0:
         return 0
     if state[0] == 1:
@@ -128,9 +128,9 @@ def decide_reroll(code, params, state, stream, fn):
 
 
 @njit(cache=True, inline="always")
-def decide_losses(code, params, state, stream, fn):
+def decide_losses(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     garrison, leader, units = state[0], state[1], state[2]
     if state[4]:
         return 2
@@ -146,9 +146,9 @@ def decide_losses(code, params, state, stream, fn):
 
 
 @njit(cache=True, inline="always")
-def decide_ip_spent(code, params, state, stream, fn):
+def decide_ip_spent(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     if code == 1:
         return 0
     want = 3 if code == 2 else state[2]
@@ -187,9 +187,9 @@ DP_PILLAGE_SECOND, DP_PILLAGE_UNDEFENDED = range(2)
 
 
 @njit(cache=True, inline="always")
-def decide_pillage_second(code, params, state, stream, fn):
+def decide_pillage_second(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     if code == 1 and state[0] > 0:
         return 0
     best, pick = 0, -1
@@ -204,9 +204,9 @@ def decide_pillage_second(code, params, state, stream, fn):
 
 
 @njit(cache=True, inline="always")
-def decide_undefended_city(code, params, state, stream, fn):
+def decide_undefended_city(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     return 1 if code == 1 else 0
 
 
@@ -241,16 +241,16 @@ DP_INTIM_RELEASED, DP_INTIM_TARGET = range(2)
 
 
 @njit(cache=True, inline="always")
-def decide_fides_release(code, params, state, stream, fn):
+def decide_fides_release(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     return 1 if code == 1 else 0
 
 
 @njit(cache=True, inline="always")
-def decide_intimidation_target(code, params, state, stream, fn):
+def decide_intimidation_target(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     n = state[0]
     if code == 2:
         return rng.dn(stream, n) - 1
@@ -277,9 +277,9 @@ DP_CORRUPTION_TAKEN = 0
 
 
 @njit(cache=True, inline="always")
-def decide_corruption_taken(code, params, state, stream, fn):
+def decide_corruption_taken(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     return 1 if code == 1 else 0
 
 
@@ -314,9 +314,9 @@ NAVAL_POINTS = (NAVAL_TARGET,)
 
 
 @njit(cache=True, inline="always")
-def decide_naval_target(code, params, state, stream, fn):
+def decide_naval_target(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     afloat = state[4]
     if code == 2:
         k = rng.dn(stream, afloat)
@@ -377,9 +377,9 @@ HORATII_WEAKEST = 0  # the built-in code the Cocles raid uses for Rome's dice
 
 
 @njit(cache=True, inline="always")
-def decide_horatii_target(code, params, state, stream, fn):
+def decide_horatii_target(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     n = state[0]
     if code == 2:
         k = rng.dn(stream, state[1])
@@ -417,9 +417,9 @@ DP_COCLES_ATTEMPT = 0
 
 
 @njit(cache=True, inline="always")
-def decide_cocles_attempt(code, params, state, stream, fn):
+def decide_cocles_attempt(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     if code == 1:
         return 0
     if code == 2:
@@ -461,9 +461,9 @@ def fallback_in_order(state, etruscans_first):
 
 
 @njit(cache=True, inline="always")
-def decide_fallback_order(code, params, state, stream, fn):
+def decide_fallback_order(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     if code == 2:
         left = 4 - (state[1] + state[2] + state[3] + state[4])
         pick = rng.dn(stream, left) if left > 1 else 1
@@ -680,5 +680,5 @@ def decide_battle(offset, point, codes, params, slots, state, stream):
     """
     i = offset + point
     if codes[i] == USER:
-        return slots[i](state, params[i], stream)
+        return call(slots, i, state, params[i], stream)
     return battle_builtin(point, codes[i], params[i], state, stream)

@@ -4,7 +4,7 @@ from numba import njit
 
 from ..core import rng
 from ..core.loop import block_kernel
-from ..core.policy import USER, builtin_slot, error_code
+from ..core.policy import error_code
 from .policies import DP_FALLBACK_ORDER, FALLBACK_ORDER, PEOPLE_ETRUSCAN, decide_fallback_order, fallback_in_order
 
 PEOPLE, FALLBACK, FIXED_ORDER, N_PARAMS = range(4)  # compiled parameter vector
@@ -25,7 +25,7 @@ def senate_consents(stream, people):
 
 
 @njit(cache=True, inline="always")
-def senate_requests(stream, row, state, p, codes, params, fn_order):
+def senate_game(stream, row, codes, params, slots, p, state):
     """KoR 9.3.4: ask the Senate for war on ``p[PEOPLE]``; after a refusal ask for each of the other three
     Curia peoples (one roll each) until one is approved. Fides allows war on one people per turn (KOR-A51), so
     the requests stop at the first approval. Returns 0 or a policy error code.
@@ -46,7 +46,7 @@ def senate_requests(stream, row, state, p, codes, params, fn_order):
             people = fallback_in_order(state, False)
         else:
             people = decide_fallback_order(codes[DP_FALLBACK_ORDER], params[DP_FALLBACK_ORDER], state, stream,
-                                           fn_order)
+                                           slots, DP_FALLBACK_ORDER)
             if people < 0 or people > 3 or state[ASKED + people]:
                 return error_code(DP_FALLBACK_ORDER, people)
         state[ASKED + people] = 1
@@ -56,15 +56,6 @@ def senate_requests(stream, row, state, p, codes, params, fn_order):
             row[ANY_APPROVAL] = 1
             break
     return 0
-
-
-@njit(cache=True, inline="always")
-def senate_game(stream, row, codes, params, slots, p, state):
-    """The game compiled twice: with the user's function, or with the core's placeholder (a plain function, never
-    called) under a built-in, whose game then holds no opaque call (+7 %)."""
-    if codes[DP_FALLBACK_ORDER] == USER:
-        return senate_requests(stream, row, state, p, codes, params, slots[DP_FALLBACK_ORDER])
-    return senate_requests(stream, row, state, p, codes, params, builtin_slot)
 
 
 senate_kernel = block_kernel("senate_kernel", senate_scratch, senate_game, N_METRICS)

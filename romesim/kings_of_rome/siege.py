@@ -90,7 +90,7 @@ def siege_roll(stream, table, kind, stage, faces_b, points, chained, state, code
     while points > 0 and not ok and (chained or rerolls == 0):
         state[0], state[1], state[2], state[3] = stage, die, points, table[kind, 0]
         state[4], state[5], state[6] = faces(table, kind), faces_b, chained
-        action = decide_reroll(codes[DP_REROLL], params[DP_REROLL], state, stream, slots[DP_REROLL])
+        action = decide_reroll(codes[DP_REROLL], params[DP_REROLL], state, stream, slots, DP_REROLL)
         if action == 0:
             break
         if action != 1:
@@ -140,7 +140,7 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots)
         elif mode == TARGET_PLAYER_CHOICE:
             state[0], state[1], state[2], state[3] = g, lead, p[FIRST_GE], p[OMEN]
             action = decide_first_target(codes[DP_FIRST_TARGET], params[DP_FIRST_TARGET], state, stream,
-                                         slots[DP_FIRST_TARGET])
+                                         slots, DP_FIRST_TARGET)
             if action != 0 and action != 1:
                 return error_code(DP_FIRST_TARGET, action)
             kind = ROLL_A_LEADER if action == 1 else ROLL_A_GARRISON
@@ -168,7 +168,7 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots)
         if p[SECOND_DECLARE] and g > 0 and lead > 0:
             state[0], state[1], state[2], state[3] = g + 1, lead, p[SECOND_EQ], p[OMEN]
             action = decide_second_criterion(codes[DP_SECOND_CRITERION], params[DP_SECOND_CRITERION], state,
-                                             stream, slots[DP_SECOND_CRITERION])
+                                             stream, slots, DP_SECOND_CRITERION)
             if action != 0 and action != 1:
                 return error_code(DP_SECOND_CRITERION, action)
             kind = ROLL_B_LEADER if action == 1 else ROLL_B_GARRISON
@@ -186,7 +186,7 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots)
             while losses > 0 and (has_g or has_lead or units > 0):
                 required = 1 if (p[KING_LED] and losses == 1 and has_lead) else 0
                 state[0], state[1], state[2], state[3], state[4] = has_g, has_lead, units, losses, required
-                action = decide_losses(codes[DP_LOSSES], params[DP_LOSSES], state, stream, slots[DP_LOSSES])
+                action = decide_losses(codes[DP_LOSSES], params[DP_LOSSES], state, stream, slots, DP_LOSSES)
                 legal = ((action == 0 and has_g) or (action == 1 and units > 0) or (action == 2 and has_lead))
                 if not legal or (required and action != 2):
                     return error_code(DP_LOSSES, action)

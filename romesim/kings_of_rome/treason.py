@@ -20,7 +20,7 @@ def treason_scratch(args):
 def treason_game(stream, row, codes, params, slots, p, state):
     """KoR 6.3: the Roman buys -k (k <= 3) with k IP; the garrison flips iff d6 - k > Virtus, else Rome +1 VP."""
     state[0], state[1], state[2] = p[GARRISON], p[IP_AVAILABLE], p[IP_SPENT]
-    k = decide_ip_spent(codes[0], params[0], state, stream, slots[0])
+    k = decide_ip_spent(codes[0], params[0], state, stream, slots, 0)
     if k < 0 or k > 3 or k > p[IP_AVAILABLE]:
         return error_code(0, k)
     failed = rng.d6(stream) - k <= p[GARRISON]

@@ -43,7 +43,7 @@ def assassination_game(stream, row, codes, params, slots, p, state):
     faces = kill_faces(modifier)
     for attempt in range(1, p[ATTEMPTS] + 1):
         state[0], state[1], state[2], state[3] = attempt, p[ATTEMPTS] - attempt + 1, p[PROTECTED], faces
-        action = decide_assassinate(codes[0], params[0], state, stream, slots[0])
+        action = decide_assassinate(codes[0], params[0], state, stream, slots, 0)
         if action == 0:
             break
         if action != 1:

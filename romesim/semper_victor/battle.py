@@ -38,7 +38,7 @@ from numba import njit
 
 from ..core import rng
 from ..core.loop import block_kernel
-from ..core.policy import MAX_PARAMS, USER, builtin_slot, error_code
+from ..core.policy import MAX_PARAMS, USER, call, error_code
 from .policies import (
     BATTLE_DP_COMMANDER,
     BATTLE_DP_HOOK,
@@ -126,7 +126,7 @@ def fire(units, side, tbc, context, stream):
 
 
 @njit(cache=True, inline="always")
-def allocate(units, side, hits, pursuit, attacker, context, state, stream, params, fn_losses):
+def allocate(units, side, hits, pursuit, attacker, context, state, stream, params, slots):
     """P8.4: each hit is one step on a unit the owner picks (D14): full -> weakened -> eliminated. Surplus hits
     are lost. Under pursuit only retreated units are eligible. Returns 0 or a policy error code."""
     for h in range(hits):
@@ -151,7 +151,8 @@ def allocate(units, side, hits, pursuit, attacker, context, state, stream, param
             return 0
         state[0], state[1], state[2], state[3], state[4], state[5] = (
             side, 1 if side == attacker else 0, hits - h, hits, pursuit, n)
-        a = decide_battle_losses(context[C_LOSSES_CODE], params[BATTLE_DP_LOSSES], state, stream, fn_losses)
+        a = decide_battle_losses(context[C_LOSSES_CODE], params[BATTLE_DP_LOSSES], state, stream, slots,
+                                 BATTLE_DP_LOSSES)
         if a < 0 or a >= n or state[LOSS_UNIT0 + 8 * a + 7] == 0:
             return error_code(BATTLE_DP_LOSSES, a)
         k = -1
@@ -168,7 +169,7 @@ def allocate(units, side, hits, pursuit, attacker, context, state, stream, param
 
 
 @njit(cache=True, inline="always")
-def commander(leaders, side, attacker, context, state, stream, params, fn_commander):
+def commander(leaders, side, attacker, context, state, stream, params, slots):
     """P8.2: the side's commander row (-1 without a leader) and an error code."""
     n = 0
     best = -1
@@ -192,7 +193,7 @@ def commander(leaders, side, attacker, context, state, stream, params, fn_comman
         return best, 0
     state[0], state[1], state[2] = side, 1 if side == attacker else 0, n
     a = decide_battle_commander(context[C_COMMANDER_CODE], params[BATTLE_DP_COMMANDER], state, stream,
-                                fn_commander)
+                                slots, BATTLE_DP_COMMANDER)
     if a < 0 or a >= n:
         return -1, error_code(BATTLE_DP_COMMANDER, a)
     k = -1
@@ -205,7 +206,7 @@ def commander(leaders, side, attacker, context, state, stream, params, fn_comman
 
 
 @njit(cache=True, inline="always")
-def retreat(units, leaders, side, attacker, context, state, stream, params, fn_retreat):
+def retreat(units, leaders, side, attacker, context, state, stream, params, slots):
     """P8.6: the loser's survivors move together into one of its retreat zones (D14); a piece barred from it,
     or every survivor when there is no zone, is eliminated (a leader killed). Returns 0 or an error code."""
     zones = context[C_ZONES + side]
@@ -230,7 +231,8 @@ def retreat(units, leaders, side, attacker, context, state, stream, params, fn_r
     if zones > 0:
         state[0], state[1], state[2] = side, 1 if side == attacker else 0, zones
         state[3], state[4] = n_units, n_leaders
-        z = decide_battle_retreat(context[C_RETREAT_CODE], params[BATTLE_DP_RETREAT], state, stream, fn_retreat)
+        z = decide_battle_retreat(context[C_RETREAT_CODE], params[BATTLE_DP_RETREAT], state, stream, slots,
+                                  BATTLE_DP_RETREAT)
         if z < 0 or z >= zones:
             return error_code(BATTLE_DP_RETREAT, z)
         barred = np.int64(1) << z
@@ -250,8 +252,7 @@ def retreat(units, leaders, side, attacker, context, state, stream, params, fn_r
 
 
 @njit(cache=True, inline="always")
-def p8_core(units, leaders, context, out, stream, losses, retreats, commands, params, fn_losses, fn_retreat,
-            fn_commander):
+def p8_core(units, leaders, context, out, stream, losses, retreats, commands, params, slots):
     """PROPOSAL P8 (spec 3.2; not from the published rules), P8.2-P8.8, with the D14 policies.
 
     Dice in this order: commander choices (random built-in only; attacker, then defender), the attacker's fire,
@@ -265,7 +266,7 @@ def p8_core(units, leaders, context, out, stream, losses, retreats, commands, pa
     # P8.2 commanders
     tbc_a, tbc_d = 0, 0
     for s in (attacker, defender):
-        r, err = commander(leaders, s, attacker, context, commands, stream, params, fn_commander)
+        r, err = commander(leaders, s, attacker, context, commands, stream, params, slots)
         if err:
             out[O_ERROR] = err
             return
@@ -280,9 +281,9 @@ def p8_core(units, leaders, context, out, stream, losses, retreats, commands, pa
     hits_d = fire(units, defender, tbc_d, context, stream)
     out[O_HITS + attacker], out[O_HITS + defender] = hits_a, hits_d
     # P8.4 losses, the attacker's first
-    err = allocate(units, attacker, hits_d, 0, attacker, context, losses, stream, params, fn_losses)
+    err = allocate(units, attacker, hits_d, 0, attacker, context, losses, stream, params, slots)
     if err == 0:
-        err = allocate(units, defender, hits_a, 0, attacker, context, losses, stream, params, fn_losses)
+        err = allocate(units, defender, hits_a, 0, attacker, context, losses, stream, params, slots)
     if err:
         out[O_ERROR] = err
         return
@@ -308,7 +309,7 @@ def p8_core(units, leaders, context, out, stream, losses, retreats, commands, pa
     winner = 1 - loser
     out[O_WINNER] = winner
     # P8.6 retreat, then pursuit (p8_pursuit): the winner fires once more at the units that retreated
-    err = retreat(units, leaders, loser, attacker, context, retreats, stream, params, fn_retreat)
+    err = retreat(units, leaders, loser, attacker, context, retreats, stream, params, slots)
     if err:
         out[O_ERROR] = err
         return
@@ -319,7 +320,7 @@ def p8_core(units, leaders, context, out, stream, losses, retreats, commands, pa
                 fled += 1
         if fled > 0:
             hits = fire(units, winner, tbc_a if winner == attacker else tbc_d, context, stream)
-            err = allocate(units, loser, hits, 1, attacker, context, losses, stream, params, fn_losses)
+            err = allocate(units, loser, hits, 1, attacker, context, losses, stream, params, slots)
             if err:
                 out[O_ERROR] = err
                 return
@@ -370,8 +371,7 @@ def p8_battle(state, params, stream):
     units, leaders, context, out = battle_tables(state)
     d14 = np.zeros((4, MAX_PARAMS), np.float64)
     p8_core(units, leaders, context, out, stream, np.zeros(LOSS_STATE_SIZE, np.int64),
-            np.zeros(RETREAT_STATE_SIZE, np.int64), np.zeros(COMMANDER_STATE_SIZE, np.int64), d14, builtin_slot,
-            builtin_slot, builtin_slot)
+            np.zeros(RETREAT_STATE_SIZE, np.int64), np.zeros(COMMANDER_STATE_SIZE, np.int64), d14, None)
     return 0
 
 
@@ -457,11 +457,10 @@ def battle_game(stream, row, codes, params, slots, units0, leaders0, context0, s
     if codes[BATTLE_DP_HOOK] == USER:
         # the row counts are the hook's to read: reset, so that a hook changing them cannot move the tables
         state[HOOK_UNITS], state[HOOK_LEADERS] = units0.shape[0], leaders0.shape[0]
-        slots[BATTLE_DP_HOOK](state, params[BATTLE_DP_HOOK], stream)
+        call(slots, BATTLE_DP_HOOK, state, params[BATTLE_DP_HOOK], stream)
         err = check_hook(units, units0, leaders, leaders0, out)
     else:
-        p8_core(units, leaders, context, out, stream, losses, retreats, commands, params, slots[BATTLE_DP_LOSSES],
-                slots[BATTLE_DP_RETREAT], slots[BATTLE_DP_COMMANDER])
+        p8_core(units, leaders, context, out, stream, losses, retreats, commands, params, slots)
         err = out[O_ERROR]
     if err:
         return err

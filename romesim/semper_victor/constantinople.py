@@ -61,7 +61,7 @@ def constantinople_game(stream, row, codes, params, slots, p, state):
         if not built and due == 0 and constantin and thracia:
             state[0], state[1], state[2], state[3], state[4] = (
                 t, turns - t + 1, p[DURATION], row[ATTEMPTS], row[INTERRUPTIONS])
-            action = decide_start_constantinople(codes[0], params[0], state, stream, slots[0])
+            action = decide_start_constantinople(codes[0], params[0], state, stream, slots, 0)
             if action == 1:
                 due = t + p[DURATION] - 1
                 row[ATTEMPTS] += 1

@@ -45,7 +45,7 @@ def initiative_phase(stream, state, pc, at_most, counterplay, held_primus, held_
             break
         state[0], state[1], state[2], state[3] = asking, own, held_s if asking == PRIMUS else held_p, die
         state[4], state[5], state[6] = pc, mcs_total, played_p + played_s
-        action = decide_play_initiative(codes[0], params[0], state, stream, slots[0])
+        action = decide_play_initiative(codes[0], params[0], state, stream, slots, 0)
         if action == 0:
             break
         if action != 1:

@@ -58,7 +58,7 @@ def plague_game(stream, row, codes, params, slots, p, zones, state):
         state[at + 1] = rolling_leaders(p, zones, z, 1)
         state[at + 2] = zones[z, ENEMY_FULL] + zones[z, ENEMY_WEAKENED]
         state[at + 3] = zones[z, OWN_FULL] + zones[z, OWN_WEAKENED]
-    action = decide_plague_zone(codes[0], params[0], state, stream, slots[0])
+    action = decide_plague_zone(codes[0], params[0], state, stream, slots, 0)
     if action < 1 or action > p[N_ZONES]:
         return error_code(0, action)
     z = action - 1

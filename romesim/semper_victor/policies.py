@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.policy import USER, Builtin, DecisionPoint
+from ..core.policy import USER, Builtin, DecisionPoint, call
 from .empire import MAX_LEADERS, N_DIOCESES
 
 PLAY_INITIATIVE = DecisionPoint(
@@ -83,9 +83,9 @@ PLAGUE_POINTS = (PLAGUE_ZONE,)
 
 
 @njit(cache=True)
-def decide_play_initiative(code, params, state, stream, fn):
+def decide_play_initiative(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     if code == 1:
         return 0
     if code == 2:
@@ -96,9 +96,9 @@ def decide_play_initiative(code, params, state, stream, fn):
 
 
 @njit(cache=True)
-def decide_start_constantinople(code, params, state, stream, fn):
+def decide_start_constantinople(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     if code == 1:
         return 0
     if code == 2:
@@ -109,9 +109,9 @@ def decide_start_constantinople(code, params, state, stream, fn):
 
 
 @njit(cache=True)
-def decide_assassinate(code, params, state, stream, fn):
+def decide_assassinate(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     if code == 1:
         return 1 if state[0] == 1 else 0
     if code == 2:
@@ -122,9 +122,9 @@ def decide_assassinate(code, params, state, stream, fn):
 
 
 @njit(cache=True)
-def decide_plague_zone(code, params, state, stream, fn):
+def decide_plague_zone(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     if code == 1:
         return np.int64(params[0])
     if code == 2:
@@ -243,9 +243,9 @@ def _random_pick(stream, n):
 
 
 @njit(cache=True)
-def decide_usurpation_target(code, params, state, stream, fn):
+def decide_usurpation_target(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     n = state[TGT_N]
     if code == SV_RANDOM:
         return state[TGT_LEADER + _random_pick(stream, n)]
@@ -258,9 +258,9 @@ def decide_usurpation_target(code, params, state, stream, fn):
 
 
 @njit(cache=True)
-def decide_usurpation_diocese(code, params, state, stream, fn):
+def decide_usurpation_diocese(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     n = state[DIO_N]
     if code == SV_RANDOM:
         return state[DIO_LIST + _random_pick(stream, n)]
@@ -272,9 +272,9 @@ def decide_usurpation_diocese(code, params, state, stream, fn):
 
 
 @njit(cache=True)
-def decide_succession_general(code, params, state, stream, fn):
+def decide_succession_general(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     n = state[GEN_N]
     if code == SV_RANDOM:
         return state[GEN_LEADER + _random_pick(stream, n)]
@@ -289,9 +289,9 @@ def decide_succession_general(code, params, state, stream, fn):
 
 
 @njit(cache=True)
-def decide_emperor_tie(code, params, state, stream, fn):
+def decide_emperor_tie(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     if code == SV_RANDOM:
         return state[TIE_A] if rng.dn(stream, 2) == 1 else state[TIE_B]
     for row in (TIE_PC, TIE_CC, TIE_SR, TIE_TB):
@@ -422,9 +422,9 @@ COMMANDER_RANDOM = 1
 
 
 @njit(cache=True)
-def decide_battle_losses(code, params, state, stream, fn):
+def decide_battle_losses(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     n = state[5]
     if code == LOSSES_RANDOM:
         eligible = 0
@@ -456,9 +456,9 @@ def decide_battle_losses(code, params, state, stream, fn):
 
 
 @njit(cache=True)
-def decide_battle_retreat(code, params, state, stream, fn):
+def decide_battle_retreat(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     zones = state[2]
     if code == 1:
         return 0
@@ -481,9 +481,9 @@ def decide_battle_retreat(code, params, state, stream, fn):
 
 
 @njit(cache=True)
-def decide_battle_commander(code, params, state, stream, fn):
+def decide_battle_commander(code, params, state, stream, slots, slot):
     if code == USER:
-        return fn(state, params, stream)
+        return call(slots, slot, state, params, stream)
     n = state[2]
     if code == COMMANDER_RANDOM:
         return rng.dn(stream, n) - 1

@@ -83,7 +83,7 @@ def pick_general(stream, state, role, case, dead, side, p, lead, codes, params, 
         return -1, 0
     state[GEN_N], state[GEN_ROLE], state[GEN_CASE], state[GEN_DEAD] = n, role, case, dead
     pick = decide_succession_general(codes[SUCC_DP_GENERAL], params[SUCC_DP_GENERAL], state, stream,
-                                     slots[SUCC_DP_GENERAL])
+                                     slots, SUCC_DP_GENERAL)
     for i in range(n):
         if state[GEN_LEADER + i] == pick:
             return pick, 0
@@ -147,7 +147,7 @@ def succession_game(stream, row, codes, params, slots, p, lead, free, state, tie
                 tie[TIE_CC], tie[TIE_CC + 1] = lead[L_CC, c1], lead[L_CC, c2]
                 tie[TIE_SR], tie[TIE_SR + 1] = lead[L_SR, c1], lead[L_SR, c2]
                 tie[TIE_TB], tie[TIE_TB + 1] = lead[L_TB, c1], lead[L_TB, c2]
-                pick = decide_emperor_tie(codes[SUCC_DP_TIE], params[SUCC_DP_TIE], tie, stream, slots[SUCC_DP_TIE])
+                pick = decide_emperor_tie(codes[SUCC_DP_TIE], params[SUCC_DP_TIE], tie, stream, slots, SUCC_DP_TIE)
                 if pick != c1 and pick != c2:
                     return error_code(SUCC_DP_TIE, pick)
             else:

@@ -229,7 +229,7 @@ def step_c(stream, row, state, a, usurper, b, p, lead, ls, zs, aux, zone_diocese
     state[DIO_N], state[DIO_USURPER], state[DIO_PC], state[DIO_BONUS] = n, usurper, pc, b
     state[DIO_FROM], state[DIO_LITERAL] = home, p[LITERAL]
     choice = decide_usurpation_diocese(codes[USURP_DP_DIOCESE], params[USURP_DP_DIOCESE], state, stream,
-                                       slots[USURP_DP_DIOCESE])
+                                       slots, USURP_DP_DIOCESE)
     m = -1
     for i in range(n):
         if state[DIO_LIST + i] == choice:
@@ -369,7 +369,7 @@ def usurpation_game(stream, row, codes, params, slots, p, zone_diocese, dadj, le
             state[TGT_N], state[TGT_ATTEMPT] = n, a
             state[TGT_STRATAGEM], state[TGT_BONUS] = p[STRAT_0 + 2 * a], bonus_of(p[STRAT_0 + 2 * a])
             t = decide_usurpation_target(codes[USURP_DP_TARGET], params[USURP_DP_TARGET], state, stream,
-                                         slots[USURP_DP_TARGET])
+                                         slots, USURP_DP_TARGET)
             ok = False
             for i in range(n):
                 if state[TGT_LEADER + i] == t:
@@ -518,7 +518,7 @@ def usurpation_game(stream, row, codes, params, slots, p, zone_diocese, dadj, le
                 tie[TIE_SR], tie[TIE_SR + 1] = lead[L_SR, winner], lead[L_SR, x]
                 tie[TIE_TB], tie[TIE_TB + 1] = lead[L_TB, winner], lead[L_TB, x]
                 pick = decide_emperor_tie(codes[USURP_DP_TIE], params[USURP_DP_TIE], tie, stream,
-                                          slots[USURP_DP_TIE])
+                                          slots, USURP_DP_TIE)
                 if pick != winner and pick != x:
                     return error_code(USURP_DP_TIE, pick)
                 winner = pick

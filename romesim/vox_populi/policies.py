@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.policy import USER, Builtin, DecisionPoint
+from ..core.policy import USER, Builtin, DecisionPoint, call
 from .state import (
     ACTIVE,
     ARENA_CELL,
@@ -573,5 +573,5 @@ def call_policy(seat, codes, params, view, stream, slots):
     ``codes[seat]`` is ``USER``, else its built-in."""
     code = codes[seat]
     if code == USER:
-        return slots[seat](view, params[seat], stream)
+        return call(slots, seat, view, params[seat], stream)
     return builtin_policy(code, params[seat], view, stream)
