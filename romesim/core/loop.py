@@ -3,7 +3,7 @@
 A game module provides two ``@njit`` functions and makes its kernel from them::
 
     @njit(cache=True)
-    def scratch(args):                  # the buffers one block of games reuses: a tuple of arrays, maybe empty
+    def scratch(args):                  # the buffers a block of games reuses, a tuple (none: ``no_scratch``)
         ...
 
     @njit(cache=True, inline="always")  # one game; returns 0 or a policy error code
@@ -49,6 +49,12 @@ def record(row, b, j, out, sums, sumsq):
         sumsq[b, k] += v * v
         if keep:
             out[k, j] = v
+
+
+@njit(cache=True)
+def no_scratch(args):
+    """The ``scratch`` of a game that reuses no buffer (a procedure without decision points)."""
+    return ()
 
 
 KERNEL = """\

@@ -23,6 +23,7 @@ import pickle
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -114,11 +115,11 @@ def _with_legal(events, positions, scenario, game, seed, policies):
     for i in asked:
         if state.is_terminal:
             break
-        point, action, seen = events[i][6], events[i][4], events[i][7]
+        _, _, _, _, action, _, point, seen, _, _ = events[i]
         if point != state.point.name or action is None or not _same_state(seen, state.state):
             continue  # not a stop of the game's: a decision it settled without asking
         allowed = state.legal_actions()
-        events[i] = (*events[i][:9], allowed)
+        events[i] = (*events[i][:-1], allowed)
         if action not in allowed:
             break  # the policy's illegal action ends the game
         state = state._then(action, positions.get(i, (0, 0)))
@@ -154,6 +155,16 @@ def typical_game(result, metric=None):
     return trace(result.scenario, game, result.seed, policies=result.policy_specs)
 
 
+@dataclass
+class _Pending:
+    """A decision whose ``decide_*`` call has not returned yet."""
+    frame: object
+    at: int  # the index of its event
+    state: list
+    where: str
+    named: bool = False  # its decision point is known
+
+
 class _Recorder:
     """The child's profiler hook: turns calls and returns of the interpreted kernel into events."""
 
@@ -177,13 +188,12 @@ class _Recorder:
         if event == "call":
             self.stack.append(name)
             if name.startswith("decide") and self.deciding is None:
-                state = self._state(frame)
-                self.deciding = [frame, len(self.events), state, False, self._where()]
-                self.events.append(("decision", self._where(), "", name, None, None, name,
-                                    {f"[{i}]": v for i, v in enumerate(state)}, "", None))
+                self.deciding = _Pending(frame, len(self.events), self._state(frame), self._where())
+                self.events.append(("decision", self.deciding.where, "", name, None, None, name,
+                                    {f"[{i}]": v for i, v in enumerate(self.deciding.state)}, "", None))
                 self._resolve(self._index(frame))
             else:
-                if self.deciding is not None and not self.deciding[3]:
+                if self.deciding is not None and not self.deciding.named:
                     # a decide function that computes its point's index (Jugule's, from the side) passes its
                     # parameter row on to the built-in it calls
                     self._resolve(self._index(frame))
@@ -196,14 +206,15 @@ class _Recorder:
         elif event == "return":
             if self.stack:
                 self.stack.pop()
-            if self.deciding is not None and self.deciding[0] is frame:
-                row = list(self.events[self.deciding[1]])
+            if self.deciding is not None and self.deciding.frame is frame:
+                at = self.deciding.at
+                row = list(self.events[at])
                 action = arg[0] if isinstance(arg, tuple) else arg  # Vox's decide returns (action, error)
                 row[4] = None if action is None else int(action)
-                self.events[self.deciding[1]] = tuple(row)
+                self.events[at] = tuple(row)
                 stream = frame.f_locals.get("stream")
                 if stream is not None:  # where the dice go on: after any the policy drew
-                    self.positions[self.deciding[1]] = (int(stream[0]), int(stream[1]))
+                    self.positions[at] = (int(stream[0]), int(stream[1]))
                 self.deciding = None
 
     def _where(self):
@@ -221,13 +232,13 @@ class _Recorder:
 
     def _resolve(self, index):
         """Name the pending decision's point, once its ``index`` is known (-1: not yet)."""
-        if self.deciding is None or self.deciding[3] or not 0 <= index < len(self.points):
+        pending = self.deciding
+        if pending is None or pending.named or not 0 <= index < len(self.points):
             return
-        frame, at, state, _, where = self.deciding
         dp = self.points[index]
-        self.events[at] = ("decision", where, dp.rule, frame.f_code.co_name, None, None, dp.name,
-                           dict(zip(dp.state, state)), dp.actions, None)
-        self.deciding[3] = True
+        self.events[pending.at] = ("decision", pending.where, dp.rule, pending.frame.f_code.co_name, None, None,
+                                   dp.name, dict(zip(dp.state, pending.state)), dp.actions, None)
+        pending.named = True
 
     @staticmethod
     def _state(frame):

@@ -1,17 +1,11 @@
 """Ignominy trial (KoR 5.7.11) of a defeated Tribune: kernel."""
-import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import block_kernel
+from ..core.loop import block_kernel, no_scratch
 
 DRM, EQUAL_8_ACQUITTED, IP_LOSS_ALWAYS = range(3)  # compiled parameter vector
 WIN, IP, N_METRICS = range(3)  # outcome columns, Ignominy.metrics order
-
-
-@njit(cache=True)
-def ignominy_scratch(args):
-    return ()  # no decision point: a game needs no buffer
 
 
 @njit(cache=True, inline="always")
@@ -24,4 +18,4 @@ def ignominy_game(stream, row, codes, params, slots, p):
     return 0
 
 
-ignominy_kernel = block_kernel("ignominy_kernel", ignominy_scratch, ignominy_game, N_METRICS)
+ignominy_kernel = block_kernel("ignominy_kernel", no_scratch, ignominy_game, N_METRICS)

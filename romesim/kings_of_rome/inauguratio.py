@@ -1,17 +1,11 @@
 """Inauguratio of a new king (KoR 9.2.4): kernel."""
-import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import block_kernel
+from ..core.loop import block_kernel, no_scratch
 
 ETRUSCAN_KING, N_PARAMS = range(2)  # compiled parameter vector
 WIN, N_METRICS = range(2)  # outcome columns, Inauguratio.metrics order
-
-
-@njit(cache=True)
-def inauguratio_scratch(args):
-    return ()  # no decision point: a game needs no buffer
 
 
 @njit(cache=True, inline="always")
@@ -25,4 +19,4 @@ def inauguratio_game(stream, row, codes, params, slots, p):
     return 0
 
 
-inauguratio_kernel = block_kernel("inauguratio_kernel", inauguratio_scratch, inauguratio_game, N_METRICS)
+inauguratio_kernel = block_kernel("inauguratio_kernel", no_scratch, inauguratio_game, N_METRICS)

@@ -1,17 +1,11 @@
 """Mucius Scaevola's attempt on Porsenna (KoR 9.7.7.1): kernel."""
-import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import block_kernel
+from ..core.loop import block_kernel, no_scratch
 
 BRIDGE, N_PARAMS = range(2)  # compiled parameter vector
 WIN, N_METRICS = range(2)  # outcome columns, Mucius.metrics order
-
-
-@njit(cache=True)
-def mucius_scratch(args):
-    return ()  # no decision point: a game needs no buffer
 
 
 @njit(cache=True, inline="always")
@@ -26,4 +20,4 @@ def mucius_game(stream, row, codes, params, slots, p):
     return 0
 
 
-mucius_kernel = block_kernel("mucius_kernel", mucius_scratch, mucius_game, N_METRICS)
+mucius_kernel = block_kernel("mucius_kernel", no_scratch, mucius_game, N_METRICS)

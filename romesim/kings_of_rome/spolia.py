@@ -3,11 +3,10 @@
 The scenario is compiled into one int64 vector ``p`` indexed by the constants below; the round mode of KOR-A17
 is an integer flag in it. The outcome row follows ``Spolia.metrics``.
 """
-import numpy as np
 from numba import njit
 
 from ..core import rng
-from ..core.loop import block_kernel
+from ..core.loop import block_kernel, no_scratch
 
 # indices into the compiled parameter vector
 ROMAN_VIRTUS, ROMAN_ASTUTIA, NR_VIRTUS, NR_ASTUTIA, OMEN, MODE, N_PARAMS = range(7)
@@ -17,11 +16,6 @@ SIMULTANEOUS_REPEAT, SIMULTANEOUS_SINGLE_ROUND, SEQUENTIAL_ROMAN_FIRST = range(3
 
 # outcome columns, in Spolia.metrics order
 WIN, LOSS, BOTH_DIE, IP, VP, N_METRICS = range(6)
-
-
-@njit(cache=True)
-def spolia_scratch(args):
-    return ()  # no decision point: a game needs no buffer
 
 
 @njit(cache=True, inline="always")
@@ -57,4 +51,4 @@ def spolia_game(stream, row, codes, params, slots, p):
     return 0
 
 
-spolia_kernel = block_kernel("spolia_kernel", spolia_scratch, spolia_game, N_METRICS)
+spolia_kernel = block_kernel("spolia_kernel", no_scratch, spolia_game, N_METRICS)
