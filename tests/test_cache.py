@@ -77,6 +77,7 @@ def test_a_kernel_is_stale_when_any_source_it_may_inline_changes(tmp_path, monke
     core.mkdir(), game.mkdir()
     (core / "rng.py").write_text("@njit\ndef a():\n    return 1\n")
     (core / "trace.py").write_text("A = 1  # Python only: a kernel holds nothing of it\n")
+    (core / "jit.py").write_text("D = 1  # the decorator every kernel is compiled with\n")
     (game / "kernel.py").write_text("B = 1\n")
     (game / "policies.py").write_text("C = 1\n")
     (game / "notes.txt").write_text("not code\n")
@@ -89,7 +90,7 @@ def test_a_kernel_is_stale_when_any_source_it_may_inline_changes(tmp_path, monke
     (game / "notes.txt").write_text("changed\n")
     (core / "trace.py").write_text("A = 2\n")
     assert stamp() == first  # not a source a kernel may inline
-    for path in (core / "rng.py", game / "policies.py"):
+    for path in (core / "rng.py", core / "jit.py", game / "policies.py"):
         text = path.read_text()
         path.write_text(text + "changed = 2\n")
         assert stamp() != first

@@ -14,8 +14,9 @@ Two defects of numba's default cache, fixed for romesim's own files by a cache l
   functions of other files (``core/rng.py``, ``core/loop.py``, its game's ``policies.py`` or ``cards.py``): after
   an edit or an update of one of those, it loaded a stale kernel and gave wrong answers silently. Here a kernel's
   freshness stamp is the hash of every ``.py`` file of its own folder (its game) and of each file of
-  ``romesim/core`` that defines numba code (``@njit`` at the start of a line): it compiles again when something
-  it may contain changed, and not after an edit of core's Python side (traces, results, the engine's loop).
+  ``romesim/core`` that defines numba code (``@njit`` at the start of a line) or how it compiles (``jit.py``): it
+  compiles again when something it may contain changed, and not after an edit of core's Python side (traces,
+  results, the engine's loop).
 
 Other code's ``cache=True`` functions (a user's bot in a notebook) keep numba's own rules.
 """
@@ -67,6 +68,9 @@ def _sources(folder):
 
 @functools.lru_cache(maxsize=None)
 def _defines_numba_code(name, mtime, size):
+    """``@njit`` at the start of a line, or ``jit.py``, whose decorator decides how every kernel compiles."""
+    if Path(name) == CORE / "jit.py":
+        return True
     return re.search(r"^@njit", Path(name).read_text(encoding="utf-8"), re.MULTILINE) is not None
 
 

@@ -27,8 +27,9 @@ import inspect
 import sys
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from .jit import njit
 from . import rng
 
 BLOCK = 1024  # games per prange iteration: one stream and one set of buffers serve a whole block

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
+from .jit import njit
 from . import rng
 from .engine import _as_scenario
 from .errors import PolicyError

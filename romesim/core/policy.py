@@ -31,10 +31,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import config, njit, types
+from numba import config, types
 from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 from numba.core.registry import CPUDispatcher
 
+from .jit import njit
 from .errors import PolicyError, did_you_mean
 
 MAX_PARAMS = 8

@@ -19,7 +19,8 @@ Changing anything here changes every result: bump ``GENERATOR`` and say so
 in the CHANGELOG.
 """
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 GENERATOR = "splitmix64-ctr/1"
 

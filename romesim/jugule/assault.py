@@ -15,8 +15,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.errors import ScenarioError

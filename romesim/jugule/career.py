@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.errors import ScenarioError

@@ -10,8 +10,8 @@ import functools
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from .geometry import ARC_FLANK, ARC_REAR
 

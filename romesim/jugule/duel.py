@@ -15,8 +15,8 @@ The kernel plays its games with ``core.loop.block_kernel``: ``duel_game`` is one
 ``(o, G0, IT0)``, with the buffers ``duel_scratch`` makes for a block.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core.loop import block_kernel
 from ..core.policy import error_code
 from . import combat as cb

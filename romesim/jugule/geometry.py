@@ -5,7 +5,8 @@ from ``D0 = (+1, 0)`` (15.1). Every test is exact integer arithmetic: arcs by th
 vectors by their Cartesian dot product doubled (``2 q1 q2 + q1 r2 + q2 r1 + 2 r1 r2``), which is an integer.
 """
 import numpy as np
-from numba import njit
+
+from ..core.jit import njit
 
 DQ = np.array([1, 1, 0, -1, -1, 0], np.int64)
 DR = np.array([0, -1, -1, 0, 1, 1], np.int64)

@@ -11,8 +11,8 @@ Built-ins (the same names on every point): ``default`` (type-aware), ``random`` 
 each point is named on its ``Builtin``; points without a vector play ``default`` under ``parametric``.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core.policy import USER, Builtin, DecisionPoint, call
 from .combat import MAX_ITEMS, W_DAGGER, W_IRON_FISTS, W_JAVELIN, W_LASSO, W_NET, W_SPEAR, W_TRIDENT, ZONES, dn
 from .geometry import DQ, DR, direction_to, dist

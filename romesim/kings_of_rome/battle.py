@@ -12,8 +12,8 @@ The kernel's ``args`` are ``(p, units, leaders)``. Every step that may reach a d
 siege fights its sortie and relief battles through ``battle_game`` with the battle's own built-in policies.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import USER, call, error_code

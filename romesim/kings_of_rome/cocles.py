@@ -5,8 +5,8 @@ followed by the raiding Rome-reserve units, the other side the NR group. The out
 ``Cocles.metrics``.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

@@ -4,8 +4,8 @@ The scenario is compiled into an int64 vector ``p`` indexed by the constants bel
 flags in it. The outcome row follows ``Corruption.metrics``.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

@@ -5,8 +5,8 @@ The scenario is compiled into one int64 vector ``p`` indexed by the constants be
 array: slots 0-5 Rome's side, 6-11 Alba Longa's (or the NR group's), Virtus 0 once eliminated.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

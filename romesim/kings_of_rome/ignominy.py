@@ -1,6 +1,6 @@
 """Ignominy trial (KoR 5.7.11) of a defeated Tribune: kernel."""
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel, no_scratch
 

@@ -1,6 +1,6 @@
 """Inauguratio of a new king (KoR 9.2.4): kernel."""
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel, no_scratch
 

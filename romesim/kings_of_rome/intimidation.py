@@ -4,8 +4,8 @@ The scenario is compiled into the kernel's ``args = (p, units)``: an int64 vecto
 below and the NR units' Virtus ``units``. The outcome row follows ``Intimidation.metrics``.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

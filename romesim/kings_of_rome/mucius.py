@@ -1,6 +1,6 @@
 """Mucius Scaevola's attempt on Porsenna (KoR 9.7.7.1): kernel."""
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel, no_scratch
 

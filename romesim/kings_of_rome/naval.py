@@ -5,8 +5,8 @@ integer flags, then the Virtus of up to ``MAX_SHIPS`` ships per side (0 = no shi
 ``Naval.metrics``.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

@@ -5,8 +5,8 @@ below (rule options are integer flags in it) and the NR units' Virtus ``units``.
 ``Pillage.metrics``.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

@@ -5,8 +5,8 @@ given (``code == USER``; ``call(slots, slot, ...)`` asks the point's first-class
 built-in selected by ``code``.
 The state vector a user function receives is documented on each ``DecisionPoint``.
 """
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng  # noqa: E402  (the `random` target draws from the game's stream)
 from ..core.policy import USER, Builtin, DecisionPoint, call
 

@@ -1,7 +1,7 @@
 """Senate approval of a war on a Curia people (KoR 9.3.4): kernel."""
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

@@ -9,7 +9,7 @@ the battle's built-in policies fight (``bcodes``/``bparams``). ``codes``/``param
 decision points, ``SIEGE_POINTS``.
 """
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core import rng
 from ..core.loop import block_kernel

@@ -3,8 +3,8 @@
 The scenario is compiled into one int64 vector ``p`` indexed by the constants below; the round mode of KOR-A17
 is an integer flag in it. The outcome row follows ``Spolia.metrics``.
 """
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel, no_scratch
 

@@ -1,7 +1,7 @@
 """Treason (KoR 6.3), the NR reaction against the weakest Roman garrison: kernel."""
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

@@ -6,8 +6,8 @@ whether the bodyguard's modifier applies to the target, and that modifier. The o
 ``Assassination.metrics``.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

@@ -34,7 +34,7 @@ The kernel starts every game from the compiled tables (all pieces alive, nothing
 hook left (``check_hook``) and scores the outcome row from the tables, so a user battle gets the same metrics.
 """
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core import rng
 from ..core.loop import block_kernel

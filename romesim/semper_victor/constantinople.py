@@ -16,8 +16,8 @@ with one ``dn(100)``:
 A chance of 0 draws nothing. The outcome row follows ``Constantinople.metrics``.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

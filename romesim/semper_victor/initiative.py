@@ -5,8 +5,8 @@ SV-A30) are integer flags in it. The outcome row follows ``Initiative.metrics``.
 with the M/CS scenario (``sequences``), which plays Phase B before counting the M/CS.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

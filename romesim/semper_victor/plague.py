@@ -5,8 +5,8 @@ The scenario compiles to an int64 vector ``p`` (number of candidate zones, the S
 ``Plague.metrics``.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

@@ -3,8 +3,8 @@
 # ------------------------------------------------------------------ procedures: D1 initiative, D3 Constantinopolis,
 # D13 Assassinat and Foyer de peste (spec section 4)
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.policy import USER, Builtin, DecisionPoint, call
 from .empire import MAX_LEADERS, N_DIOCESES

@@ -3,8 +3,8 @@
 The scenario is compiled into an int64 vector ``p`` (constants below) and three per-leader vectors of the
 SECONDUS leaders: SR, kind and Pax Romana face. The outcome row follows ``Sequences.metrics``.
 """
-from numba import njit
 
+from ..core.jit import njit
 from ..core.loop import block_kernel
 from .initiative import initiative_phase, initiative_scratch
 

@@ -5,8 +5,8 @@ The scenario is compiled into the int64 vector ``p`` (constants below), the empi
 ``p``. The outcome row follows ``Succession.metrics``.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

@@ -8,8 +8,8 @@ the empire's arrays (``empire.compile_empire``), the static candidate table ``le
 rule options are flags in ``p``. The outcome row follows ``Usurpation.metrics``.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from ..core.policy import error_code

@@ -7,8 +7,8 @@ The seed has no rule for how a war ends (GAP G10); ``peace`` is the stand-in: in
 war, Persians first, rolls a d10 and makes peace on a result below ``peace``.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 

@@ -5,8 +5,8 @@ Cell ``8 r + c`` (rows 0..5, columns 0..7); quarter ``2 (r div 2) + (c div 4)``:
 the quarters form 3 rows of 2. ``grid4`` links orthogonal neighbours, ``grid8`` king-move neighbours.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core.errors import ScenarioError
 from .state import (
     ARENA_CELL,

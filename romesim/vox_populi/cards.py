@@ -24,8 +24,8 @@ import re
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from .procedures import contribution_round, decide, hold_vote, open_decision, roll_die
 from .state import (
     ABSENT,

@@ -7,8 +7,8 @@ the match and turn fields the cards set are read by the resolution here (spec 6.
 is the rules specification, "§x.y" the seed's own sections.
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.loop import block_kernel
 from . import cards

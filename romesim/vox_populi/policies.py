@@ -18,8 +18,8 @@ Built-ins (codes):
   only its own interest (no inference about the others).
 """
 import numpy as np
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.policy import USER, Builtin, DecisionPoint, call
 from .state import (

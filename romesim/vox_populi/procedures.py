@@ -13,8 +13,8 @@ Asking a seat::
 ``codes[seat]`` and ``params[seat]`` select and parameterise the seat's built-in; ``codes[seat] == USER`` hands
 the decision to ``slots[seat]``, the seat's user function (``romesim.core.policy``).
 """
-from numba import njit
 
+from ..core.jit import njit
 from ..core import rng
 from ..core.policy import error_code
 from .policies import call_policy

@@ -24,7 +24,8 @@ assassination cap VOX-A21) lives in one place.
 import re
 
 import numpy as np
-from numba import njit
+
+from ..core.jit import njit
 
 MAX_SEATS = 6
 N_POL = 6

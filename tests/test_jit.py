@@ -1,0 +1,109 @@
+"""romesim's numba functions are compiled once per type signature, not once per constant they are called with."""
+import importlib
+import pkgutil
+
+import numba
+import pytest
+from numba.core.registry import CPUDispatcher
+
+import romesim
+from romesim.core.jit import TypedByTypes, njit
+
+pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="compiled functions only")
+
+
+def test_a_function_called_with_several_constants_compiles_once():
+    @njit
+    def scaled(x, k):
+        return x * k
+
+    @njit
+    def caller(x):
+        return scaled(x, 2) + scaled(x, 3) + scaled(x, 4)
+
+    assert caller(5) == 45
+    assert scaled.signatures == [(numba.int64, numba.int64)]
+
+
+def test_numba_s_own_rules_for_other_functions():
+    """A plain numba function called from compiled code still compiles per constant (what romesim avoids)."""
+    @numba.njit
+    def scaled(x, k):
+        return x * k
+
+    @njit
+    def caller(x):
+        return scaled(x, 2) + scaled(x, 3)
+
+    assert caller(5) == 25
+    assert len(scaled.signatures) == 2
+
+
+def test_every_numba_function_of_romesim_uses_the_jit_decorator():
+    plain = []
+    for module_info in pkgutil.walk_packages(romesim.__path__, "romesim."):
+        if module_info.name.endswith("__main__"):
+            continue  # the command line, which runs on import
+        module = importlib.import_module(module_info.name)
+        for name, value in vars(module).items():
+            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__:
+                if not isinstance(value, TypedByTypes):
+                    plain.append(f"{module.__name__}.{name}")
+    assert plain == []
+
+
+def test_numba_s_inliner_and_copy_propagation_use_the_cheaper_copies():
+    from numba.core import inline_closurecall, ir_utils
+
+    from romesim.core import compiler_copies
+
+    assert isinstance(inline_closurecall.copy, compiler_copies._BlocksOfOneScope)
+    assert isinstance(ir_utils.copy, compiler_copies._SetsOfNames)
+
+
+def test_a_table_of_names_is_copied_as_a_deep_copy_would():
+    import copy
+
+    from romesim.core.compiler_copies import _SetsOfNames
+
+    table = {0: {("a", "b"), ("c", "d")}, 3: set(), 7: {("a", "e")}}
+
+    def copy_propagate(x):  # named as numba's caller: the table is copied set by set
+        return _SetsOfNames().deepcopy(x)
+
+    copied = copy_propagate(table)
+    assert copied == copy.deepcopy(table)
+    assert all(copied[k] is not table[k] for k in table)
+    copied[0].add(("x", "y"))
+    assert ("x", "y") not in table[0]
+    other = {0: [["mutable"]]}  # another caller, or another table: copy.deepcopy itself
+    deep = _SetsOfNames().deepcopy(other)
+    assert deep == other and deep[0][0] is not other[0][0]
+
+
+def test_nested_inlined_functions_compile_to_the_same_results():
+    """Blocks copied with their scope's memo: a function inlined at several sites, with branches and loops, and
+    inlined again into its caller, computes what the Python functions compute."""
+    def step(x, k):
+        total = 0
+        for i in range(k):
+            if (x + i) % 3 == 0:
+                total += i
+            elif x > i:
+                total -= 1
+        return total
+
+    def middle(x):
+        return step(x, 4) + 2 * step(x + 1, 5) - step(x - 2, 3)
+
+    def outer(x):
+        a = middle(x)
+        b = middle(a) if a > 0 else step(a, 2)
+        return a * 100 + b
+
+    expected = [outer(x) for x in range(-5, 12)]
+    step = njit(inline="always")(step)  # the closures now call the compiled functions
+    middle = njit(inline="always")(middle)
+    outer = njit(outer)
+    assert [outer(x) for x in range(-5, 12)] == expected
+    assert len(set(expected)) > 5
