@@ -29,15 +29,12 @@ class TypedByTypes(CPUDispatcher):
 
 def njit(function=None, **options):
     """``numba.njit(function, **options)``, typed by types (``TypedByTypes``); as ``@njit`` or ``@njit(...)``."""
-    if function is None or not callable(function):
-        signature = function
-        return lambda f: _typed_by_types(numba.njit(signature, **options)(f) if signature is not None
-                                         else numba.njit(**options)(f))
-    return _typed_by_types(numba.njit(**options)(function))
+    if callable(function):
+        return _typed_by_types(numba.njit(**options)(function))
+    return lambda f: _typed_by_types(numba.njit(function, **options)(f))
 
 
 def _typed_by_types(dispatcher):
     if type(dispatcher) is CPUDispatcher:  # not under NUMBA_DISABLE_JIT, where numba returns the function
         dispatcher.__class__ = TypedByTypes
     return dispatcher
-
