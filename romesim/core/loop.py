@@ -25,12 +25,14 @@ kernel, and the outcome row has a size known at compile time: the siege played 8
 """
 import inspect
 import sys
+from collections import namedtuple
 
 import numpy as np
 from numba import prange
 
 from .jit import njit
 from . import rng
+from .policy import error_code
 
 BLOCK = 1024  # games per prange iteration: one stream and one set of buffers serve a whole block
 
@@ -83,18 +85,24 @@ def {name}(seed, game, args, codes, params, slots, stream, row):
 """
 
 
-def _generate(template, name, scratch, play, n_metrics, module, line, **jit):
-    """``template`` for ``play``, compiled as if written in ``module`` at ``line`` (see ``block_kernel``)."""
-    function = getattr(play, "py_func", play)  # a plain function under NUMBA_DISABLE_JIT
-    count = len(inspect.signature(function).parameters) - 5
-    if count < 1:
-        raise TypeError(f"{function.__name__}: a game takes at least the scenario's arrays after 'slots'")
+def _generate(template, name, count, functions, module, line, **jit):
+    """``template`` with ``count`` inputs, compiled as if written in ``module`` at ``line`` (see ``block_kernel``),
+    its names resolved in ``functions`` and the loop's own helpers."""
     inputs = [f"input_{i}" for i in range(count)]  # not the game's names, which may be the kernel's (``out``)
-    source = "\n" * (line - 1) + template.format(name=name, n_metrics=int(n_metrics), inputs=", ".join(inputs))
+    source = "\n" * (line - 1) + template.format(name=name, inputs=", ".join(inputs), **functions.pop("format", {}))
     namespace = dict(__name__=__name__, np=np, prange=prange, rng=rng, BLOCK=BLOCK, n_blocks=n_blocks,
-                     record=record, scratch=scratch, play=play)
+                     record=record, error_code=error_code, **functions)
     exec(compile(source, module.__file__, "exec"), namespace)
     return njit(cache=True, **jit)(namespace[name])
+
+
+def _arity(function, fixed, what):
+    """How many inputs ``function`` takes after its ``fixed`` leading parameters."""
+    function = getattr(function, "py_func", function)  # a plain function under NUMBA_DISABLE_JIT
+    count = len(inspect.signature(function).parameters) - fixed
+    if count < 1:
+        raise TypeError(f"{function.__name__}: {what}")
+    return function, count
 
 
 def block_kernel(name, scratch, play, n_metrics):
@@ -106,10 +114,11 @@ def block_kernel(name, scratch, play, n_metrics):
     the line that calls ``block_kernel``: numba caches it beside the game's other functions and stamps it with the
     game's sources (``core.cache``). ``replay_kernel`` makes the same game's one-game kernel from it.
     """
-    module = sys.modules[getattr(play, "py_func", play).__module__]
-    line = sys._getframe(1).f_lineno
-    kernel = _generate(KERNEL, name, scratch, play, n_metrics, module, line, parallel=True)
-    _GAMES[kernel] = (name, scratch, play, n_metrics, module, line)
+    function, count = _arity(play, 5, "a game takes at least the scenario's arrays after 'slots'")
+    module, line = sys.modules[function.__module__], sys._getframe(1).f_lineno
+    kernel = _generate(KERNEL, name, count, dict(scratch=scratch, play=play, format=dict(n_metrics=int(n_metrics))),
+                       module, line, parallel=True)
+    _GAMES[kernel] = (name, count, scratch, play, module, line)
     return kernel
 
 
@@ -122,6 +131,55 @@ def replay_kernel(kernel):
     game, on the caller's ``stream`` (whose words after the first two a scripted policy may use); returns the
     game's error code. Compiled on first use, and cached on disk like the kernel."""
     if kernel not in _REPLAYS:
-        name, scratch, play, n_metrics, module, line = _GAMES[kernel]
-        _REPLAYS[kernel] = _generate(REPLAY, f"{name}_replay", scratch, play, n_metrics, module, line)
+        name, count, scratch, play, module, line = _GAMES[kernel]
+        _REPLAYS[kernel] = _generate(REPLAY, f"{name}_replay", count, dict(scratch=scratch, play=play), module, line)
     return _REPLAYS[kernel]
+
+
+END = -1  # what a state machine's ``advance`` answers once the game is over
+
+# A game as a state machine, for Python (``romesim.new_game``): the functions ``machine_game`` plays it with;
+# ``scratch(args)``, the arrays of a game in progress that follow the scenario's ``kernel_args()`` in the game's
+# arrays (its outcome row comes last); ``view``, the index in those arrays of the decision's state vector
+Machine = namedtuple("Machine", "init advance legal apply decide scratch view")
+
+MACHINE = """\
+def {name}(stream, codes, params, slots, offset, {inputs}):
+    init(stream, {inputs})
+    while True:
+        point = advance(stream, {inputs})
+        if point == END:
+            return np.int64(0)
+        action = decide(offset, point, codes, params, slots, stream, {inputs})
+        if not legal(point, action, {inputs}):
+            return error_code(offset + point, action)
+        apply(point, action, {inputs})
+"""
+
+
+def machine_game(name, init, advance, legal, apply, decide):
+    """The one loop that plays a game written as a state machine, to its end:
+    ``name(stream, codes, params, slots, offset, *game) -> 0 or a policy error code``.
+
+    ``game`` is the tuple of arrays that holds the scenario and everything about a game in progress (where it
+    stands too); each function takes them after its own leading parameters:
+
+    * ``init(stream, *game)``: set up a new game;
+    * ``advance(stream, *game) -> point``: play chance events and automatic rules up to the next decision, post it
+      (its state vector written where ``decide`` reads it) and return its point, or ``END``;
+    * ``decide(offset, point, codes, params, slots, stream, *game) -> action``: the policy of decision point
+      ``offset + point`` (a built-in by its code, or the user's function in its slot; ``core.policy``);
+    * ``legal(point, action, *game) -> bool``: whether the rules allow ``action`` at the posted decision;
+    * ``apply(point, action, *game)``: take it; the next ``advance`` goes on from there.
+
+    ``offset`` is the index of the game's first decision point in ``codes``, ``params`` and ``slots``: a game
+    played inside another (a siege's sortie battle) lists its points after the caller's. An illegal action ends
+    the game with ``error_code(offset + point, action)``. Because the game's state is all in its arrays, a copy
+    of them is the game at that decision: stepping it from outside, searching from it, tracing it.
+
+    Compiled as if written in ``advance``'s module at the line that calls ``machine_game`` (see ``block_kernel``).
+    """
+    function, count = _arity(init, 1, "a state machine's functions take the game's arrays after their own")
+    module, line = sys.modules[function.__module__], sys._getframe(1).f_lineno
+    functions = dict(init=init, advance=advance, legal=legal, apply=apply, decide=decide, END=END)
+    return _generate(MACHINE, name, count, functions, module, line)

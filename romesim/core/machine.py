@@ -7,7 +7,11 @@ point, what its player may see (``state``, ``observation``) and the actions the 
 ``apply(action)`` returns the game at its next decision, ``outcome`` the outcome row once it is over. States are
 values: ``apply`` returns a new one and leaves the old one as it was.
 
-How: a state is its history, the actions taken so far. The game's own code replays it on the game's dice stream,
+A game written as a state machine (``core.loop.machine_game``; the scenario's ``machine``, a ``Machine``) is
+stepped by its own ``advance`` and ``apply``: a state holds a copy of the game's arrays at the decision, and
+``apply`` copies them once more and goes on from there, in the time the game takes to reach its next decision.
+
+Any other game: a state is its history, the actions taken so far. The game's own code replays it on the game's dice stream,
 in a one-game kernel that ``core.loop.replay_kernel`` makes from the same ``play`` and ``scratch`` as the
 ``simulate`` kernel, with ``scripted`` in the slot of every decision point the state decides: it returns the
 history's actions in order, then copies the next decision's state out and stops the game with ``STOP``, an action
@@ -29,8 +33,8 @@ from .jit import njit
 from . import rng
 from .engine import _as_scenario
 from .errors import PolicyError
-from .loop import replay_kernel
-from .policy import SIGNATURE, USER, builtin_slot, resolve
+from .loop import END, Machine, replay_kernel
+from .policy import SIGNATURE, USER, builtin_slot, decode_error, resolve
 
 # the script's words in the stream, after the generator's two (key, counter); then the history's actions, where
 # the stream goes on after each (a key and a counter; key 0: where it is) and the copied state
@@ -199,7 +203,97 @@ def new_game(scenario, seed=0, game=0, policies=None, control=None):
     codes[sorted(controlled)] = USER
     given = resolved.slots or (builtin_slot,) * len(points)
     slots = tuple(scripted if i in controlled else slot for i, slot in enumerate(given)) or None
+    machine = getattr(scenario, "machine", None)
+    if machine is not None:
+        return _MachineState.start(_MachineGame(scenario, int(seed), int(game), tuple(scenario.kernel_args()),
+                                                resolved, controlled, machine))
     shared = _Game(scenario, int(seed), int(game), tuple(scenario.kernel_args()), codes,
                    resolved.params, slots, max((len(dp.state) for dp in points), default=0),
                    replay_kernel(scenario.kernel))
     return GameState(shared)
+
+
+@dataclass(frozen=True, eq=False)
+class _MachineGame:
+    """What the states of one state-machine game share: the scenario, its arrays, the policies, the machine."""
+    scenario: object
+    seed: int
+    game: int
+    args: tuple
+    policies: object  # core.policy.ResolvedPolicies
+    controlled: frozenset  # the decision points the states decide
+    machine: Machine
+
+    def new(self):
+        """Game ``game`` of run ``seed`` set up: its dice stream and the arrays of the game in progress."""
+        stream = rng.new_stream()
+        rng.start(stream, np.uint64(self.seed), self.game)
+        arrays = (*self.machine.scratch(self.args), np.zeros(len(self.scenario.metrics), np.int64))
+        self.machine.init(stream, *self.args, *arrays)
+        return stream, arrays
+
+    def run(self, stream, arrays):
+        """Play on to the next decision the states decide: its point index, or None at the end."""
+        machine, slots = self.machine, self.policies.slots
+        while True:
+            point = int(machine.advance(stream, *self.args, *arrays))
+            if point == END or point in self.controlled:
+                return None if point == END else point
+            action = machine.decide(0, point, self.policies.codes, self.policies.params, slots, stream, *self.args,
+                                    *arrays)
+            if not machine.legal(point, action, *self.args, *arrays):
+                raise decode_error((point + 1) << 32 | (int(action) & 0xFFFFFFFF), self.scenario.decision_points,
+                                   self.game, self.seed, self.scenario.name)
+            machine.apply(point, action, *self.args, *arrays)
+
+
+class _MachineState(GameState):
+    """A ``GameState`` of a state-machine game: the game's arrays and dice stream at the pending decision."""
+
+    @classmethod
+    def start(cls, game):
+        stream, arrays = game.new()
+        return cls._at(game, (), stream, arrays, game.run(stream, arrays))
+
+    @classmethod
+    def _at(cls, game, history, stream, arrays, point):
+        state = object.__new__(cls)
+        state._game, state.history, state._stream, state._arrays = game, history, stream, arrays
+        state.point_index, state._next_position = point, (0, 0)
+        state._row = arrays[-1]
+        state._state = None if point is None else (game.args + arrays)[game.machine.view]
+        return state
+
+    @property
+    def state(self):
+        return None if self.is_terminal else self._state.copy()
+
+    def legal_actions(self):
+        if self.is_terminal:
+            return []
+        legal = self._game.machine.legal
+        return [a for a in self.point.candidate_actions(self._state)
+                if legal(self.point_index, a, *self._game.args, *self._arrays)]
+
+    def _then(self, action, position):
+        if self.is_terminal:
+            raise PolicyError(f"apply: game {self._game.game} is over; no decision is pending")
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise PolicyError(f"apply: an action is an integer, not {action!r}")
+        game, point = self._game, self.point_index
+        if not game.machine.legal(point, action, *game.args, *self._arrays):
+            dp = self.point
+            raise PolicyError(f"decision point {dp.name!r} ({dp.rule}): action {action} is not allowed at decision "
+                              f"{len(self.history)} of game {game.game}; allowed: {self.legal_actions()}")
+        stream, arrays = self._stream.copy(), tuple(a.copy() for a in self._arrays)
+        if position[0] != 0:
+            stream[0], stream[1] = position
+        game.machine.apply(point, action, *game.args, *arrays)
+        return self._at(game, (*self.history, int(action)), stream, arrays, game.run(stream, arrays))
+
+    def resample(self, seed):
+        if self.is_terminal:
+            raise PolicyError(f"resample: game {self._game.game} is over; it has no dice left to draw")
+        stream = rng.new_stream()
+        rng.start(stream, np.uint64(seed), self._game.game)
+        return self._at(self._game, self.history, stream, self._arrays, self.point_index)

@@ -15,8 +15,7 @@ import numpy as np
 
 from ..core.jit import njit
 from ..core import rng
-from ..core.loop import block_kernel
-from ..core.policy import USER, call, error_code
+from ..core.loop import END, Machine, block_kernel, machine_game
 from .policies import (
     BATTLE_POINTS,
     BATTLE_STATE_SIZE,
@@ -44,8 +43,6 @@ from .policies import (
     DP_B_TACTIC,
     DP_B_TRIUMPH,
     DP_B_VANGUARD,
-    NR_TACTIC_ATTACK,
-    NR_TACTIC_DEFENCE,
     PHASE_3,
     PHASE_CLASH,
     PHASE_RETREAT,
@@ -88,7 +85,7 @@ S_PART, S_ALIVE, S_BOX, S_MARK, S_HIT, S_COLS = range(6)
 # game scalars
 G_PEN, G_PRE, G_CMD, G_LEAD_ALIVE, G_LBOX, G_AST, G_LOST, G_CAPT, G_LEADER_LOST = 0, 2, 4, 6, 8, 10, 12, 14, 16
 G_FRONT, G_BOX_KIND = 18, 24  # 3 boxes per side
-G_ROUNDS, G_INTERREX, G_ORDER, G_PAIRS, G_FACING, G_SPOLIA_BOTH, G_SIZE = 30, 31, 32, 40, 48, 54, 64
+G_ROUNDS, G_INTERREX, G_ORDER, G_PAIRS, G_FACING, G_SPOLIA_BOTH, G_MACHINE = 30, 31, 32, 40, 48, 54, 64
 
 # outcome columns, in Battle.metrics order (four score bands per side from ROMAN_BAND and NR_BAND)
 WIN, LOSS, NO_WINNER, IP, VP, REACTIONS, R_TO_NR, NR_TO_R, ROMAN_SCORE, NR_SCORE = range(10)
@@ -101,6 +98,7 @@ ROMAN_BAND, NR_BAND = 10, 14
 BOX_ORDERS = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]], np.int64)
 
 TRACK_FLOOR = 19  # 5.7.7: the marker stops at "10+9"
+
 
 
 @njit(cache=True)
@@ -194,32 +192,6 @@ def lose_leader(leaders, g, side):
 
 
 @njit(cache=True)
-def roll(stream, p, status, g, state, codes, params, slots, offset, side, drm, target, grant, phase, unit_v):
-    """One combat die: hit iff d6 + drm > target. A commander who may grant rerolls (``grant``) spends Astutia on a
-    failed die (C3): the NR always (rules bot), Rome per DP-B11. KoR 5.7.9: one Astutia point affects one attack,
-    so the die is rerolled once (KOR-A22 ``astutia_reroll = chained``: again while points last).
-    Returns ``(hit, error)``."""
-    die = rng.d6(stream)
-    while die + drm <= target and grant and g[G_AST + side] > 0 and 6 + drm > target:
-        if side == NR:
-            action = 1
-        else:
-            header(p, status, g, state, phase)
-            state[0], state[1] = 1, 1
-            state[BS_OWN], state[BS_OWN + 1], state[BS_OWN + 2], state[BS_OWN + 3] = die, unit_v, target, drm
-            action = decide_battle(offset, DP_B_REROLL, codes, params, slots, state, stream)
-            if not legal_action(state, action):
-                return False, error_code(offset + DP_B_REROLL, action)
-        if action == 0:
-            break
-        g[G_AST + side] -= 1
-        die = rng.d6(stream)
-        if not p[P_REROLL_CHAIN]:
-            break
-    return die + drm > target, 0
-
-
-@njit(cache=True)
 def lose_champion(leaders, g, champion):
     """The Roman Spolia champion killed: the commander himself, or another leader of the army (KOR-A17)."""
     if champion == g[G_CMD]:
@@ -240,117 +212,6 @@ def preventive_withdrawal(p, row):
     row[NO_WINNER] = 1
     row[REACTIONS] = p[P_WITHDRAWAL_REACTIONS]
     return True
-
-
-@njit(cache=True)
-def command_and_participants(stream, p, units, leaders, status, g, state, codes, params, slots, offset):
-    """KoR 5.7.6 and table 5.1 (DP-B01, DP-B02): one commander per side caps the participating units. Rome's
-    commander and units are chosen by its policies (at least 3 units when Rome initiates, KOR-A14); the NR takes
-    its highest-Astutia leader (then Virtus) and its strongest units (KOR-A40 without a leader)."""
-    need = 3 if p[P_ROMAN_INITIATES] else 0
-    n_units = p[P_UNITS]
-    # DP-B01: legal leaders are those whose capacity can field the units the battle needs
-    g[G_CMD] = -1
-    if p[P_LEADERS] > 0:
-        header(p, status, g, state, PHASE_SETUP)
-        for a in range(p[P_LEADERS]):
-            room = 0
-            for i in range(n_units):
-                room += 1 if units[ROME, i, U_KIND] == INFANTRY else 0
-            room = min(room, leaders[ROME, a, L_MAX_INF])
-            cav = 0
-            for i in range(n_units):
-                cav += 1 if units[ROME, i, U_KIND] == CAVALRY else 0
-            room += min(cav, leaders[ROME, a, L_MAX_CAV])
-            state[a] = 1 if room >= need else 0
-            state[BS_OWN + 3 * a] = leaders[ROME, a, L_RANK]
-            state[BS_OWN + 3 * a + 1] = leaders[ROME, a, L_VIRTUS]
-            state[BS_OWN + 3 * a + 2] = leaders[ROME, a, L_ASTUTIA]
-        if p[P_LEADERS] == 1:
-            action = 0
-        else:
-            action = decide_battle(offset, DP_B_COMMANDER, codes, params, slots, state, stream)
-        if not legal_action(state, action):
-            return error_code(offset + DP_B_COMMANDER, action)
-        g[G_CMD] = action
-    if g[G_CMD] >= 0:
-        max_inf, max_cav = leaders[ROME, g[G_CMD], L_MAX_INF], leaders[ROME, g[G_CMD], L_MAX_CAV]
-    else:
-        max_inf, max_cav = p[P_ROMAN_LEADERLESS_INF], p[P_ROMAN_LEADERLESS_CAV]
-    # DP-B02: every unit is asked, strongest first; a unit needed to reach `need` joins without being asked
-    for i in range(n_units):
-        status[ROME, i, S_PART] = 0
-        status[ROME, i, S_ALIVE] = 1
-    order = G_ORDER
-    for i in range(n_units):
-        status[ROME, i, S_PART] = 1
-    count = strongest_first(p, units, status, ROME, -1, g, order)
-    for i in range(n_units):
-        status[ROME, i, S_PART] = 0
-    room_inf, room_cav, chosen = max_inf, max_cav, 0
-    for k in range(count):
-        i = g[order + k]
-        infantry = units[ROME, i, U_KIND] == INFANTRY
-        if (room_inf if infantry else room_cav) <= 0:
-            continue
-        fitting, inf_left, cav_left = 0, room_inf, room_cav
-        for k2 in range(k, count):
-            if units[ROME, g[order + k2], U_KIND] == INFANTRY:
-                if inf_left > 0:
-                    fitting += 1
-                    inf_left -= 1
-            elif cav_left > 0:
-                fitting += 1
-                cav_left -= 1
-        if chosen + fitting <= need:
-            action = 1
-        else:
-            header(p, status, g, state, PHASE_SETUP)
-            state[0], state[1] = 1, 1
-            state[BS_OWN], state[BS_OWN + 1], state[BS_OWN + 2] = (
-                units[ROME, i, U_KIND], units[ROME, i, U_VIRTUS], units[ROME, i, U_CLASS])
-            state[BS_OWN + 3], state[BS_OWN + 4], state[BS_OWN + 5] = room_inf, room_cav, chosen
-            action = decide_battle(offset, DP_B_PARTICIPANTS, codes, params, slots, state, stream)
-            if not legal_action(state, action):
-                return error_code(offset + DP_B_PARTICIPANTS, action)
-        if action == 1:
-            status[ROME, i, S_PART] = 1
-            chosen += 1
-            if infantry:
-                room_inf -= 1
-            else:
-                room_cav -= 1
-    # the NR bot: highest Astutia, then Virtus; strongest units up to the capacity
-    g[G_CMD + 1] = -1
-    for a in range(p[P_LEADERS_NR]):
-        best = g[G_CMD + 1]
-        if best < 0 or leaders[NR, a, L_ASTUTIA] > leaders[NR, best, L_ASTUTIA] or (
-                leaders[NR, a, L_ASTUTIA] == leaders[NR, best, L_ASTUTIA]
-                and leaders[NR, a, L_VIRTUS] > leaders[NR, best, L_VIRTUS]):
-            g[G_CMD + 1] = a
-    if g[G_CMD + 1] >= 0:
-        room_inf, room_cav = leaders[NR, g[G_CMD + 1], L_MAX_INF], leaders[NR, g[G_CMD + 1], L_MAX_CAV]
-    else:
-        room_inf, room_cav = p[P_NR_LEADERLESS_INF], p[P_NR_LEADERLESS_CAV]
-    for i in range(p[P_UNITS_NR]):
-        status[NR, i, S_PART] = 1
-        status[NR, i, S_ALIVE] = 1
-    count = strongest_first(p, units, status, NR, -1, g, order)
-    for k in range(count):
-        i = g[order + k]
-        if units[NR, i, U_KIND] == INFANTRY:
-            keep = room_inf > 0
-            room_inf -= 1
-        else:
-            keep = room_cav > 0
-            room_cav -= 1
-        status[NR, i, S_PART] = 1 if keep else 0
-    for side in range(2):
-        cmd = g[G_CMD + side]
-        g[G_LEAD_ALIVE + side] = 1 if cmd >= 0 else 0
-        g[G_AST + side] = leaders[side, cmd, L_ASTUTIA] if cmd >= 0 else 0
-        g[G_LBOX + side] = -1
-    return 0
 
 
 @njit(cache=True)
@@ -385,52 +246,6 @@ def pre_battle_penalties(p, units, leaders, status, g):
 
 
 @njit(cache=True)
-def spolia_opima(stream, p, leaders, status, g, state, codes, params, slots, offset):
-    """KoR 5.7.2.1 (DP-B03): the Roman champion may challenge the NR commander before the tactics. Each rolls d6 +
-    Astutia (+1 Good Omen for Rome) and must exceed the other's Virtus, without rerolls (KOR-A17 modes).
-    Returns ``(outcome, champion, error)``: outcome 0 no duel or no result, 1 Roman win, 2 NR win, 3 both leaders
-    die; champion the Roman leader's slot."""
-    if g[G_CMD] < 0 or g[G_CMD + 1] < 0 or p[P_MODE] == MODE_AMBUSH:
-        return 0, -1, 0  # the challenge belongs to a battle with two commanders, never to an ambush (6.4)
-    champion = g[G_CMD]
-    if p[P_SPOLIA_ANY_LEADER]:
-        for a in range(p[P_LEADERS]):
-            if (leaders[ROME, a, L_VIRTUS] + leaders[ROME, a, L_ASTUTIA]
-                    > leaders[ROME, champion, L_VIRTUS] + leaders[ROME, champion, L_ASTUTIA]):
-                champion = a
-    rv, ra = leaders[ROME, champion, L_VIRTUS], leaders[ROME, champion, L_ASTUTIA]
-    nv, na = leaders[NR, g[G_CMD + 1], L_VIRTUS], leaders[NR, g[G_CMD + 1], L_ASTUTIA]
-    header(p, status, g, state, PHASE_TACTICS)
-    state[0], state[1] = 1, 1
-    state[BS_OWN], state[BS_OWN + 1], state[BS_OWN + 2], state[BS_OWN + 3], state[BS_OWN + 4] = (
-        rv, ra, nv, na, p[P_OMEN])
-    action = decide_battle(offset, DP_B_SPOLIA, codes, params, slots, state, stream)
-    if not legal_action(state, action):
-        return 0, -1, error_code(offset + DP_B_SPOLIA, action)
-    if action == 0:
-        return 0, champion, 0
-    roman_needs, nr_needs = nv - ra - p[P_OMEN], rv - na
-    if roman_needs >= 6 and nr_needs >= 6:
-        return 0, champion, 0  # nobody can ever hit: the duel ends without a result (contract, section 6)
-    mode = p[P_SPOLIA_MODE]
-    while True:
-        roman_hits = rng.d6(stream) > roman_needs
-        if mode == SPOLIA_ROMAN_FIRST and roman_hits:
-            nr_hits = False
-        else:
-            nr_hits = rng.d6(stream) > nr_needs
-        if roman_hits or nr_hits or mode == SPOLIA_SINGLE:
-            break
-    if roman_hits and nr_hits:
-        return 3, champion, 0
-    if roman_hits:
-        return 1, champion, 0
-    if nr_hits:
-        return 2, champion, 0
-    return 0, champion, 0
-
-
-@njit(cache=True)
 def front_strength(p, units, status, side):
     """The tactic heuristic's strength: Virtus plus the Roman class DRM of every participating unit."""
     total = 0
@@ -447,177 +262,6 @@ def class_drm(p, units, i):
         return p[P_CAV_DRM]
     c = units[ROME, i, U_CLASS]
     return 2 if c == 1 else (1 if c == 2 else 0)
-
-
-@njit(cache=True)
-def choose_tactics(stream, p, units, status, g, state, codes, params, slots, offset):
-    """KoR 5.7.3 (DP-B04, KOR-A19): Rome picks ATTACK or DEFENCE, then the NR marker is drawn: a coin flip, or a
-    draw from the marker pool less the Roman's marker. Returns ``(roman, nr, error)``."""
-    header(p, status, g, state, PHASE_TACTICS)
-    state[0], state[1] = 1, 1
-    state[BS_OWN], state[BS_OWN + 1] = front_strength(p, units, status, ROME), front_strength(p, units, status, NR)
-    state[BS_OWN + 2] = alive_of_kind(p, units, status, ROME, CAVALRY)
-    state[BS_OWN + 3] = alive_of_kind(p, units, status, NR, CAVALRY)
-    roman = decide_battle(offset, DP_B_TACTIC, codes, params, slots, state, stream)
-    if not legal_action(state, roman):
-        return 0, 0, error_code(offset + DP_B_TACTIC, roman)
-    code = codes[offset + DP_B_NR_TACTIC]
-    if code == USER:
-        header(p, status, g, state, PHASE_TACTICS)
-        state[0], state[1] = 1, 1
-        state[BS_OWN] = roman
-        nr = call(slots, offset + DP_B_NR_TACTIC, state, params[offset + DP_B_NR_TACTIC], stream)
-        if not legal_action(state, nr):
-            return 0, 0, error_code(offset + DP_B_NR_TACTIC, nr)
-    elif code == NR_TACTIC_ATTACK:
-        nr = ATTACK
-    elif code == NR_TACTIC_DEFENCE:
-        nr = DEFENCE
-    elif p[P_TACTIC_POOL]:
-        attack_left = p[P_POOL_ATTACK] - (1 if roman == ATTACK else 0)
-        defence_left = p[P_POOL_DEFENCE] - (1 if roman == DEFENCE else 0)
-        nr = ATTACK if rng.dn(stream, attack_left + defence_left) <= attack_left else DEFENCE
-    else:
-        nr = ATTACK if rng.dn(stream, 2) == 1 else DEFENCE
-    return roman, nr, 0
-
-
-@njit(cache=True)
-def vanguard_clash(stream, p, units, status, g, state, codes, params, slots, offset, attacker):
-    """KoR 5.7.4 vanguard clash (DP-B05, KOR-A20, KOR-A21, KOR-A22): cavalry only, the unit of ``attacker``
-    rolls first in each exchange (KOR-A20 ``vanguard_first_roller``); a unit eliminated before it rolls does not
-    answer. Equal numbers (the NR keeps its strongest; Rome's surplus is the cavalry it does not pair) fight one
-    duel per pair, or, as a melee, re-pair their survivors until one side has none. Returns an error code."""
-    if alive_of_kind(p, units, status, ROME, CAVALRY) == 0 or alive_of_kind(p, units, status, NR, CAVALRY) == 0:
-        return 0
-    order = G_ORDER
-    # who is involved (S_MARK = 1)
-    for side in range(2):
-        for i in range(p[P_UNITS + side]):
-            status[side, i, S_MARK] = 0
-    n_nr = strongest_first(p, units, status, NR, CAVALRY, g, order)
-    n_rome = alive_of_kind(p, units, status, ROME, CAVALRY)
-    keep_nr = min(n_nr, n_rome)
-    if p[P_VC_EVEN_TOTAL]:
-        keep_nr = n_nr if (n_nr + n_rome) % 2 == 0 or n_nr <= n_rome else n_nr - 1
-    for k in range(keep_nr):
-        status[NR, g[order + k], S_MARK] = 1
-    drop_rome = 1 if p[P_VC_EVEN_TOTAL] and (n_nr + n_rome) % 2 == 1 and n_rome > n_nr else 0
-    n_rome_order = strongest_first(p, units, status, ROME, CAVALRY, g, order)
-    for k in range(n_rome_order - drop_rome):
-        status[ROME, g[order + k], S_MARK] = 1
-    first_round = True
-    while True:
-        n_nr = 0
-        for k in range(strongest_first(p, units, status, NR, CAVALRY, g, order)):
-            if status[NR, g[order + k], S_MARK]:
-                g[order + n_nr] = g[order + k]
-                n_nr += 1
-        n_rome = 0
-        for i in range(p[P_UNITS]):
-            if status[ROME, i, S_PART] and status[ROME, i, S_ALIVE] and status[ROME, i, S_MARK]:
-                n_rome += 1
-        pairs = min(n_nr, n_rome)
-        if pairs == 0:
-            break
-        # DP-B05: a Roman cavalry for each NR cavalry, strongest NR first
-        for k in range(pairs):
-            j = g[order + k]
-            header(p, status, g, state, PHASE_CLASH)
-            state[BS_OWN] = units[NR, j, U_VIRTUS]
-            for i in range(p[P_UNITS]):
-                if status[ROME, i, S_PART] and status[ROME, i, S_ALIVE] and status[ROME, i, S_MARK] == 1 \
-                        and units[ROME, i, U_KIND] == CAVALRY:
-                    state[i] = 1
-                    state[BS_OWN + 1 + i] = units[ROME, i, U_VIRTUS]
-            action = decide_battle(offset, DP_B_VANGUARD, codes, params, slots, state, stream)
-            if not legal_action(state, action):
-                return error_code(offset + DP_B_VANGUARD, action)
-            status[ROME, action, S_MARK] = 2
-            g[G_PAIRS + k] = action
-        for i in range(p[P_UNITS]):
-            if status[ROME, i, S_MARK] == 2:
-                status[ROME, i, S_MARK] = 1
-            elif first_round and not p[P_VC_EVEN_TOTAL]:
-                status[ROME, i, S_MARK] = 0  # Rome's surplus cavalry takes no part (equal numbers)
-        first_round = False
-        progress = False
-        for k in range(pairs):
-            a, d = (g[G_PAIRS + k], g[order + k]) if attacker == ROME else (g[order + k], g[G_PAIRS + k])
-            drm_a = p[P_OMEN] + p[P_CAV_DRM] if attacker == ROME else 0
-            drm_d = p[P_OMEN] + p[P_CAV_DRM] if attacker == NR else 0
-            va, vd = units[attacker, a, U_VIRTUS], units[1 - attacker, d, U_VIRTUS]
-            if 6 + drm_a <= vd and 6 + drm_d <= va:
-                continue  # neither can ever win: the pair leaves the clash
-            progress = True
-            grant_a = p[P_ASTUTIA_ALL] and g[G_LEAD_ALIVE + attacker]
-            grant_d = p[P_ASTUTIA_ALL] and g[G_LEAD_ALIVE + 1 - attacker]
-            while True:
-                hit, err = roll(stream, p, status, g, state, codes, params, slots, offset, attacker, drm_a, vd,
-                                grant_a, PHASE_CLASH, va)
-                if err:
-                    return err
-                if hit:
-                    lose_unit(p, units, status, g, 1 - attacker, d)
-                    break
-                hit, err = roll(stream, p, status, g, state, codes, params, slots, offset, 1 - attacker, drm_d,
-                                va, grant_d, PHASE_CLASH, vd)
-                if err:
-                    return err
-                if hit:
-                    lose_unit(p, units, status, g, attacker, a)
-                    break
-        if not p[P_VC_MELEE] or not progress:
-            break
-    return 0
-
-
-@njit(cache=True)
-def retreat_round(stream, p, units, status, g, state, codes, params, slots, offset, attack_side):
-    """KoR 5.7.4 retreat round (DP-B08, KOR-A23): one simultaneous round of one-to-one infantry pairs; the
-    defending side answers with -1; Roman class I-II infantry +1 (KOR-A23 scope), Good Omen +1. Returns an
-    error code."""
-    order = G_ORDER
-    n_nr = strongest_first(p, units, status, NR, INFANTRY, g, order)
-    pairs = min(n_nr, alive_of_kind(p, units, status, ROME, INFANTRY))
-    for i in range(p[P_UNITS]):
-        status[ROME, i, S_MARK] = 0
-    for k in range(pairs):
-        header(p, status, g, state, PHASE_RETREAT)
-        state[BS_OWN] = units[NR, g[order + k], U_VIRTUS]
-        for i in range(p[P_UNITS]):
-            if status[ROME, i, S_PART] and status[ROME, i, S_ALIVE] and not status[ROME, i, S_MARK] \
-                    and units[ROME, i, U_KIND] == INFANTRY:
-                state[i] = 1
-                state[BS_OWN + 1 + i] = units[ROME, i, U_VIRTUS]
-        action = decide_battle(offset, DP_B_RETREAT, codes, params, slots, state, stream)
-        if not legal_action(state, action):
-            return error_code(offset + DP_B_RETREAT, action)
-        status[ROME, action, S_MARK] = 1
-        g[G_PAIRS + k] = action
-    for side in range(2):
-        for i in range(p[P_UNITS + side]):
-            status[side, i, S_HIT] = 0
-    for k in range(pairs):
-        for side in (attack_side, 1 - attack_side):
-            me, foe = (g[G_PAIRS + k], g[order + k]) if side == ROME else (g[order + k], g[G_PAIRS + k])
-            drm = 0 if side == attack_side else -1
-            if side == ROME:
-                drm += p[P_OMEN]
-                if units[ROME, me, U_CLASS] <= 2 and (not p[P_RR_DRM_ATTACKER_ONLY] or side == attack_side):
-                    drm += 1
-            hit, err = roll(stream, p, status, g, state, codes, params, slots, offset, side, drm,
-                            units[1 - side, foe, U_VIRTUS], p[P_ASTUTIA_ALL] and g[G_LEAD_ALIVE + side],
-                            PHASE_RETREAT, units[side, me, U_VIRTUS])
-            if err:
-                return err
-            if hit:
-                status[1 - side, foe, S_HIT] = 1
-    for side in range(2):
-        for i in range(p[P_UNITS + side]):
-            if status[side, i, S_HIT]:
-                lose_unit(p, units, status, g, side, i)
-    return 0
 
 
 MAX_ROUNDS = 1000  # a safety net: with the built-in policies a phase 3 that can still change ends long before
@@ -665,17 +309,659 @@ def place(units, status, g, side, i, box):
 
 
 @njit(cache=True)
-def phase3_setup(stream, p, units, status, g, state, codes, params, slots, offset):
-    """KoR 5.7.6 (DP-B09, DP-B10): one unit per front box, infantry first; the rest in reserve. Rome deploys first
-    (6.4 c); the NR puts its strongest in front, in a random box order, or in an ambush facing the weakest Roman
-    units with its strongest (ties: box order). NR leaders stand with their strongest unit. Returns an error."""
+def leader_attack_hits(stream, p, leaders, g, side):
+    """KoR 5.7.10 b (KOR-A31): a reserve cavalry's d6 (+1 Good Omen for Rome) against the enemy leader's Virtus."""
+    die = rng.d6(stream) + (p[P_OMEN] if side == ROME else 0)
+    target = leaders[1 - side, g[G_CMD + 1 - side], L_VIRTUS]
+    return die >= target if p[P_LEADER_GE] else die > target
+
+
+@njit(cache=True)
+def can_progress(p, units, leaders, status, g):
+    """Whether a phase-3 round can still change anything: some front die can hit, or a reserve cavalry can hit an
+    enemy front-line leader (the NR's only with KOR-A31 attack_leader)."""
+    for b in range(3):
+        for side in range(2):
+            me, foe = g[G_FRONT + 3 * side + b], g[G_FRONT + 3 * (1 - side) + b]
+            if me >= 0 and foe >= 0 and may_attack(units, side, me, foe) \
+                    and 6 + combat_drm(p, units, side, me) > units[1 - side, foe, U_VIRTUS]:
+                return True
+    for side in range(2):
+        if not (g[G_LEAD_ALIVE + 1 - side] and g[G_LBOX + 1 - side] >= 0):
+            continue
+        if side == NR and not p[P_NR_CAV_ATTACKS_LEADER]:
+            continue
+        best = 6 + (p[P_OMEN] if side == ROME else 0)
+        target = leaders[1 - side, g[G_CMD + 1 - side], L_VIRTUS]
+        if not (best >= target if p[P_LEADER_GE] else best > target):
+            continue
+        for i in range(p[P_UNITS + side]):
+            if status[side, i, S_PART] and status[side, i, S_ALIVE] and status[side, i, S_BOX] < 0 \
+                    and units[side, i, U_KIND] == CAVALRY:
+                return True
+    return False
+
+
+@njit(cache=True)
+def track_winner(p, g):
+    """KoR 5.7.7, 5.7.11: the side whose score is closer to 0; equal scores per KOR-A29. -1 = no winner."""
+    roman, nr = score(g, ROME), score(g, NR)
+    if roman > nr:
+        return ROME
+    if nr > roman:
+        return NR
+    attacker = ROME if p[P_ROMAN_ATTACKER] else NR
+    if p[P_TIE_RULE] == TIE_DEFENDER:
+        return 1 - attacker
+    if p[P_TIE_RULE] == TIE_ATTACKER:
+        return attacker
+    return -1
+
+
+@njit(cache=True)
+def accused(p, leaders, g):
+    """5.7.11 (KOR-A37): after a defeat a Tribune is tried: the commander himself if he survived, or a Tribune
+    of the army when the King (or his equivalent) or a Magister commanded it; Roman generals too with
+    tribuni_and_generals (L_TRIED)."""
+    cmd = g[G_CMD]
+    if cmd < 0:
+        return False
+    if leaders[ROME, cmd, L_TRIED]:
+        return g[G_LEAD_ALIVE] == 1
+    if leaders[ROME, cmd, L_RANK] <= 3:
+        for a in range(p[P_LEADERS]):
+            if a != cmd and leaders[ROME, a, L_TRIED]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def record_track(row, g):
+    """The track, losses and diagnostics of the outcome row."""
+    for side in range(2):
+        s = score(g, side)
+        row[ROMAN_SCORE + side] = s
+        band = 0 if s == 0 else (1 if s >= -4 else (2 if s >= -9 else 3))
+        row[(ROMAN_BAND if side == ROME else NR_BAND) + band] = 1
+        row[ROMAN_PRE + side] = g[G_PRE + side]
+        row[ROMAN_PEN + side] = g[G_PEN + side]
+    row[ROMAN_LOST], row[ROMAN_CAPTURED] = g[G_LOST], g[G_CAPT]
+    row[NR_LOST], row[NR_CAPTURED] = g[G_LOST + 1], g[G_CAPT + 1]
+    row[ROMAN_LEADER_LOST], row[NR_LEADER_LOST] = g[G_LEADER_LOST], g[G_LEADER_LOST + 1]
+    row[INTERREX] = g[G_INTERREX]
+    row[ROUNDS] = g[G_ROUNDS]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The battle as a state machine (``core.loop.machine_game``). Where the battle stands lives in ``g`` beside its
+# scalars: the stage of the master algorithm (``G_STAGE``, ``ST_*``), the step and loop counters inside it, and the
+# decisions taken so far that later steps need. A stage posts a decision by writing its state vector and returning
+# its point with ``G_ASKED`` set (``ask``); ``apply`` stores the action, and the next ``advance`` re-enters the same
+# stage, which takes it (``answer``) and goes on. So ``(status, g, state, row)`` is the whole game in progress.
+(ST_START, ST_COMMANDER, ST_PARTICIPANTS, ST_SPOLIA, ST_TACTIC, ST_NR_TACTIC, ST_VANGUARD, ST_AFTER_CLASH,
+ ST_RETREAT, ST_GATE, ST_PHASE3, ST_DEPLOY, ST_LEADER, ST_ROUNDS, ST_COMBAT, ST_RESERVE, ST_LEADER_ATTACKS,
+ ST_RESULTS, ST_TRIUMPH, ST_END) = range(20)
+NEXT = -2  # a stage's answer when the battle goes on to another stage without a decision
+ROLL_ASKED = 2  # ``roll``'s answer when it posted DP-B11
+
+(G_STAGE, G_ASKED, G_ACTION, G_STEP, G_K, G_COUNT, G_SIDE, G_KIND, G_ROOM_INF, G_ROOM_CAV, G_CHOSEN, G_NEED,
+ G_WINNER, G_SCORED, G_TRIUMPH_OK, G_ENDING, G_FIGHT, G_POINT, G_ROMAN_TACTIC, G_NR_TACTIC, G_DEFENDER, G_HAD_CAVALRY,
+ G_CLASH, G_VG_ATTACKER, G_VG_FIRST_ROUND, G_VG_PROGRESS, G_VG_PAIRS, G_VG_THEN, G_EXCHANGE, G_DIE) = range(
+    G_MACHINE, G_MACHINE + 30)
+G_ATTACKS, G_EMPTY, G_SIZE = G_MACHINE + 30, G_MACHINE + 32, G_MACHINE + 35  # attacks on leaders by side; boxes
+# the sub-steps of the vanguard clash and the retreat round (G_STEP)
+VG_SETUP, VG_ROUND, VG_PAIRING, VG_EXCHANGES = range(4)
+RR_SETUP, RR_PAIRING, RR_ROLLS = range(3)
+
+
+@njit(cache=True)
+def ask(g, point):
+    """Post decision ``point`` (its state vector written): the stage that asks is re-entered with the action."""
+    g[G_ASKED] = 1
+    return point
+
+
+@njit(cache=True)
+def answer(g):
+    """The action taken at the decision this stage posted."""
+    g[G_ASKED] = 0
+    return g[G_ACTION]
+
+
+@njit(cache=True)
+def roll(stream, p, status, g, state, side, drm, target, grant, phase, unit_v):
+    """One combat die: hit iff d6 + drm > target. A commander who may grant rerolls (``grant``) spends Astutia on a
+    failed die (C3): the NR always (rules bot), Rome per DP-B11. KoR 5.7.9: one Astutia point affects one attack,
+    so the die is rerolled once (KOR-A22 ``astutia_reroll = chained``: again while points last).
+    Returns 1 (hit), 0, or ``ROLL_ASKED``: DP-B11 is posted, and the caller's stage calls ``roll`` again with the
+    same arguments once it is answered."""
+    if g[G_ASKED]:
+        die = g[G_DIE]
+        if answer(g) == 0:
+            return 1 if die + drm > target else 0
+        g[G_AST + side] -= 1
+        die = rng.d6(stream)
+        if not p[P_REROLL_CHAIN]:
+            return 1 if die + drm > target else 0
+    else:
+        die = rng.d6(stream)
+    while die + drm <= target and grant and g[G_AST + side] > 0 and 6 + drm > target:
+        if side == ROME:
+            header(p, status, g, state, phase)
+            state[0], state[1] = 1, 1
+            state[BS_OWN], state[BS_OWN + 1], state[BS_OWN + 2], state[BS_OWN + 3] = die, unit_v, target, drm
+            g[G_DIE] = die
+            ask(g, DP_B_REROLL)
+            return ROLL_ASKED
+        g[G_AST + side] -= 1
+        die = rng.d6(stream)
+        if not p[P_REROLL_CHAIN]:
+            break
+    return 1 if die + drm > target else 0
+
+
+@njit(cache=True)
+def start(p, units, leaders, status, g, state, row):
+    """KoR 5.7.1 (preventive withdrawal), then 5.7.6 and table 5.1 (DP-B01): one commander per side caps the
+    participating units; legal Roman leaders are those whose capacity can field the units the battle needs (at
+    least 3 when Rome initiates, KOR-A14)."""
+    if preventive_withdrawal(p, row):
+        record_track(row, g)
+        g[G_STAGE] = ST_END
+        return END
+    g[G_NEED] = 3 if p[P_ROMAN_INITIATES] else 0
+    g[G_CMD] = -1
+    if p[P_LEADERS] > 0:
+        header(p, status, g, state, PHASE_SETUP)
+        n_units = p[P_UNITS]
+        for a in range(p[P_LEADERS]):
+            room = 0
+            for i in range(n_units):
+                room += 1 if units[ROME, i, U_KIND] == INFANTRY else 0
+            room = min(room, leaders[ROME, a, L_MAX_INF])
+            cav = 0
+            for i in range(n_units):
+                cav += 1 if units[ROME, i, U_KIND] == CAVALRY else 0
+            room += min(cav, leaders[ROME, a, L_MAX_CAV])
+            state[a] = 1 if room >= g[G_NEED] else 0
+            state[BS_OWN + 3 * a] = leaders[ROME, a, L_RANK]
+            state[BS_OWN + 3 * a + 1] = leaders[ROME, a, L_VIRTUS]
+            state[BS_OWN + 3 * a + 2] = leaders[ROME, a, L_ASTUTIA]
+        g[G_STAGE] = ST_COMMANDER
+        # a lone leader commands without being asked (the scenario checks that he can field the units)
+        if p[P_LEADERS] > 1 or not state[0]:
+            return ask(g, DP_B_COMMANDER)
+        g[G_CMD] = 0
+    participants_setup(p, units, leaders, status, g)
+    return NEXT
+
+
+@njit(cache=True)
+def participants_setup(p, units, leaders, status, g):
+    """The commander's capacity (table 5.1, KOR-A40 without a leader) and the Roman units, strongest first, that
+    DP-B02 asks about."""
+    if g[G_CMD] >= 0:
+        g[G_ROOM_INF], g[G_ROOM_CAV] = leaders[ROME, g[G_CMD], L_MAX_INF], leaders[ROME, g[G_CMD], L_MAX_CAV]
+    else:
+        g[G_ROOM_INF], g[G_ROOM_CAV] = p[P_ROMAN_LEADERLESS_INF], p[P_ROMAN_LEADERLESS_CAV]
+    n_units = p[P_UNITS]
+    for i in range(n_units):
+        status[ROME, i, S_PART] = 1
+        status[ROME, i, S_ALIVE] = 1
+    g[G_COUNT] = strongest_first(p, units, status, ROME, -1, g, G_ORDER)
+    for i in range(n_units):
+        status[ROME, i, S_PART] = 0
+    g[G_CHOSEN], g[G_K] = 0, 0
+    g[G_STAGE] = ST_PARTICIPANTS
+
+
+@njit(cache=True)
+def participants(p, units, leaders, status, g, state):
+    """KoR 5.7.6 (DP-B02): every unit is asked, strongest first; a unit needed to reach the units the battle needs
+    joins without being asked. Then the NR bot: its highest-Astutia leader (then Virtus) and its strongest units up
+    to the capacity; and the pre-battle penalties (5.7.8)."""
+    while g[G_K] < g[G_COUNT]:
+        i = g[G_ORDER + g[G_K]]
+        infantry = units[ROME, i, U_KIND] == INFANTRY
+        if g[G_ASKED]:
+            action = answer(g)
+        else:
+            if (g[G_ROOM_INF] if infantry else g[G_ROOM_CAV]) <= 0:
+                g[G_K] += 1
+                continue
+            fitting, inf_left, cav_left = 0, g[G_ROOM_INF], g[G_ROOM_CAV]
+            for k2 in range(g[G_K], g[G_COUNT]):
+                if units[ROME, g[G_ORDER + k2], U_KIND] == INFANTRY:
+                    if inf_left > 0:
+                        fitting += 1
+                        inf_left -= 1
+                elif cav_left > 0:
+                    fitting += 1
+                    cav_left -= 1
+            if g[G_CHOSEN] + fitting <= g[G_NEED]:
+                action = 1
+            else:
+                header(p, status, g, state, PHASE_SETUP)
+                state[0], state[1] = 1, 1
+                state[BS_OWN], state[BS_OWN + 1], state[BS_OWN + 2] = (
+                    units[ROME, i, U_KIND], units[ROME, i, U_VIRTUS], units[ROME, i, U_CLASS])
+                state[BS_OWN + 3], state[BS_OWN + 4], state[BS_OWN + 5] = g[G_ROOM_INF], g[G_ROOM_CAV], g[G_CHOSEN]
+                return ask(g, DP_B_PARTICIPANTS)
+        if action == 1:
+            status[ROME, i, S_PART] = 1
+            g[G_CHOSEN] += 1
+            if infantry:
+                g[G_ROOM_INF] -= 1
+            else:
+                g[G_ROOM_CAV] -= 1
+        g[G_K] += 1
+    nr_command(p, units, leaders, status, g)
+    pre_battle_penalties(p, units, leaders, status, g)
+    g[G_WINNER], g[G_SCORED], g[G_TRIUMPH_OK], g[G_ENDING], g[G_FIGHT] = -1, 1, 1, END_PHASE3, 1
+    phase3_only = p[P_MODE] == MODE_AMBUSH and p[P_AMBUSH_PHASE3_ONLY]
+    g[G_STAGE] = ST_PHASE3 if phase3_only else ST_SPOLIA
+    return NEXT
+
+
+@njit(cache=True)
+def nr_command(p, units, leaders, status, g):
+    """The NR bot's command (5.7.6): highest Astutia, then Virtus; strongest units up to the capacity. Then each
+    side's commander, alive, with his Astutia, not yet placed."""
+    g[G_CMD + 1] = -1
+    for a in range(p[P_LEADERS_NR]):
+        best = g[G_CMD + 1]
+        if best < 0 or leaders[NR, a, L_ASTUTIA] > leaders[NR, best, L_ASTUTIA] or (
+                leaders[NR, a, L_ASTUTIA] == leaders[NR, best, L_ASTUTIA]
+                and leaders[NR, a, L_VIRTUS] > leaders[NR, best, L_VIRTUS]):
+            g[G_CMD + 1] = a
+    if g[G_CMD + 1] >= 0:
+        room_inf, room_cav = leaders[NR, g[G_CMD + 1], L_MAX_INF], leaders[NR, g[G_CMD + 1], L_MAX_CAV]
+    else:
+        room_inf, room_cav = p[P_NR_LEADERLESS_INF], p[P_NR_LEADERLESS_CAV]
+    for i in range(p[P_UNITS_NR]):
+        status[NR, i, S_PART] = 1
+        status[NR, i, S_ALIVE] = 1
+    count = strongest_first(p, units, status, NR, -1, g, G_ORDER)
+    for k in range(count):
+        i = g[G_ORDER + k]
+        if units[NR, i, U_KIND] == INFANTRY:
+            keep = room_inf > 0
+            room_inf -= 1
+        else:
+            keep = room_cav > 0
+            room_cav -= 1
+        status[NR, i, S_PART] = 1 if keep else 0
+    for side in range(2):
+        cmd = g[G_CMD + side]
+        g[G_LEAD_ALIVE + side] = 1 if cmd >= 0 else 0
+        g[G_AST + side] = leaders[side, cmd, L_ASTUTIA] if cmd >= 0 else 0
+        g[G_LBOX + side] = -1
+
+
+@njit(cache=True)
+def spolia_champion(p, leaders, g):
+    """KOR-A17: the Roman champion, the commander or (spolia_champion = any_leader) the best Virtus + Astutia."""
+    champion = g[G_CMD]
+    if p[P_SPOLIA_ANY_LEADER]:
+        for a in range(p[P_LEADERS]):
+            if (leaders[ROME, a, L_VIRTUS] + leaders[ROME, a, L_ASTUTIA]
+                    > leaders[ROME, champion, L_VIRTUS] + leaders[ROME, champion, L_ASTUTIA]):
+                champion = a
+    return champion
+
+
+@njit(cache=True)
+def spolia_duel(stream, p, leaders, g, champion):
+    """KoR 5.7.2.1: each rolls d6 + Astutia (+1 Good Omen for Rome) and must exceed the other's Virtus, without
+    rerolls (KOR-A17 modes). Returns 0 no result, 1 Roman win, 2 NR win, 3 both leaders die."""
+    rv, ra = leaders[ROME, champion, L_VIRTUS], leaders[ROME, champion, L_ASTUTIA]
+    nv, na = leaders[NR, g[G_CMD + 1], L_VIRTUS], leaders[NR, g[G_CMD + 1], L_ASTUTIA]
+    roman_needs, nr_needs = nv - ra - p[P_OMEN], rv - na
+    if roman_needs >= 6 and nr_needs >= 6:
+        return 0  # nobody can ever hit: the duel ends without a result (contract, section 6)
+    mode = p[P_SPOLIA_MODE]
+    while True:
+        roman_hits = rng.d6(stream) > roman_needs
+        if mode == SPOLIA_ROMAN_FIRST and roman_hits:
+            nr_hits = False
+        else:
+            nr_hits = rng.d6(stream) > nr_needs
+        if roman_hits or nr_hits or mode == SPOLIA_SINGLE:
+            break
+    if roman_hits and nr_hits:
+        return 3
+    if roman_hits:
+        return 1
+    if nr_hits:
+        return 2
+    return 0
+
+
+@njit(cache=True)
+def spolia(stream, p, leaders, status, g, state, row):
+    """KoR 5.7.2.1 (DP-B03): the Roman champion may challenge the NR commander before the tactics. A decisive duel
+    scores +3/+3 or -3/-3, the loser eliminated, 5.7.11 on top (KOR-A18), no Triumph, and replaces the battle."""
+    if not g[G_ASKED]:
+        if g[G_CMD] < 0 or g[G_CMD + 1] < 0 or p[P_MODE] == MODE_AMBUSH:
+            g[G_STAGE] = ST_TACTIC  # the challenge needs two commanders, and never belongs to an ambush (6.4)
+            return NEXT
+        champion = spolia_champion(p, leaders, g)
+        header(p, status, g, state, PHASE_TACTICS)
+        state[0], state[1] = 1, 1
+        state[BS_OWN], state[BS_OWN + 1] = leaders[ROME, champion, L_VIRTUS], leaders[ROME, champion, L_ASTUTIA]
+        state[BS_OWN + 2], state[BS_OWN + 3] = leaders[NR, g[G_CMD + 1], L_VIRTUS], leaders[NR, g[G_CMD + 1],
+                                                                                            L_ASTUTIA]
+        state[BS_OWN + 4] = p[P_OMEN]
+        return ask(g, DP_B_SPOLIA)
+    champion = spolia_champion(p, leaders, g)
+    duel = spolia_duel(stream, p, leaders, g, champion) if answer(g) == 1 else 0
+    if duel >= 2:
+        lose_champion(leaders, g, champion)
+    if duel == 1 or duel == 3:
+        lose_leader(leaders, g, NR)
+    if duel == 3 and champion == g[G_CMD]:
+        g[G_SPOLIA_BOTH] = 1
+    if duel == 1 or duel == 2:
+        g[G_WINNER] = ROME if duel == 1 else NR
+        row[IP] += 3 if duel == 1 else -3
+        row[VP] += 3 if duel == 1 else -3
+        g[G_SCORED], g[G_TRIUMPH_OK], g[G_ENDING], g[G_FIGHT] = p[P_SPOLIA_STACK] == 1, 0, END_SPOLIA, 0
+    g[G_STAGE] = ST_TACTIC if g[G_FIGHT] else ST_PHASE3
+    return NEXT
+
+
+@njit(cache=True)
+def tactic(p, units, status, g, state):
+    """KoR 5.7.3 (DP-B04): Rome picks ATTACK or DEFENCE."""
+    if not g[G_ASKED]:
+        header(p, status, g, state, PHASE_TACTICS)
+        state[0], state[1] = 1, 1
+        state[BS_OWN], state[BS_OWN + 1] = front_strength(p, units, status, ROME), front_strength(p, units, status,
+                                                                                                  NR)
+        state[BS_OWN + 2] = alive_of_kind(p, units, status, ROME, CAVALRY)
+        state[BS_OWN + 3] = alive_of_kind(p, units, status, NR, CAVALRY)
+        return ask(g, DP_B_TACTIC)
+    g[G_ROMAN_TACTIC] = answer(g)
+    g[G_STAGE] = ST_NR_TACTIC
+    return NEXT
+
+
+@njit(cache=True)
+def nr_tactic(p, units, status, g, state):
+    """KoR 5.7.3 (KOR-A19): the NR marker, drawn after the Roman's: a coin flip, or a draw from the marker pool
+    less the Roman's marker. The decision point ``nr_tactic`` holds the draw: its built-in ``nr_rules`` rolls it
+    from the markers its state shows. Then the tactics decide what follows (5.7.4-5.7.5)."""
+    roman = g[G_ROMAN_TACTIC]
+    if not g[G_ASKED]:
+        header(p, status, g, state, PHASE_TACTICS)
+        state[0], state[1] = 1, 1
+        state[BS_OWN] = roman
+        if p[P_TACTIC_POOL]:
+            state[BS_OWN + 1] = p[P_POOL_ATTACK] - (1 if roman == ATTACK else 0)
+            state[BS_OWN + 2] = p[P_POOL_DEFENCE] - (1 if roman == DEFENCE else 0)
+        else:
+            state[BS_OWN + 1], state[BS_OWN + 2] = 1, 1
+        return ask(g, DP_B_NR_TACTIC)
+    nr = answer(g)
+    g[G_NR_TACTIC] = nr
+    hex_attacker = ROME if p[P_ROMAN_ATTACKER] else NR
+    g[G_POINT] = DP_B_FIGHT
+    if roman == DEFENCE and nr == DEFENCE:
+        g[G_ENDING], g[G_FIGHT] = END_DEFENCE_DEFENCE, 0
+        vanguard_setup(g, hex_attacker, ST_PHASE3)
+    elif roman != nr:
+        defender = ROME if roman == DEFENCE else NR
+        g[G_DEFENDER] = defender
+        g[G_HAD_CAVALRY] = alive_of_kind(p, units, status, defender, CAVALRY) > 0
+        g[G_CLASH] = alive_of_kind(p, units, status, ROME, CAVALRY) > 0 \
+            and alive_of_kind(p, units, status, NR, CAVALRY) > 0
+        if g[G_CLASH]:
+            # KOR-A20 vanguard_first_roller: "en commençant par l'attaquant", the side that entered the hex
+            # (5.7.2), or the side that chose ATTACK
+            vanguard_setup(g, 1 - defender if p[P_VC_MARKER_FIRST] else hex_attacker, ST_AFTER_CLASH)
+        else:
+            g[G_STAGE] = ST_AFTER_CLASH
+    else:
+        g[G_STAGE] = ST_GATE
+    return NEXT
+
+
+@njit(cache=True)
+def vanguard_setup(g, attacker, then):
+    """Start the vanguard clash, ``attacker``'s units rolling first; the battle goes on at stage ``then``."""
+    g[G_VG_ATTACKER], g[G_VG_THEN], g[G_STEP] = attacker, then, VG_SETUP
+    g[G_STAGE] = ST_VANGUARD
+
+
+@njit(cache=True)
+def vanguard(stream, p, units, status, g, state):
+    """KoR 5.7.4 vanguard clash (DP-B05, KOR-A20, KOR-A21, KOR-A22): cavalry only, the unit of the attacker
+    rolls first in each exchange (KOR-A20 ``vanguard_first_roller``); a unit eliminated before it rolls does not
+    answer. Equal numbers (the NR keeps its strongest; Rome's surplus is the cavalry it does not pair) fight one
+    duel per pair, or, as a melee, re-pair their survivors until one side has none."""
+    order, attacker = G_ORDER, g[G_VG_ATTACKER]
+    while True:
+        step = g[G_STEP]
+        if step == VG_SETUP:
+            if alive_of_kind(p, units, status, ROME, CAVALRY) == 0 or alive_of_kind(p, units, status, NR,
+                                                                                     CAVALRY) == 0:
+                break
+            # who is involved (S_MARK = 1)
+            for side in range(2):
+                for i in range(p[P_UNITS + side]):
+                    status[side, i, S_MARK] = 0
+            n_nr = strongest_first(p, units, status, NR, CAVALRY, g, order)
+            n_rome = alive_of_kind(p, units, status, ROME, CAVALRY)
+            keep_nr = min(n_nr, n_rome)
+            if p[P_VC_EVEN_TOTAL]:
+                keep_nr = n_nr if (n_nr + n_rome) % 2 == 0 or n_nr <= n_rome else n_nr - 1
+            for k in range(keep_nr):
+                status[NR, g[order + k], S_MARK] = 1
+            drop_rome = 1 if p[P_VC_EVEN_TOTAL] and (n_nr + n_rome) % 2 == 1 and n_rome > n_nr else 0
+            n_rome_order = strongest_first(p, units, status, ROME, CAVALRY, g, order)
+            for k in range(n_rome_order - drop_rome):
+                status[ROME, g[order + k], S_MARK] = 1
+            g[G_VG_FIRST_ROUND] = 1
+            g[G_STEP] = VG_ROUND
+        elif step == VG_ROUND:
+            n_nr = 0
+            for k in range(strongest_first(p, units, status, NR, CAVALRY, g, order)):
+                if status[NR, g[order + k], S_MARK]:
+                    g[order + n_nr] = g[order + k]
+                    n_nr += 1
+            n_rome = 0
+            for i in range(p[P_UNITS]):
+                if status[ROME, i, S_PART] and status[ROME, i, S_ALIVE] and status[ROME, i, S_MARK]:
+                    n_rome += 1
+            g[G_VG_PAIRS] = min(n_nr, n_rome)
+            if g[G_VG_PAIRS] == 0:
+                break
+            g[G_K], g[G_STEP] = 0, VG_PAIRING
+        elif step == VG_PAIRING:
+            # DP-B05: a Roman cavalry for each NR cavalry, strongest NR first
+            while g[G_K] < g[G_VG_PAIRS]:
+                k = g[G_K]
+                if not g[G_ASKED]:
+                    header(p, status, g, state, PHASE_CLASH)
+                    state[BS_OWN] = units[NR, g[order + k], U_VIRTUS]
+                    for i in range(p[P_UNITS]):
+                        if status[ROME, i, S_PART] and status[ROME, i, S_ALIVE] and status[ROME, i, S_MARK] == 1 \
+                                and units[ROME, i, U_KIND] == CAVALRY:
+                            state[i] = 1
+                            state[BS_OWN + 1 + i] = units[ROME, i, U_VIRTUS]
+                    return ask(g, DP_B_VANGUARD)
+                action = answer(g)
+                status[ROME, action, S_MARK] = 2
+                g[G_PAIRS + k] = action
+                g[G_K] = k + 1
+            for i in range(p[P_UNITS]):
+                if status[ROME, i, S_MARK] == 2:
+                    status[ROME, i, S_MARK] = 1
+                elif g[G_VG_FIRST_ROUND] and not p[P_VC_EVEN_TOTAL]:
+                    status[ROME, i, S_MARK] = 0  # Rome's surplus cavalry takes no part (equal numbers)
+            g[G_VG_FIRST_ROUND], g[G_VG_PROGRESS] = 0, 0
+            g[G_K], g[G_EXCHANGE], g[G_STEP] = 0, 0, VG_EXCHANGES
+        else:
+            while g[G_K] < g[G_VG_PAIRS]:
+                k = g[G_K]
+                a, d = (g[G_PAIRS + k], g[order + k]) if attacker == ROME else (g[order + k], g[G_PAIRS + k])
+                drm_a = p[P_OMEN] + p[P_CAV_DRM] if attacker == ROME else 0
+                drm_d = p[P_OMEN] + p[P_CAV_DRM] if attacker == NR else 0
+                va, vd = units[attacker, a, U_VIRTUS], units[1 - attacker, d, U_VIRTUS]
+                if g[G_EXCHANGE] == 0 and not g[G_ASKED]:
+                    if 6 + drm_a <= vd and 6 + drm_d <= va:
+                        g[G_K] = k + 1
+                        continue  # neither can ever win: the pair leaves the clash
+                    g[G_VG_PROGRESS] = 1
+                if g[G_EXCHANGE] == 0:
+                    hit = roll(stream, p, status, g, state, attacker, drm_a, vd,
+                               p[P_ASTUTIA_ALL] and g[G_LEAD_ALIVE + attacker], PHASE_CLASH, va)
+                    loser = 1 - attacker
+                else:
+                    hit = roll(stream, p, status, g, state, 1 - attacker, drm_d, va,
+                               p[P_ASTUTIA_ALL] and g[G_LEAD_ALIVE + 1 - attacker], PHASE_CLASH, vd)
+                    loser = attacker
+                if hit == ROLL_ASKED:
+                    return DP_B_REROLL
+                if hit:
+                    lose_unit(p, units, status, g, loser, d if loser != attacker else a)
+                    g[G_K], g[G_EXCHANGE] = k + 1, 0
+                else:
+                    g[G_EXCHANGE] = 1 - g[G_EXCHANGE]
+            if not p[P_VC_MELEE] or not g[G_VG_PROGRESS]:
+                break
+            g[G_STEP] = VG_ROUND
+    g[G_STAGE] = g[G_VG_THEN]
+    return NEXT
+
+
+@njit(cache=True)
+def after_clash(stream, p, units, leaders, status, g):
+    """KoR 5.7.4 after an ATTACK-DEFENCE clash: the DEFENCE side retreats "qu'il ne lui reste plus de
+    cavalerie", its cavalry lost in the clash; without cavalry from the start there is no clash and phase 3
+    follows (KOR-A23 retreat_round_trigger = no_cavalry: it retreats then too). A clash won by Rome asks DP-B06; one
+    won by the NR goes on iff d6 exceeds the NR commander's Astutia; a drawn one stops."""
+    if alive_of_kind(p, units, status, g[G_DEFENDER], CAVALRY) == 0 and (g[G_HAD_CAVALRY] or p[P_RR_NO_CAVALRY]):
+        g[G_ENDING], g[G_FIGHT], g[G_TRIUMPH_OK] = END_RETREAT, 0, 0
+        g[G_STEP], g[G_STAGE] = RR_SETUP, ST_RETREAT
+        return NEXT
+    if g[G_CLASH]:
+        clash_winner = track_winner(p, g)
+        if clash_winner == ROME:
+            g[G_POINT] = DP_B_CONTINUE
+        elif clash_winner == NR:
+            cmd = g[G_CMD + 1]
+            astutia = leaders[NR, cmd, L_ASTUTIA] if cmd >= 0 and g[G_LEAD_ALIVE + 1] else 0
+            g[G_FIGHT] = rng.d6(stream) > astutia
+        else:
+            g[G_FIGHT] = 0
+        if not g[G_FIGHT]:
+            g[G_ENDING] = END_STOPPED
+    g[G_STAGE] = ST_GATE if g[G_FIGHT] else ST_PHASE3
+    return NEXT
+
+
+@njit(cache=True)
+def retreat(stream, p, units, status, g, state):
+    """KoR 5.7.4 retreat round (DP-B08, KOR-A23): one simultaneous round of one-to-one infantry pairs; the
+    defending side answers with -1; Roman class I-II infantry +1 (KOR-A23 scope), Good Omen +1."""
+    order, attack_side = G_ORDER, 1 - g[G_DEFENDER]
+    if g[G_STEP] == RR_SETUP:
+        n_nr = strongest_first(p, units, status, NR, INFANTRY, g, order)
+        g[G_COUNT] = min(n_nr, alive_of_kind(p, units, status, ROME, INFANTRY))
+        for i in range(p[P_UNITS]):
+            status[ROME, i, S_MARK] = 0
+        g[G_K], g[G_STEP] = 0, RR_PAIRING
+    if g[G_STEP] == RR_PAIRING:
+        while g[G_K] < g[G_COUNT]:
+            k = g[G_K]
+            if not g[G_ASKED]:
+                header(p, status, g, state, PHASE_RETREAT)
+                state[BS_OWN] = units[NR, g[order + k], U_VIRTUS]
+                for i in range(p[P_UNITS]):
+                    if status[ROME, i, S_PART] and status[ROME, i, S_ALIVE] and not status[ROME, i, S_MARK] \
+                            and units[ROME, i, U_KIND] == INFANTRY:
+                        state[i] = 1
+                        state[BS_OWN + 1 + i] = units[ROME, i, U_VIRTUS]
+                return ask(g, DP_B_RETREAT)
+            action = answer(g)
+            status[ROME, action, S_MARK] = 1
+            g[G_PAIRS + k] = action
+            g[G_K] = k + 1
+        for side in range(2):
+            for i in range(p[P_UNITS + side]):
+                status[side, i, S_HIT] = 0
+        g[G_K], g[G_STEP] = 0, RR_ROLLS
+    while g[G_K] < 2 * g[G_COUNT]:
+        k = g[G_K] // 2
+        side = attack_side if g[G_K] % 2 == 0 else 1 - attack_side
+        me, foe = (g[G_PAIRS + k], g[order + k]) if side == ROME else (g[order + k], g[G_PAIRS + k])
+        drm = 0 if side == attack_side else -1
+        if side == ROME:
+            drm += p[P_OMEN]
+            if units[ROME, me, U_CLASS] <= 2 and (not p[P_RR_DRM_ATTACKER_ONLY] or side == attack_side):
+                drm += 1
+        hit = roll(stream, p, status, g, state, side, drm, units[1 - side, foe, U_VIRTUS],
+                   p[P_ASTUTIA_ALL] and g[G_LEAD_ALIVE + side], PHASE_RETREAT, units[side, me, U_VIRTUS])
+        if hit == ROLL_ASKED:
+            return DP_B_REROLL
+        if hit:
+            status[1 - side, foe, S_HIT] = 1
+        g[G_K] += 1
+    for side in range(2):
+        for i in range(p[P_UNITS + side]):
+            if status[side, i, S_HIT]:
+                lose_unit(p, units, status, g, side, i)
+    if p[P_RR_TRACK]:
+        g[G_WINNER] = track_winner(p, g)
+    g[G_STAGE] = ST_PHASE3
+    return NEXT
+
+
+@njit(cache=True)
+def gate(p, status, g, state):
+    """KoR 5.7.4-5.7.5 (DP-B06 after a won clash, DP-B07 otherwise, KOR-A24): fight phase 3 or stop."""
+    if not g[G_ASKED]:
+        if g[G_POINT] == DP_B_FIGHT and not p[P_MAY_DECLINE]:
+            g[G_STAGE] = ST_PHASE3
+            return NEXT
+        header(p, status, g, state, PHASE_CLASH)
+        state[0], state[1] = 1, 1
+        return ask(g, g[G_POINT])
+    if answer(g) != 1:
+        g[G_FIGHT], g[G_ENDING] = 0, END_STOPPED
+    g[G_STAGE] = ST_PHASE3
+    return NEXT
+
+
+@njit(cache=True)
+def phase3(p, units, status, g, row):
+    """KoR 5.7.6: phase 3, fought if nothing stopped the battle before (it costs a Roman action its IP)."""
+    if not g[G_FIGHT]:
+        g[G_STAGE] = ST_RESULTS
+        return NEXT
+    row[IP] -= p[P_PHASE3_COST]
     for side in range(2):
         for b in range(3):
             g[G_FRONT + 3 * side + b] = -1
             g[G_BOX_KIND + 3 * side + b] = -1
         for i in range(p[P_UNITS + side]):
             status[side, i, S_BOX] = -1
-    for b in range(3):
+    g[G_STEP], g[G_STAGE] = 0, ST_DEPLOY
+    return NEXT
+
+
+@njit(cache=True)
+def deploy(stream, p, units, status, g, state):
+    """KoR 5.7.6 (DP-B09): one unit per front box, infantry first; the rest in reserve. Rome deploys first
+    (6.4 c); the NR puts its strongest in front, in a random box order, or in an ambush facing the weakest Roman
+    units with its strongest (ties: box order). NR leaders stand with their strongest unit."""
+    while g[G_STEP] < 3:
+        b = g[G_STEP]
+        if g[G_ASKED]:
+            place(units, status, g, ROME, answer(g), b)
+            g[G_STEP] = b + 1
+            continue
         infantry_left = 0
         for i in range(p[P_UNITS]):
             if status[ROME, i, S_PART] and status[ROME, i, S_ALIVE] and status[ROME, i, S_BOX] < 0 \
@@ -692,10 +978,7 @@ def phase3_setup(stream, p, units, status, g, state, codes, params, slots, offse
                 legal += 1
         if legal == 0:
             break
-        action = decide_battle(offset, DP_B_DEPLOY, codes, params, slots, state, stream)
-        if not legal_action(state, action):
-            return error_code(offset + DP_B_DEPLOY, action)
-        place(units, status, g, ROME, action, b)
+        return ask(g, DP_B_DEPLOY)
     order = G_ORDER
     n = min(3, strongest_first(p, units, status, NR, INFANTRY, g, order))
     if n < 3:
@@ -732,7 +1015,14 @@ def phase3_setup(stream, p, units, status, g, state, codes, params, slots, offse
                 strongest = i
         if strongest >= 0:
             g[G_LBOX + 1] = status[NR, strongest, S_BOX]
-    if g[G_LEAD_ALIVE]:
+    g[G_STAGE] = ST_LEADER if g[G_LEAD_ALIVE] else ST_ROUNDS
+    return NEXT
+
+
+@njit(cache=True)
+def leader_position(p, units, status, g, state):
+    """KoR 5.7.6 (DP-B10): where the Roman commander stands, a front box or the battle reserve."""
+    if not g[G_ASKED]:
         header(p, status, g, state, PHASE_3)
         state[BS_OWN] = g[G_AST]
         for b in range(3):
@@ -740,37 +1030,50 @@ def phase3_setup(stream, p, units, status, g, state, codes, params, slots, offse
                 state[b] = 1
                 state[BS_OWN + 1 + b] = units[ROME, g[G_FRONT + b], U_VIRTUS]
         state[3] = 1
-        action = decide_battle(offset, DP_B_LEADER, codes, params, slots, state, stream)
-        if not legal_action(state, action):
-            return error_code(offset + DP_B_LEADER, action)
-        g[G_LBOX] = action if action < 3 else -1
-    return 0
+        return ask(g, DP_B_LEADER)
+    action = answer(g)
+    g[G_LBOX] = action if action < 3 else -1
+    g[G_STAGE] = ST_ROUNDS
+    return NEXT
 
 
 @njit(cache=True)
-def combat_round(stream, p, units, status, g, state, codes, params, slots, offset):
-    """KoR 5.7.9: each front box fights only the same box opposite, attacker's dice first, all hits landing
-    together (simultaneous). A front-line commander grants rerolls (C3). In the first round of an ambush battle
-    the Roman units do not roll (6.4 c). Returns an error code."""
-    attacker = ROME if p[P_ROMAN_ATTACKER] else NR
+def next_round(p, units, leaders, status, g):
+    """KoR 5.7.9-5.7.11: rounds until a front box of either side is left empty by eliminations. A phase 3 in which
+    no die can change anything any more ends as if a box were empty (see the contract)."""
+    if battle_over(p, g) or not can_progress(p, units, leaders, status, g) or g[G_ROUNDS] >= MAX_ROUNDS:
+        g[G_WINNER] = track_winner(p, g)
+        g[G_STAGE] = ST_RESULTS
+        return NEXT
+    g[G_ROUNDS] += 1
     for side in range(2):
         for i in range(p[P_UNITS + side]):
             status[side, i, S_HIT] = 0
-    for b in range(3):
-        for side in (attacker, 1 - attacker):
-            me, foe = g[G_FRONT + 3 * side + b], g[G_FRONT + 3 * (1 - side) + b]
-            if me < 0 or foe < 0 or not may_attack(units, side, me, foe):
-                continue
-            if side == ROME and p[P_MODE] == MODE_AMBUSH and g[G_ROUNDS] == 1:
-                continue
-            grant = g[G_LEAD_ALIVE + side] and g[G_LBOX + side] >= 0
-            hit, err = roll(stream, p, status, g, state, codes, params, slots, offset, side,
-                            combat_drm(p, units, side, me), units[1 - side, foe, U_VIRTUS], grant, PHASE_3,
-                            units[side, me, U_VIRTUS])
-            if err:
-                return err
-            if hit:
-                status[1 - side, foe, S_HIT] = 1
+    g[G_STEP], g[G_STAGE] = 0, ST_COMBAT
+    return NEXT
+
+
+@njit(cache=True)
+def combat(stream, p, units, status, g, state):
+    """KoR 5.7.9: each front box fights only the same box opposite, attacker's dice first, all hits landing
+    together (simultaneous). A front-line commander grants rerolls (C3). In the first round of an ambush battle
+    the Roman units do not roll (6.4 c)."""
+    attacker = ROME if p[P_ROMAN_ATTACKER] else NR
+    while g[G_STEP] < 6:
+        b = g[G_STEP] // 2
+        side = attacker if g[G_STEP] % 2 == 0 else 1 - attacker
+        me, foe = g[G_FRONT + 3 * side + b], g[G_FRONT + 3 * (1 - side) + b]
+        if not g[G_ASKED] and (me < 0 or foe < 0 or not may_attack(units, side, me, foe)
+                               or (side == ROME and p[P_MODE] == MODE_AMBUSH and g[G_ROUNDS] == 1)):
+            g[G_STEP] += 1
+            continue
+        hit = roll(stream, p, status, g, state, side, combat_drm(p, units, side, me), units[1 - side, foe, U_VIRTUS],
+                   g[G_LEAD_ALIVE + side] and g[G_LBOX + side] >= 0, PHASE_3, units[side, me, U_VIRTUS])
+        if hit == ROLL_ASKED:
+            return DP_B_REROLL
+        if hit:
+            status[1 - side, foe, S_HIT] = 1
+        g[G_STEP] += 1
     for side in range(2):
         for b in range(3):
             i = g[G_FRONT + 3 * side + b]
@@ -778,222 +1081,143 @@ def combat_round(stream, p, units, status, g, state, codes, params, slots, offse
                 lose_unit(p, units, status, g, side, i)
                 status[side, i, S_BOX] = -1
                 g[G_FRONT + 3 * side + b] = -1
-    return 0
-
-
-@njit(cache=True)
-def choose_box(stream, p, units, status, g, state, codes, params, slots, offset, side, i, e0, e1, e2):
-    """DP-B14: the vacated box a moving reserve unit fills. The NR prefers the first box facing a Roman class III-V
-    infantry, else one at random. Both sides see the enemy front as the round's hits left it (``G_FACING``): the
-    reserve step is simultaneous. Returns ``(box, error)``."""
-    count = e0 + e1 + e2
-    if side == NR:
-        for b in range(3):
-            if (e0, e1, e2)[b]:
-                foe = g[G_FACING + b]
-                if foe >= 0 and units[ROME, foe, U_KIND] == INFANTRY and units[ROME, foe, U_CLASS] >= 3:
-                    return b, 0
-        k = rng.dn(stream, count)
-        for b in range(3):
-            if (e0, e1, e2)[b]:
-                k -= 1
-                if k == 0:
-                    return b, 0
-    if count == 1:
-        return (0 if e0 else (1 if e1 else 2)), 0
-    header(p, status, g, state, PHASE_3)
-    state[0], state[1], state[2] = e0, e1, e2
-    state[BS_OWN] = units[ROME, i, U_VIRTUS]
-    for b in range(3):
-        foe = g[G_FACING + 3 + b]
-        state[BS_OWN + 1 + b] = units[NR, foe, U_VIRTUS] if foe >= 0 else 0
-    action = decide_battle(offset, DP_B_FILL, codes, params, slots, state, stream)
-    if not legal_action(state, action):
-        return -1, error_code(offset + DP_B_FILL, action)
-    return action, 0
-
-
-@njit(cache=True)
-def leader_attack_hits(stream, p, leaders, g, side):
-    """KoR 5.7.10 b (KOR-A31): a reserve cavalry's d6 (+1 Good Omen for Rome) against the enemy leader's Virtus."""
-    die = rng.d6(stream) + (p[P_OMEN] if side == ROME else 0)
-    target = leaders[1 - side, g[G_CMD + 1 - side], L_VIRTUS]
-    return die >= target if p[P_LEADER_GE] else die > target
-
-
-@njit(cache=True)
-def reserve_step(stream, p, units, leaders, status, g, state, codes, params, slots, offset):
-    """KoR 5.7.9 a and 5.7.10 (DP-B12, DP-B13, DP-B14): reserve infantry may replace an eliminated infantry
-    (KOR-A30); each reserve cavalry fills a vacated box, attacks the enemy front-line leader, or (Rome) does
-    nothing. The NR always fills, else attacks (KOR-A31). Both sides act at once: each sees the other's front as
-    the hits left it; the attacker's dice are drawn first. The attacks on leaders are rolled once every unit has
-    moved, and only if the battle goes on: when a vacated box stays empty it ends at once, "n'effectuez pas
-    d'autres lancers de Dés" (5.7.11). Returns an error code."""
-    attacker = ROME if p[P_ROMAN_ATTACKER] else NR
-    order = G_ORDER
-    attacks_rome, attacks_nr = 0, 0
     for k in range(6):
         g[G_FACING + k] = g[G_FRONT + k]
-    for side in (attacker, 1 - attacker):
-        for kind in (INFANTRY, CAVALRY):
-            n = strongest_first(p, units, status, side, kind, g, order)
-            for k in range(n):
-                i = g[order + k]
-                if status[side, i, S_BOX] >= 0:
-                    continue
-                e0 = g[G_FRONT + 3 * side] < 0 and (kind == CAVALRY or p[P_RESERVE_ANY_BOX]
-                                                     or g[G_BOX_KIND + 3 * side] == INFANTRY)
-                e1 = g[G_FRONT + 3 * side + 1] < 0 and (kind == CAVALRY or p[P_RESERVE_ANY_BOX]
-                                                         or g[G_BOX_KIND + 3 * side + 1] == INFANTRY)
-                e2 = g[G_FRONT + 3 * side + 2] < 0 and (kind == CAVALRY or p[P_RESERVE_ANY_BOX]
-                                                         or g[G_BOX_KIND + 3 * side + 2] == INFANTRY)
-                e0, e1, e2 = int(e0), int(e1), int(e2)
-                leader_target = g[G_LEAD_ALIVE + 1 - side] and g[G_LBOX + 1 - side] >= 0
-                if kind == INFANTRY:
-                    if e0 + e1 + e2 == 0:
-                        continue
-                    action = 0
-                    if side == ROME:
-                        header(p, status, g, state, PHASE_3)
-                        state[0], state[1] = 1, 1
-                        state[BS_OWN], state[BS_OWN + 1] = units[ROME, i, U_VIRTUS], leader_target
-                        move = decide_battle(offset, DP_B_RESERVE_INF, codes, params, slots, state, stream)
-                        if not legal_action(state, move):
-                            return error_code(offset + DP_B_RESERVE_INF, move)
-                        action = 0 if move == 1 else 2
-                else:
-                    if side == NR:
-                        action = 0 if e0 + e1 + e2 else (1 if leader_target and p[P_NR_CAV_ATTACKS_LEADER] else 2)
-                    else:
-                        header(p, status, g, state, PHASE_3)
-                        state[0], state[1], state[2] = 1 if e0 + e1 + e2 else 0, leader_target, 1
-                        state[BS_OWN], state[BS_OWN + 1] = units[ROME, i, U_VIRTUS], leader_target
-                        action = decide_battle(offset, DP_B_RESERVE_CAV, codes, params, slots, state, stream)
-                        if not legal_action(state, action):
-                            return error_code(offset + DP_B_RESERVE_CAV, action)
-                if action == 0:
-                    box, err = choose_box(stream, p, units, status, g, state, codes, params, slots, offset, side,
-                                          i, e0, e1, e2)
-                    if err:
-                        return err
-                    place(units, status, g, side, i, box)
-                elif action == 1:
-                    if side == ROME:
-                        attacks_rome += 1
-                    else:
-                        attacks_nr += 1
-    if battle_over(p, g):
-        return 0
-    for side in (attacker, 1 - attacker):
-        for k in range(attacks_rome if side == ROME else attacks_nr):
-            # a leader eliminated by an earlier attack of this step is not attacked again
-            if g[G_LEAD_ALIVE + 1 - side] and leader_attack_hits(stream, p, leaders, g, side):
-                lose_leader(leaders, g, 1 - side)
-    return 0
+    g[G_ATTACKS], g[G_ATTACKS + 1] = 0, 0
+    g[G_SIDE], g[G_KIND], g[G_COUNT], g[G_STEP] = 0, 0, -1, 0
+    g[G_STAGE] = ST_RESERVE
+    return NEXT
 
 
 @njit(cache=True)
-def can_progress(p, units, leaders, status, g):
-    """Whether a phase-3 round can still change anything: some front die can hit, or a reserve cavalry can hit an
-    enemy front-line leader (the NR's only with KOR-A31 attack_leader)."""
+def nr_box(stream, units, g, e0, e1, e2):
+    """DP-B14 for the NR: the first vacated box facing a Roman class III-V infantry, else one at random. Both sides
+    see the enemy front as the round's hits left it (``G_FACING``): the reserve step is simultaneous."""
     for b in range(3):
-        for side in range(2):
-            me, foe = g[G_FRONT + 3 * side + b], g[G_FRONT + 3 * (1 - side) + b]
-            if me >= 0 and foe >= 0 and may_attack(units, side, me, foe) \
-                    and 6 + combat_drm(p, units, side, me) > units[1 - side, foe, U_VIRTUS]:
-                return True
-    for side in range(2):
-        if not (g[G_LEAD_ALIVE + 1 - side] and g[G_LBOX + 1 - side] >= 0):
-            continue
-        if side == NR and not p[P_NR_CAV_ATTACKS_LEADER]:
-            continue
-        best = 6 + (p[P_OMEN] if side == ROME else 0)
-        target = leaders[1 - side, g[G_CMD + 1 - side], L_VIRTUS]
-        if not (best >= target if p[P_LEADER_GE] else best > target):
-            continue
-        for i in range(p[P_UNITS + side]):
-            if status[side, i, S_PART] and status[side, i, S_ALIVE] and status[side, i, S_BOX] < 0 \
-                    and units[side, i, U_KIND] == CAVALRY:
-                return True
-    return False
-
-
-@njit(cache=True)
-def phase3(stream, p, units, leaders, status, g, state, codes, params, slots, offset):
-    """KoR 5.7.6, 5.7.9, 5.7.10: set-up, then rounds until a front box of either side is left empty by
-    eliminations (5.7.11). A phase 3 in which no die can change anything any more ends as if a box were empty (see
-    the contract). Returns an error."""
-    err = phase3_setup(stream, p, units, status, g, state, codes, params, slots, offset)
-    if err:
-        return err
-    while True:
-        if battle_over(p, g) or not can_progress(p, units, leaders, status, g) or g[G_ROUNDS] >= MAX_ROUNDS:
-            return 0
-        g[G_ROUNDS] += 1
-        err = combat_round(stream, p, units, status, g, state, codes, params, slots, offset)
-        if err:
-            return err
-        err = reserve_step(stream, p, units, leaders, status, g, state, codes, params, slots, offset)
-        if err:
-            return err
-
-
-@njit(cache=True)
-def track_winner(p, g):
-    """KoR 5.7.7, 5.7.11: the side whose score is closer to 0; equal scores per KOR-A29. -1 = no winner."""
-    roman, nr = score(g, ROME), score(g, NR)
-    if roman > nr:
-        return ROME
-    if nr > roman:
-        return NR
-    attacker = ROME if p[P_ROMAN_ATTACKER] else NR
-    if p[P_TIE_RULE] == TIE_DEFENDER:
-        return 1 - attacker
-    if p[P_TIE_RULE] == TIE_ATTACKER:
-        return attacker
+        if (e0, e1, e2)[b]:
+            foe = g[G_FACING + b]
+            if foe >= 0 and units[ROME, foe, U_KIND] == INFANTRY and units[ROME, foe, U_CLASS] >= 3:
+                return b
+    k = rng.dn(stream, e0 + e1 + e2)
+    for b in range(3):
+        if (e0, e1, e2)[b]:
+            k -= 1
+            if k == 0:
+                return b
     return -1
 
 
 @njit(cache=True)
-def phase3_gate(stream, p, status, g, state, codes, params, slots, offset, point):
-    """KoR 5.7.4-5.7.5 (DP-B06 after a won clash, DP-B07 otherwise, KOR-A24). Returns ``(fight, error)``."""
-    if point == DP_B_FIGHT and not p[P_MAY_DECLINE]:
-        return True, 0
-    header(p, status, g, state, PHASE_CLASH)
-    state[0], state[1] = 1, 1
-    action = decide_battle(offset, point, codes, params, slots, state, stream)
-    if not legal_action(state, action):
-        return False, error_code(offset + point, action)
-    return action == 1, 0
+def reserve_unit(stream, p, units, status, g, state, side, kind, i):
+    """One reserve unit's move (DP-B12, DP-B13, DP-B14): a posted decision's point, or -1 once it has moved."""
+    e, action = G_EMPTY, 0
+    if g[G_STEP] == 0:
+        if status[side, i, S_BOX] >= 0:
+            return -1
+        for b in range(3):
+            g[e + b] = g[G_FRONT + 3 * side + b] < 0 and (kind == CAVALRY or p[P_RESERVE_ANY_BOX]
+                                                          or g[G_BOX_KIND + 3 * side + b] == INFANTRY)
+        empty = g[e] + g[e + 1] + g[e + 2]
+        leader_target = g[G_LEAD_ALIVE + 1 - side] and g[G_LBOX + 1 - side] >= 0
+        if kind == INFANTRY:
+            if empty == 0:
+                return -1
+            action = 0
+            if side == ROME:
+                header(p, status, g, state, PHASE_3)
+                state[0], state[1] = 1, 1
+                state[BS_OWN], state[BS_OWN + 1] = units[ROME, i, U_VIRTUS], leader_target
+                g[G_STEP] = 1
+                return ask(g, DP_B_RESERVE_INF)
+        elif side == NR:
+            action = 0 if empty else (1 if leader_target and p[P_NR_CAV_ATTACKS_LEADER] else 2)
+        else:
+            header(p, status, g, state, PHASE_3)
+            state[0], state[1], state[2] = 1 if empty else 0, leader_target, 1
+            state[BS_OWN], state[BS_OWN + 1] = units[ROME, i, U_VIRTUS], leader_target
+            g[G_STEP] = 1
+            return ask(g, DP_B_RESERVE_CAV)
+    elif g[G_STEP] == 1:
+        action = answer(g)
+        if kind == INFANTRY:
+            action = 0 if action == 1 else 2
+    else:
+        place(units, status, g, side, i, answer(g))
+        g[G_STEP] = 0
+        return -1
+    g[G_STEP] = 0
+    if action == 0:
+        e0, e1, e2 = g[e], g[e + 1], g[e + 2]
+        if side == NR:
+            box = nr_box(stream, units, g, e0, e1, e2)
+        elif e0 + e1 + e2 == 1:
+            box = 0 if e0 else (1 if e1 else 2)
+        else:
+            header(p, status, g, state, PHASE_3)
+            state[0], state[1], state[2] = e0, e1, e2
+            state[BS_OWN] = units[ROME, i, U_VIRTUS]
+            for b in range(3):
+                foe = g[G_FACING + 3 + b]
+                state[BS_OWN + 1 + b] = units[NR, foe, U_VIRTUS] if foe >= 0 else 0
+            g[G_STEP] = 2
+            return ask(g, DP_B_FILL)
+        place(units, status, g, side, i, box)
+    elif action == 1:
+        g[G_ATTACKS + side] += 1
+    return -1
 
 
 @njit(cache=True)
-def accused(p, leaders, g):
-    """5.7.11 (KOR-A37): after a defeat a Tribune is tried: the commander himself if he survived, or a Tribune
-    of the army when the King (or his equivalent) or a Magister commanded it; Roman generals too with
-    tribuni_and_generals (L_TRIED)."""
-    cmd = g[G_CMD]
-    if cmd < 0:
-        return False
-    if leaders[ROME, cmd, L_TRIED]:
-        return g[G_LEAD_ALIVE] == 1
-    if leaders[ROME, cmd, L_RANK] <= 3:
-        for a in range(p[P_LEADERS]):
-            if a != cmd and leaders[ROME, a, L_TRIED]:
-                return True
-    return False
+def reserve(stream, p, units, status, g, state):
+    """KoR 5.7.9 a and 5.7.10 (DP-B12, DP-B13, DP-B14): reserve infantry may replace an eliminated infantry
+    (KOR-A30); each reserve cavalry fills a vacated box, attacks the enemy front-line leader, or (Rome) does
+    nothing. The NR always fills, else attacks (KOR-A31). Both sides act at once: each sees the other's front as
+    the hits left it; the attacker's units move first, infantry before cavalry, strongest first."""
+    attacker = ROME if p[P_ROMAN_ATTACKER] else NR
+    while g[G_SIDE] < 2:
+        side = attacker if g[G_SIDE] == 0 else 1 - attacker
+        while g[G_KIND] < 2:
+            kind = INFANTRY if g[G_KIND] == 0 else CAVALRY
+            if g[G_COUNT] < 0:
+                g[G_COUNT], g[G_K] = strongest_first(p, units, status, side, kind, g, G_ORDER), 0
+            while g[G_K] < g[G_COUNT]:
+                point = reserve_unit(stream, p, units, status, g, state, side, kind, g[G_ORDER + g[G_K]])
+                if point >= 0:
+                    return point
+                g[G_K] += 1
+            g[G_KIND], g[G_COUNT] = g[G_KIND] + 1, -1
+        g[G_SIDE], g[G_KIND] = g[G_SIDE] + 1, 0
+    g[G_STAGE] = ST_LEADER_ATTACKS
+    return NEXT
 
 
 @njit(cache=True)
-def battle_results(stream, p, units, leaders, status, g, state, codes, params, slots, offset, row, winner, scored,
-                   triumph_allowed):
-    """KoR 5.7.11-5.7.12 (DP-B15): IP/VP by commander (KOR-A34, A35, Tribune 9.2.7.1), Triumph (KOR-A33),
-    Porsenna (KOR-A38), ignominy trial (KOR-A37), captures (C4, KOR-A36), adjustment, reactions. Returns an
-    error code."""
-    cmd = g[G_CMD]
+def leader_attacks(stream, p, leaders, g):
+    """KoR 5.7.10 b: the reserve cavalry's attacks on the enemy front-line leader, rolled once every unit has moved,
+    and only if the battle goes on: when a vacated box stays empty it ends at once, "n'effectuez pas d'autres
+    lancers de Dés" (5.7.11)."""
+    if not battle_over(p, g):
+        attacker = ROME if p[P_ROMAN_ATTACKER] else NR
+        for side in (attacker, 1 - attacker):
+            for k in range(g[G_ATTACKS + side]):
+                # a leader eliminated by an earlier attack of this step is not attacked again
+                if g[G_LEAD_ALIVE + 1 - side] and leader_attack_hits(stream, p, leaders, g, side):
+                    lose_leader(leaders, g, 1 - side)
+    g[G_STAGE] = ST_ROUNDS
+    return NEXT
+
+
+@njit(cache=True)
+def results(p, units, leaders, status, g, state, row):
+    """KoR 5.7.11-5.7.12: IP/VP by commander (KOR-A34, A35, Tribune 9.2.7.1) and the Triumph (DP-B15, KOR-A33)
+    after a victory; Porsenna (KOR-A38) and the ignominy trial (KOR-A37) after a defeat (``defeat``)."""
+    if p[P_MODE] == MODE_AMBUSH and not p[P_AMBUSH_STACK]:
+        g[G_SCORED] = 0
+    winner, scored, cmd = g[G_WINNER], g[G_SCORED], g[G_CMD]
     # after both Spolia champions died the battle went on without leaders (5.7.2.1): no longer King-led
     kinglike = cmd >= 0 and leaders[ROME, cmd, L_KINGLIKE] and not g[G_SPOLIA_BOTH]
     tribune = cmd >= 0 and leaders[ROME, cmd, L_TRIBUNE]
+    g[G_STAGE] = ST_TRIUMPH
     if winner == ROME:
         row[WIN] = 1
         row[NR_TO_R] = 2
@@ -1009,7 +1233,7 @@ def battle_results(stream, p, units, leaders, status, g, state, codes, params, s
         if p[P_MODE] == MODE_AMBUSH:
             row[VP] += 2
         # an honour for the victorious leader: a leaderless army, or one whose leader fell, has no one to claim it
-        if triumph_allowed and g[G_LEAD_ALIVE] and alive_units(p, status, ROME) > 0:
+        if g[G_TRIUMPH_OK] and g[G_LEAD_ALIVE] and alive_units(p, status, ROME) > 0:
             infantry_left = 0
             for i in range(p[P_UNITS_NR]):
                 if units[NR, i, U_KIND] == INFANTRY and status[NR, i, S_ALIVE] and (
@@ -1018,12 +1242,7 @@ def battle_results(stream, p, units, leaders, status, g, state, codes, params, s
             if infantry_left == 0 or g[G_LEADER_LOST + 1]:
                 header(p, status, g, state, PHASE_3)
                 state[0], state[1] = 1, 1
-                action = decide_battle(offset, DP_B_TRIUMPH, codes, params, slots, state, stream)
-                if not legal_action(state, action):
-                    return error_code(offset + DP_B_TRIUMPH, action)
-                if action == 1:
-                    row[TRIUMPH] = 1
-                    row[IP] += p[P_TRIUMPH_IP]
+                return ask(g, DP_B_TRIUMPH)
     elif winner == NR:
         row[LOSS] = 1
         row[R_TO_NR] = 2
@@ -1041,6 +1260,21 @@ def battle_results(stream, p, units, leaders, status, g, state, codes, params, s
             if tribune and p[P_TRIBUNE_STACK]:
                 # 9.2.7.1 "Un Tribun vaincu perd 1 PI": fallen or not, his defeat costs the King 1 IP
                 row[IP] -= 1
+    else:
+        row[NO_WINNER] = 1
+    return NEXT
+
+
+@njit(cache=True)
+def triumph(stream, p, leaders, g, row):
+    """KoR 5.7.11 (DP-B15) the Triumph claimed; after a defeat, Porsenna kills a King (KOR-A38) and a Tribune is
+    tried (KOR-A37); then captures (C4, KOR-A36), adjustment and reactions: the battle is over."""
+    if g[G_ASKED]:
+        if answer(g) == 1:
+            row[TRIUMPH] = 1
+            row[IP] += p[P_TRIUMPH_IP]
+    if g[G_WINNER] == NR:
+        cmd = g[G_CMD]
         if p[P_PORSENNA_KILLS] and cmd >= 0 and leaders[ROME, cmd, L_KING] and g[G_LEAD_ALIVE]:
             lose_leader(leaders, g, ROME)
         if accused(p, leaders, g) and p[P_TRIAL_HELD]:
@@ -1048,128 +1282,95 @@ def battle_results(stream, p, units, leaders, status, g, state, codes, params, s
             acquitted = verdict >= 8 if p[P_EQUAL_8_ACQUITTED] else verdict > 8
             if p[P_IP_LOSS_ALWAYS] or not acquitted:
                 row[IP] -= 3
-    else:
-        row[NO_WINNER] = 1
     row[IP] += p[P_CAPTURE_IP] * g[G_CAPT + 1] - g[G_CAPT]
     row[VP] += p[P_CAPTURE_VP] * g[G_CAPT + 1]
     row[REACTIONS] = p[P_REACTIONS]
-    return 0
+    row[g[G_ENDING]] = 1
+    record_track(row, g)
+    g[G_STAGE] = ST_END
+    return END
 
 
 @njit(cache=True)
-def record_track(row, g):
-    """The track, losses and diagnostics of the outcome row."""
-    for side in range(2):
-        s = score(g, side)
-        row[ROMAN_SCORE + side] = s
-        band = 0 if s == 0 else (1 if s >= -4 else (2 if s >= -9 else 3))
-        row[(ROMAN_BAND if side == ROME else NR_BAND) + band] = 1
-        row[ROMAN_PRE + side] = g[G_PRE + side]
-        row[ROMAN_PEN + side] = g[G_PEN + side]
-    row[ROMAN_LOST], row[ROMAN_CAPTURED] = g[G_LOST], g[G_CAPT]
-    row[NR_LOST], row[NR_CAPTURED] = g[G_LOST + 1], g[G_CAPT + 1]
-    row[ROMAN_LEADER_LOST], row[NR_LEADER_LOST] = g[G_LEADER_LOST], g[G_LEADER_LOST + 1]
-    row[INTERREX] = g[G_INTERREX]
-    row[ROUNDS] = g[G_ROUNDS]
-
-
-@njit(cache=True)
-def battle_game(stream, row, p, units, leaders, status, g, state, codes, params, slots, offset):
-    """KoR 5.7 (spec 2.1.0, steps 1-12), and the ambush battle of 6.4 c. Fills ``row``; returns 0 or a policy
-    error code."""
+def battle_init(stream, p, units, leaders, status, g, state, row):
+    """A new battle: nothing fought, at its first stage."""
     row[:] = 0
     for k in range(G_SIZE):
         g[k] = 0
-    if preventive_withdrawal(p, row):
-        record_track(row, g)
-        return 0
-    err = command_and_participants(stream, p, units, leaders, status, g, state, codes, params, slots, offset)
-    if err:
-        return err
-    pre_battle_penalties(p, units, leaders, status, g)
-    winner, scored, triumph_allowed, ending = -1, True, True, END_PHASE3
-    fight = True
-    if not (p[P_MODE] == MODE_AMBUSH and p[P_AMBUSH_PHASE3_ONLY]):
-        duel, champion, err = spolia_opima(stream, p, leaders, status, g, state, codes, params, slots, offset)
-        if err:
-            return err
-        if duel >= 2:
-            lose_champion(leaders, g, champion)
-        if duel == 1 or duel == 3:
-            lose_leader(leaders, g, NR)
-        if duel == 3 and champion == g[G_CMD]:
-            g[G_SPOLIA_BOTH] = 1
-        if duel == 1 or duel == 2:
-            # 5.7.2.1: +3/+3 or -3/-3, the loser eliminated, 5.7.11 on top (KOR-A18), no Triumph
-            winner = ROME if duel == 1 else NR
-            row[IP] += 3 if duel == 1 else -3
-            row[VP] += 3 if duel == 1 else -3
-            scored, triumph_allowed, ending, fight = p[P_SPOLIA_STACK] == 1, False, END_SPOLIA, False
-        if fight:
-            roman, nr, err = choose_tactics(stream, p, units, status, g, state, codes, params, slots, offset)
-            if err:
-                return err
-            point = DP_B_FIGHT
-            hex_attacker = ROME if p[P_ROMAN_ATTACKER] else NR
-            if roman == DEFENCE and nr == DEFENCE:
-                err = vanguard_clash(stream, p, units, status, g, state, codes, params, slots, offset, hex_attacker)
-                ending, fight = END_DEFENCE_DEFENCE, False
-            elif roman != nr:
-                defender = ROME if roman == DEFENCE else NR
-                had_cavalry = alive_of_kind(p, units, status, defender, CAVALRY) > 0
-                clash = alive_of_kind(p, units, status, ROME, CAVALRY) > 0 \
-                    and alive_of_kind(p, units, status, NR, CAVALRY) > 0
-                if clash:
-                    # KOR-A20 vanguard_first_roller: "en commençant par l'attaquant", the side that entered the hex
-                    # (5.7.2), or the side that chose ATTACK
-                    first = 1 - defender if p[P_VC_MARKER_FIRST] else hex_attacker
-                    err = vanguard_clash(stream, p, units, status, g, state, codes, params, slots, offset, first)
-                    if err:
-                        return err
-                # 5.7.4: the DEFENCE side retreats "qu'il ne lui reste plus de cavalerie", its cavalry lost in the
-                # clash; without cavalry from the start there is no clash and phase 3 follows (KOR-A23
-                # retreat_round_trigger = no_cavalry: it retreats then too)
-                if alive_of_kind(p, units, status, defender, CAVALRY) == 0 and (had_cavalry or p[P_RR_NO_CAVALRY]):
-                    err = retreat_round(stream, p, units, status, g, state, codes, params, slots, offset,
-                                        1 - defender)
-                    ending, fight, triumph_allowed = END_RETREAT, False, False
-                    if p[P_RR_TRACK]:
-                        winner = track_winner(p, g)
-                elif clash:
-                    clash_winner = track_winner(p, g)
-                    if clash_winner == ROME:
-                        point = DP_B_CONTINUE
-                    elif clash_winner == NR:
-                        cmd = g[G_CMD + 1]
-                        astutia = leaders[NR, cmd, L_ASTUTIA] if cmd >= 0 and g[G_LEAD_ALIVE + 1] else 0
-                        fight = rng.d6(stream) > astutia
-                    else:
-                        fight = False
-                    if not fight:
-                        ending = END_STOPPED
-            if err:
-                return err
-            if fight:
-                fight, err = phase3_gate(stream, p, status, g, state, codes, params, slots, offset, point)
-                if err:
-                    return err
-                if not fight:
-                    ending = END_STOPPED
-    if fight:
-        row[IP] -= p[P_PHASE3_COST]
-        err = phase3(stream, p, units, leaders, status, g, state, codes, params, slots, offset)
-        if err:
-            return err
-        winner = track_winner(p, g)
-    if p[P_MODE] == MODE_AMBUSH and not p[P_AMBUSH_STACK]:
-        scored = False
-    err = battle_results(stream, p, units, leaders, status, g, state, codes, params, slots, offset, row, winner,
-                         scored, triumph_allowed)
-    if err:
-        return err
-    row[ending] = 1
-    record_track(row, g)
-    return 0
+    g[G_STAGE] = ST_START
+
+
+@njit(cache=True)
+def battle_advance(stream, p, units, leaders, status, g, state, row):
+    """KoR 5.7 (spec 2.1.0, steps 1-12), and the ambush battle of 6.4 c, from where the battle stands to its next
+    decision (its point) or its end (``END``)."""
+    while True:
+        stage = g[G_STAGE]
+        if stage == ST_START:
+            point = start(p, units, leaders, status, g, state, row)
+        elif stage == ST_COMMANDER:
+            g[G_CMD] = answer(g)
+            participants_setup(p, units, leaders, status, g)
+            point = NEXT
+        elif stage == ST_PARTICIPANTS:
+            point = participants(p, units, leaders, status, g, state)
+        elif stage == ST_SPOLIA:
+            point = spolia(stream, p, leaders, status, g, state, row)
+        elif stage == ST_TACTIC:
+            point = tactic(p, units, status, g, state)
+        elif stage == ST_NR_TACTIC:
+            point = nr_tactic(p, units, status, g, state)
+        elif stage == ST_VANGUARD:
+            point = vanguard(stream, p, units, status, g, state)
+        elif stage == ST_AFTER_CLASH:
+            point = after_clash(stream, p, units, leaders, status, g)
+        elif stage == ST_RETREAT:
+            point = retreat(stream, p, units, status, g, state)
+        elif stage == ST_GATE:
+            point = gate(p, status, g, state)
+        elif stage == ST_PHASE3:
+            point = phase3(p, units, status, g, row)
+        elif stage == ST_DEPLOY:
+            point = deploy(stream, p, units, status, g, state)
+        elif stage == ST_LEADER:
+            point = leader_position(p, units, status, g, state)
+        elif stage == ST_ROUNDS:
+            point = next_round(p, units, leaders, status, g)
+        elif stage == ST_COMBAT:
+            point = combat(stream, p, units, status, g, state)
+        elif stage == ST_RESERVE:
+            point = reserve(stream, p, units, status, g, state)
+        elif stage == ST_LEADER_ATTACKS:
+            point = leader_attacks(stream, p, leaders, g)
+        elif stage == ST_RESULTS:
+            point = results(p, units, leaders, status, g, state, row)
+        elif stage == ST_TRIUMPH:
+            point = triumph(stream, p, leaders, g, row)
+        else:
+            point = END
+        if point != NEXT:
+            return point
+
+
+@njit(cache=True)
+def battle_legal(point, action, p, units, leaders, status, g, state, row):
+    """Every battle decision's legal actions are the mask in its state's first 8 entries."""
+    return legal_action(state, action)
+
+
+@njit(cache=True)
+def battle_apply(point, action, p, units, leaders, status, g, state, row):
+    g[G_ACTION] = action
+
+
+@njit(cache=True)
+def battle_decide(offset, point, codes, params, slots, stream, p, units, leaders, status, g, state, row):
+    return decide_battle(offset, point, codes, params, slots, state, stream)
+
+
+# battle_game(stream, codes, params, slots, offset, p, units, leaders, status, g, state, row): one battle to its
+# end, the siege's sortie and relief battles too
+battle_game = machine_game("battle_game", battle_init, battle_advance, battle_legal, battle_apply, battle_decide)
 
 
 @njit(cache=True)
@@ -1188,7 +1389,9 @@ def battle_scratch(args):
 
 @njit(cache=True, inline="always")
 def battle_play(stream, row, codes, params, slots, p, units, leaders, status, g, state):
-    return battle_game(stream, row, p, units, leaders, status, g, state, codes, params, slots, battle_offset(codes))
+    return battle_game(stream, codes, params, slots, battle_offset(codes), p, units, leaders, status, g, state, row)
 
 
 battle_kernel = block_kernel("battle_kernel", battle_scratch, battle_play, N_METRICS)
+# the game's arrays: (p, units, leaders) + (status, g, state) + (row,); decisions read ``state``
+MACHINE = Machine(battle_init, battle_advance, battle_legal, battle_apply, battle_decide, battle_scratch, 5)

@@ -524,8 +524,10 @@ BATTLE_POINTS = (
                  "ATTACK with probability p_attack (one die)", ("p_attack",), (0.5,),
                  {"attack": Builtin(BATTLE_CODE_ATTACK, "always ATTACK"),
                   "defence": Builtin(BATTLE_CODE_DEFENCE, "always DEFENCE")}),
-    DecisionPoint("nr_tactic", "KOR-A19", "The NR tactic marker, drawn after the Roman's (5.7.3).",
-                  state=_HEADER + ("roman_tactic",), actions="0 = DEFENCE, 1 = ATTACK",
+    DecisionPoint("nr_tactic", "KOR-A19", "The NR tactic marker, drawn after the Roman's (5.7.3): a coin flip, or "
+                  "one of the pool's markers left (nr_tactic_draw).",
+                  state=_HEADER + ("roman_tactic", "attack_markers", "defence_markers"),
+                  actions="0 = DEFENCE, 1 = ATTACK",
                   builtins={"nr_rules": Builtin(NR_TACTIC_RULES, "the rules' draw per nr_tactic_draw (KOR-A19)"),
                             "attack": Builtin(NR_TACTIC_ATTACK, "always ATTACK"),
                             "defence": Builtin(NR_TACTIC_DEFENCE, "always DEFENCE")},
@@ -609,7 +611,15 @@ def _argbest(state, first, weight, lowest):
 
 @njit(cache=True)
 def battle_builtin(point, code, par, state, stream):
-    """The built-in policies of the Roman battle decision points (DP-B01..B15)."""
+    """The built-in policies of the battle decision points (DP-B01..B15, and the NR tactic of KOR-A19)."""
+    if point == DP_B_NR_TACTIC:
+        if code == NR_TACTIC_ATTACK:
+            return 1
+        if code == NR_TACTIC_DEFENCE:
+            return 0
+        # the rules' draw: one marker from those the state shows (a coin flip is one of each)
+        attack = state[BS_OWN + 1]
+        return 1 if rng.dn(stream, attack + state[BS_OWN + 2]) <= attack else 0
     if code == BATTLE_CODE_RANDOM:
         return random_legal(state, stream)
     own = BS_OWN

@@ -971,6 +971,7 @@ class Battle(_Armies):
     metrics = BATTLE_METRICS
     decision_points = BATTLE_POINTS
     kernel = staticmethod(_battle.battle_kernel)
+    machine = _battle.MACHINE
 
     attacker: str = param("rome", choices=("rome", "nr"), doc="the side that entered the hex (track top row, "
                           "first in the vanguard clash)", rule="5.7.2")
@@ -1019,6 +1020,7 @@ class Ambush(_Armies):
     metrics = BATTLE_METRICS
     decision_points = BATTLE_POINTS
     kernel = staticmethod(_battle.battle_kernel)
+    machine = _battle.MACHINE
     MODE = _battle.MODE_AMBUSH
 
     ambush_battle_phases: str = option("ambush_battle_phases")

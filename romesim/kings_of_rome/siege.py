@@ -260,8 +260,8 @@ def siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, slots, 
     sortie_units[:] = bunits[SORTIE_BATTLE]
     sortie_leaders[:] = bleaders[SORTIE_BATTLE]
     if p[RELIEF]:
-        err = _battle.battle_game(stream, brow, bp[RELIEF_BATTLE], bunits[RELIEF_BATTLE], bleaders[RELIEF_BATTLE],
-                                  status, bg, bstate, bcodes, bparams, slots, offset)
+        err = _battle.battle_game(stream, bcodes, bparams, slots, offset, bp[RELIEF_BATTLE], bunits[RELIEF_BATTLE],
+                                  bleaders[RELIEF_BATTLE], status, bg, bstate, brow)
         if err:
             return err, False, lead, units
         add_battle(row, brow, False)
@@ -278,8 +278,8 @@ def siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, slots, 
         if bg[_battle.G_LEADER_LOST]:
             sortie_p[_battle.P_LEADERS] = 0
     if p[SORTIE_POSSIBLE] and lead > 0 and units >= min(roman_alive, sortie_p[_battle.P_UNITS]):
-        err = _battle.battle_game(stream, brow, sortie_p, sortie_units, sortie_leaders, status, bg, bstate, bcodes,
-                                  bparams, slots, offset)
+        err = _battle.battle_game(stream, bcodes, bparams, slots, offset, sortie_p, sortie_units, sortie_leaders,
+                                  status, bg, bstate, brow)
         if err:
             return err, False, lead, units
         add_battle(row, brow, p[SORTIE_VP_ONLY])
