@@ -28,7 +28,9 @@ import sys
 from collections import namedtuple
 
 import numpy as np
-from numba import prange
+from numba import config, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from .jit import njit
 from . import rng
@@ -54,6 +56,39 @@ def record(row, b, j, out, sums, sumsq):
             out[k, j] = v
 
 
+@intrinsic
+def borrowed(typingctx, value):
+    """``value``, an array, as a view that owns no reference (a null meminfo): passing it to a function or keeping
+    it in a variable then costs no atomic reference count. The generated loops give the games their arrays this
+    way: a battle passes its arrays to a function call some hundred times, and the counting took most of its time.
+    Only for arrays that outlive every use of the view: the scenario's, and the block's buffers, kept by the
+    kernel until the block ends. Anything else is returned as it is."""
+    def codegen(context, builder, signature, args):
+        if not isinstance(value, types.Array):
+            context.nrt.incref(builder, value, args[0])
+            return args[0]
+        source = context.make_array(value)(context, builder, value=args[0])
+        view = context.make_array(value)(context, builder)
+        for name in ("nitems", "itemsize", "data", "shape", "strides"):
+            setattr(view, name, getattr(source, name))
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)
+        view.parent = cgutils.get_null_value(view.parent.type)
+        return view._getvalue()
+    return value(value), codegen
+
+
+if config.DISABLE_JIT:  # the interpreted kernels share arrays as Python does
+    def borrowed(value):
+        return value
+
+
+@njit(cache=True)
+def alive_until_here(owners):
+    """A use of ``owners`` after the block's games: they own what the block's ``borrowed`` views point to, and
+    numba releases a variable after its last use."""
+    return None
+
+
 @njit(cache=True)
 def no_scratch(args):
     """The ``scratch`` of a game that reuses no buffer (a procedure without decision points)."""
@@ -63,17 +98,19 @@ def no_scratch(args):
 KERNEL = """\
 def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
     for b in prange(n_blocks(count)):
-        stream = rng.new_stream()
-        row = np.zeros({n_metrics}, np.int64)
-        {inputs}, = args + scratch(args)
+        owners = (rng.new_stream(), np.zeros({n_metrics}, np.int64)) + args + scratch(args)
+        stream, row = borrowed(owners[0]), borrowed(owners[1])
+        block_codes, block_params = borrowed(codes), borrowed(params)
+        {borrowed}
         for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             rng.start(stream, seed, first + j)
-            error = play(stream, row, codes, params, slots, {inputs})
+            error = play(stream, row, block_codes, block_params, slots, {inputs})
             if error != 0:
                 errors[b, 0] = error
                 errors[b, 1] = first + j
                 break
             record(row, b, j, out, sums, sumsq)
+        alive_until_here(owners)
 """
 
 
@@ -89,9 +126,12 @@ def _generate(template, name, count, functions, module, line, **jit):
     """``template`` with ``count`` inputs, compiled as if written in ``module`` at ``line`` (see ``block_kernel``),
     its names resolved in ``functions`` and the loop's own helpers."""
     inputs = [f"input_{i}" for i in range(count)]  # not the game's names, which may be the kernel's (``out``)
-    source = "\n" * (line - 1) + template.format(name=name, inputs=", ".join(inputs), **functions.pop("format", {}))
+    take = "; ".join(f"{x} = borrowed(owners[{i + 2}])" for i, x in enumerate(inputs))
+    source = "\n" * (line - 1) + template.format(name=name, inputs=", ".join(inputs), borrowed=take,
+                                                 **functions.pop("format", {}))
     namespace = dict(__name__=__name__, np=np, prange=prange, rng=rng, BLOCK=BLOCK, n_blocks=n_blocks,
-                     record=record, error_code=error_code, **functions)
+                     record=record, error_code=error_code, borrowed=borrowed, alive_until_here=alive_until_here,
+                     **functions)
     exec(compile(source, module.__file__, "exec"), namespace)
     return njit(cache=True, **jit)(namespace[name])
 

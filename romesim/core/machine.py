@@ -128,8 +128,10 @@ class GameState:
     @property
     def observation(self):
         """``state`` as a Series indexed by the decision point's entry names."""
-        return None if self.is_terminal else pd.Series(self._state, index=list(self.point.state),
-                                                       name=self.point.name)
+        if self.is_terminal:
+            return None
+        names = list(self.point.state)  # a game's state vector may be longer than a point's named entries
+        return pd.Series(self._state[:len(names)], index=names, name=self.point.name)
 
     @property
     def outcome(self):

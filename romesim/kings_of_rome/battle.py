@@ -1059,21 +1059,25 @@ def combat(stream, p, units, status, g, state):
     together (simultaneous). A front-line commander grants rerolls (C3). In the first round of an ambush battle
     the Roman units do not roll (6.4 c)."""
     attacker = ROME if p[P_ROMAN_ATTACKER] else NR
-    while g[G_STEP] < 6:
-        b = g[G_STEP] // 2
-        side = attacker if g[G_STEP] % 2 == 0 else 1 - attacker
+    # the loop's position in a local, saved only when a reroll is asked: a store to ``g`` in the loop would make
+    # the compiler reload every table after it (all are int64 arrays that might alias)
+    step = g[G_STEP]
+    while step < 6:
+        b = step // 2
+        side = attacker if step % 2 == 0 else 1 - attacker
         me, foe = g[G_FRONT + 3 * side + b], g[G_FRONT + 3 * (1 - side) + b]
         if not g[G_ASKED] and (me < 0 or foe < 0 or not may_attack(units, side, me, foe)
                                or (side == ROME and p[P_MODE] == MODE_AMBUSH and g[G_ROUNDS] == 1)):
-            g[G_STEP] += 1
+            step += 1
             continue
         hit = roll(stream, p, status, g, state, side, combat_drm(p, units, side, me), units[1 - side, foe, U_VIRTUS],
                    g[G_LEAD_ALIVE + side] and g[G_LBOX + side] >= 0, PHASE_3, units[side, me, U_VIRTUS])
         if hit == ROLL_ASKED:
+            g[G_STEP] = step
             return DP_B_REROLL
         if hit:
             status[1 - side, foe, S_HIT] = 1
-        g[G_STEP] += 1
+        step += 1
     for side in range(2):
         for b in range(3):
             i = g[G_FRONT + 3 * side + b]
@@ -1174,19 +1178,22 @@ def reserve(stream, p, units, status, g, state):
     nothing. The NR always fills, else attacks (KOR-A31). Both sides act at once: each sees the other's front as
     the hits left it; the attacker's units move first, infantry before cavalry, strongest first."""
     attacker = ROME if p[P_ROMAN_ATTACKER] else NR
-    while g[G_SIDE] < 2:
-        side = attacker if g[G_SIDE] == 0 else 1 - attacker
-        while g[G_KIND] < 2:
-            kind = INFANTRY if g[G_KIND] == 0 else CAVALRY
-            if g[G_COUNT] < 0:
-                g[G_COUNT], g[G_K] = strongest_first(p, units, status, side, kind, g, G_ORDER), 0
-            while g[G_K] < g[G_COUNT]:
-                point = reserve_unit(stream, p, units, status, g, state, side, kind, g[G_ORDER + g[G_K]])
+    # loop positions in locals, saved when a unit's decision is asked (see ``combat``)
+    side_k, kind_k, count, k = g[G_SIDE], g[G_KIND], g[G_COUNT], g[G_K]
+    while side_k < 2:
+        side = attacker if side_k == 0 else 1 - attacker
+        while kind_k < 2:
+            kind = INFANTRY if kind_k == 0 else CAVALRY
+            if count < 0:
+                count, k = strongest_first(p, units, status, side, kind, g, G_ORDER), 0
+            while k < count:
+                point = reserve_unit(stream, p, units, status, g, state, side, kind, g[G_ORDER + k])
                 if point >= 0:
+                    g[G_SIDE], g[G_KIND], g[G_COUNT], g[G_K] = side_k, kind_k, count, k
                     return point
-                g[G_K] += 1
-            g[G_KIND], g[G_COUNT] = g[G_KIND] + 1, -1
-        g[G_SIDE], g[G_KIND] = g[G_SIDE] + 1, 0
+                k += 1
+            kind_k, count = kind_k + 1, -1
+        side_k, kind_k = side_k + 1, 0
     g[G_STAGE] = ST_LEADER_ATTACKS
     return NEXT
 
