@@ -172,6 +172,8 @@ class _Recorder:
         self.points = scenario.decision_points
         self.params = resolved.params
         self.events, self.positions, self.stack, self.deciding = [], {}, [], None
+        # a state machine's stage is entered again with each answer: its rule is shown once, not at each decision
+        self.rules_at, self.resumed = {}, False  # depth -> the function whose rule was shown last there
 
     def __call__(self, frame, event, arg):
         module = frame.f_globals.get("__name__", "")
@@ -188,6 +190,7 @@ class _Recorder:
         if event == "call":
             self.stack.append(name)
             if name.startswith("decide") and self.deciding is None:
+                self.resumed = True
                 self.deciding = _Pending(frame, len(self.events), self._state(frame), self._where())
                 self.events.append(("decision", self.deciding.where, "", name, None, None, name,
                                     {f"[{i}]": v for i, v in enumerate(self.deciding.state)}, "", None))
@@ -199,7 +202,12 @@ class _Recorder:
                     self._resolve(self._index(frame))
                 doc = getattr(frame.f_globals.get(name), "__doc__", None) or ""
                 rule = RULE.search(doc)
+                depth = len(self.stack)
+                if rule and self.resumed and self.rules_at.get(depth) == name:
+                    rule = None  # the stage that asked, entered again with the answer
                 if rule:
+                    self.rules_at = {d: f for d, f in self.rules_at.items() if d < depth}
+                    self.rules_at[depth], self.resumed = name, False
                     first = doc.strip().split("\n\n")[0].replace("\n", " ")
                     self.events.append(("rule", self._where(), rule.group(0), f"{name}: {first}", None, None,
                                         None, None, None, None))

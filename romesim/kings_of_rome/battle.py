@@ -1309,8 +1309,8 @@ def battle_init(stream, p, units, leaders, status, g, state, row):
 
 @njit(cache=True)
 def battle_advance(stream, p, units, leaders, status, g, state, row):
-    """KoR 5.7 (spec 2.1.0, steps 1-12), and the ambush battle of 6.4 c, from where the battle stands to its next
-    decision (its point) or its end (``END``)."""
+    """The battle (spec 2.1.0, steps 1-12) from where it stands to its next decision (its point) or its end
+    (``END``): each stage is a step of the master algorithm, and cites its rule."""
     while True:
         stage = g[G_STAGE]
         if stage == ST_START:

@@ -611,7 +611,7 @@ def _argbest(state, first, weight, lowest):
 
 @njit(cache=True)
 def battle_builtin(point, code, par, state, stream):
-    """The built-in policies of the battle decision points (DP-B01..B15, and the NR tactic of KOR-A19)."""
+    """The built-in policies of the battle decision points (DP-B01..B15, and the NR tactic's draw)."""
     if point == DP_B_NR_TACTIC:
         if code == NR_TACTIC_ATTACK:
             return 1
