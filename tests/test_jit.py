@@ -107,3 +107,23 @@ def test_nested_inlined_functions_compile_to_the_same_results():
     outer = njit(outer)
     assert [outer(x) for x in range(-5, 12)] == expected
     assert len(set(expected)) > 5
+
+
+def test_a_borrowed_view_is_the_array_itself_without_its_reference_count():
+    """core.loop.borrowed: what the block loop hands a game is its array (same memory, shape and strides; writes
+    go through), not a copy; anything else comes back as it is."""
+    import numpy as np
+    from romesim.core.loop import borrowed
+
+    @numba.njit
+    def write_through(owner, tables):
+        view = borrowed(owner)
+        view[1, 2] = 7
+        sliced = borrowed(owner[:, 1])
+        sliced[0] = -1
+        return view.shape, view.strides, borrowed(3), borrowed(tables)[1]
+
+    owner = np.zeros((2, 3), np.int64)
+    shape, strides, three, second = write_through(owner, (1, 2))
+    assert (shape, strides, three, second) == ((2, 3), owner.strides, 3, 2)
+    assert owner.tolist() == [[0, -1, 0], [0, 0, 7]]

@@ -180,7 +180,8 @@ END = -1  # what a state machine's ``advance`` answers once the game is over
 
 # A game as a state machine, for Python (``romesim.new_game``): the functions ``machine_game`` plays it with;
 # ``scratch(args)``, the arrays of a game in progress that follow the scenario's ``kernel_args()`` in the game's
-# arrays (its outcome row comes last); ``view``, the index in those arrays of the decision's state vector
+# arrays (its outcome row comes last); ``view``, the index in those arrays of the decision's state vector, or
+# ``view(point, arrays)`` giving it for a game whose points write different vectors
 Machine = namedtuple("Machine", "init advance legal apply decide scratch view")
 
 MACHINE = """\

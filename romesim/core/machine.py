@@ -206,7 +206,8 @@ def new_game(scenario, seed=0, game=0, policies=None, control=None):
     given = resolved.slots or (builtin_slot,) * len(points)
     slots = tuple(scripted if i in controlled else slot for i, slot in enumerate(given)) or None
     machine = getattr(scenario, "machine", None)
-    if machine is not None:
+    # a user function at a procedure hook replaces a procedure the machine plays itself: such a game is replayed
+    if machine is not None and not any(dp.hook and f is not None for dp, f in zip(points, resolved.functions)):
         return _MachineState.start(_MachineGame(scenario, int(seed), int(game), tuple(scenario.kernel_args()),
                                                 resolved, controlled, machine))
     shared = _Game(scenario, int(seed), int(game), tuple(scenario.kernel_args()), codes,
@@ -263,7 +264,9 @@ class _MachineState(GameState):
         state._game, state.history, state._stream, state._arrays = game, history, stream, arrays
         state.point_index, state._next_position = point, (0, 0)
         state._row = arrays[-1]
-        state._state = None if point is None else (game.args + arrays)[game.machine.view]
+        view = game.machine.view
+        state._state = None if point is None else (
+            view(point, game.args + arrays) if callable(view) else (game.args + arrays)[view])
         return state
 
     @property
