@@ -12,7 +12,7 @@ from romesim.core import rng
 from romesim.core.loop import END
 from romesim.core.policy import resolve
 from romesim.jugule import duel
-from romesim.jugule.policies import N_POINTS, P_APPEAL, P_STUMBLE
+from romesim.jugule.policies import N_POINTS, P_APPEAL, P_STUMBLE, S_AP
 
 GAMES = 300
 
@@ -86,8 +86,9 @@ def test_a_game_state_of_the_duel_holds_its_arrays_not_its_history():
     equal games, and leaves the state it came from as it was."""
     state = romesim.new_game("jugule.duel", seed=3, game=5)
     assert type(state).__name__ == "_MachineState"
-    for _ in range(10):  # a few decisions in, past the split
-        state = state.apply(state.legal_actions()[-1])
+    for _ in range(10):  # a few decisions in, past the split (0 never appeals)
+        state = state.apply(state.legal_actions()[0])
+    assert not state.is_terminal
     before = state.state
     first, second = state.apply(state.legal_actions()[0]), state.apply(state.legal_actions()[0])
     assert first.state.tolist() == second.state.tolist() and first.point_index == second.point_index
@@ -95,11 +96,14 @@ def test_a_game_state_of_the_duel_holds_its_arrays_not_its_history():
 
 
 def test_an_illegal_action_is_refused_with_the_point_and_the_game_goes_on_from_a_legal_one():
-    """The machine's ``legal`` is each site's own test: D4's split must fit the AP."""
+    """The machine's ``legal`` is each site's own test: D4's split must fit the AP (every M * 100 + C with
+    M + C <= ap, and nothing else)."""
     state = romesim.new_game("jugule.duel", seed=1, game=0)
     while state.point.name not in ("a_allocate", "b_allocate"):
         state = state.apply(state.legal_actions()[0])
-    ap = int(state.observation["ap"])
+    ap = int(state.state[S_AP])
     with pytest.raises(romesim.PolicyError):
         state.apply((ap + 1) * 100)
-    assert state.apply(ap * 100).point is not None or state.apply(ap * 100).is_terminal
+    assert state.legal_actions() == [m * 100 + c for m in range(ap + 1) for c in range(ap + 1 - m)]
+    after = state.apply(ap * 100)
+    assert after.is_terminal or after.point.name != state.point.name
