@@ -795,7 +795,7 @@ F_PROC, F_STEP = 0, 1
 L0 = 2  # the first local of a frame
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push(st, proc):
     """A new frame for ``proc`` on top of the stack, at its first step, its locals zeroed; returns its base."""
     f = ST_FRAMES + st[ST_SP] * FRAME
@@ -806,14 +806,14 @@ def push(st, proc):
     return f
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def resume_at(st, f, step):
     """The caller's frame ``f`` goes on at ``step`` once its callee returns; the duel goes on."""
     st[f + F_STEP] = step
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def done(st, value):
     """The procedure on top returns ``value`` (``ST_RET``) to its caller."""
     st[ST_SP] -= 1
@@ -821,7 +821,7 @@ def done(st, value):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ask(st, f, step, side, point):
     """Post ``side``'s decision ``point`` (its state vector written); frame ``f`` reads the action at ``step``."""
     st[f + F_STEP] = step
@@ -829,13 +829,13 @@ def ask(st, f, step, side, point):
     return st[ST_POINT]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def answer(st):
     """The action taken at the decision the procedure on top posted."""
     return st[ST_ACTION]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ask_hex(o, G, IT, st, state, cand, f, step, side, n, purpose):
     """D16: the moving gladiator picks one of ``n`` candidate hexes (rows of ``cand``); frame ``f`` reads its index
     at ``step``. A lone candidate is taken without asking."""
@@ -853,7 +853,7 @@ def ask_hex(o, G, IT, st, state, cand, f, step, side, n, purpose):
     return ask(st, f, step, side, P_HEX_CHOICE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def away_candidates(o, G, mover, away_from, cand):
     """15.5, 15.6: the hexes one step straight away from ``away_from`` that lie on the board (rows of ``cand``);
     none when both lie off it (he stays)."""
@@ -866,35 +866,35 @@ def away_candidates(o, G, mover, away_from, cand):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_to(o, G, side, cand, i):
     G[side, G_Q], G[side, G_R] = cand[i, 0], cand[i, 1]
     check_position(o, G)
 
 
 # the calls of procedures with arguments: the callee's frame and its first locals
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def call_voluntary(st, side, checkpoint):
     f = push(st, PR_VOLUNTARY)
     st[f + L0], st[f + L0 + 1] = side, checkpoint
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def call_react(st, side, entered, turning):
     f = push(st, PR_REACT)
     st[f + L0], st[f + L0 + 1], st[f + L0 + 2] = side, entered, turning
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def call_side(st, proc, side):
     f = push(st, proc)
     st[f + L0] = side
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def call_attack(st, proc, a, d, slot):
     """An attack procedure on ``d`` with item ``slot`` of ``a`` (``resolve``: the action, ``free`` in L0 + 2)."""
     f = push(st, proc)
@@ -902,14 +902,14 @@ def call_attack(st, proc, a, d, slot):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def call_melee(st, a, d, kind, slot, ak):
     f = push(st, PR_MELEE)
     st[f + L0], st[f + L0 + 1], st[f + L0 + 2], st[f + L0 + 3], st[f + L0 + 4] = a, d, kind, slot, ak
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def call_defence(st, attacker, target, kind, zone, arc, ak, rng_max):
     f = push(st, PR_DEFENCE)
     st[f + L0], st[f + L0 + 1], st[f + L0 + 2], st[f + L0 + 3] = attacker, target, kind, zone
@@ -917,7 +917,7 @@ def call_defence(st, attacker, target, kind, zone, arc, ak, rng_max):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def call_fumble(st, side, slot, thrown):
     f = push(st, PR_FUMBLE)
     st[f + L0], st[f + L0 + 1], st[f + L0 + 2] = side, slot, thrown
@@ -992,7 +992,7 @@ def react(stream, o, G, IT, st, state, cand, f):
 
 
 # ------------------------------------------------------------------------------------------------ movement phase
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def movement_phase(stream, o, G, IT, st, state, cand, f):
     """4 C/E, 5, 6: the mover acts until he passes; after each step the reactor may react (7)."""
     mover = st[f + L0]
@@ -1052,7 +1052,7 @@ def movement_phase(stream, o, G, IT, st, state, cand, f):
     return ask(st, f, 2, mover, P_MOVE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def movement_end(o, st, f, reactor):
     """JUG-A7 ``after_movement``: the reactor may turn once the mover has passed."""
     done(st, 0)
@@ -1177,7 +1177,7 @@ def fumble(stream, o, G, IT, st, state, f):
     return done(st, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stumble(o, G, side, fell):
     """Fumble 1 (JUG-A53): he falls unless he paid; his assaults end (``stumble_cancel``: only if he fell)."""
     g = G[side]
@@ -1187,7 +1187,7 @@ def stumble(o, G, side, fell):
         g[G_CANCELLED] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def slip(o, G, IT, side, slot):
     """Fumble 5 (JUG-A56, A57): the weapon falls in his hex; his assaults end unless another weapon is in hand."""
     g = G[side]
@@ -1202,7 +1202,7 @@ def slip(o, G, IT, side, slot):
 KD_TARGET, KD_CAN, KD_SPENT, KD_TOTAL = range(L0, L0 + 4)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def knockdown(stream, o, G, IT, st, state, f):
     """10.6 (JUG-A48): 2d6 + wounds - RP spent >= the target's AP rating: he falls."""
     target = st[f + KD_TARGET]
@@ -1233,7 +1233,7 @@ def knockdown(stream, o, G, IT, st, state, f):
 
 
 # ------------------------------------------------------------------------------------------------ assaults
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ask_aim(o, G, IT, st, state, f, step, a, d, arc, right, immob, ak):
     """9.1 with ``location = aimed`` (JUG-A11): the attacker names the zone instead of the location die (he sees
     each zone's armour, -1 where the shield covers it from his hex); frame ``f`` reads it at ``step``."""
@@ -1324,7 +1324,7 @@ def melee(stream, o, G, IT, st, state, f):
 NT_A, NT_D, NT_SLOT, NT_NEED, NT_Q, NT_R = range(L0, L0 + 6)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def net_throw(stream, o, G, IT, st, state, cand, f):
     """10.3: no to-hit roll; the target leaves the 9-hex area for 1 RP per hex (the smooth helmet gives one,
     JUG-A40), parries with the scythe (JUG-A41), or is captured."""
@@ -1376,7 +1376,7 @@ def net_throw(stream, o, G, IT, st, state, cand, f):
     return done(st, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lasso(stream, o, G, IT, st, state, f):
     """10.5 (JUG-A52): no location, no damage; parried or dodged like an assault, otherwise the victim is held."""
     a, d, slot = st[f + L0], st[f + L0 + 1], st[f + L0 + 2]
@@ -1400,7 +1400,7 @@ def lasso(stream, o, G, IT, st, state, f):
     L0, L0 + 11)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def throw(stream, o, G, IT, st, state, f):
     """10.4 (JUG-A42…A45): javelin or thrown spear: to-hit roll (spoiled for 1 RP), then location, shield, damage
     with fumble; the weapon then lies in the target's hex. An immobilised target is always hit (10.3)."""
@@ -1467,7 +1467,7 @@ def throw(stream, o, G, IT, st, state, f):
     return done(st, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bash(stream, o, G, IT, st, state, f):
     """10.6 (JUG-A46, A47): ``push_only``: an assault without location or damage, parried or dodged like one;
     ``full_assault``: a 1d6-3 assault with location and fumble. If it lands, the knock-down test follows."""
@@ -1494,7 +1494,7 @@ def bash(stream, o, G, IT, st, state, f):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def resolve_attack(stream, o, G, IT, st, state, f):
     """Pay for and resolve attack ``action`` (``policies.ATTACK_CODES``) of side ``a``; any attack counts against
     cowardice (12.6). Then (4) the voluntary appeals after each resolved attack: the target first, then the
@@ -1532,7 +1532,7 @@ def resolve_attack(stream, o, G, IT, st, state, f):
     return call_melee(st, a, d, kind, slot, AK_MELEE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def call_resolve(st, a, action, free):
     f = push(st, PR_RESOLVE)
     st[f + L0], st[f + L0 + 1], st[f + L0 + 2] = a, action, free
@@ -1544,7 +1544,7 @@ CB_A, CB_FREE, CB_PUSH = range(L0, L0 + 3)
 (CS_START, CS_ATTACKS, CS_ASK, CS_ATTACK, CS_FREE, CS_FREE_ASSAULT, CS_PUSHES, CS_PUSHED) = range(8)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def combat_phase(stream, o, G, IT, st, state, cand, f):
     """4 D/F, 8: the attacker attacks until he passes, has no legal attack or has his assaults cancelled; then
     the queued push-backs are applied (10.2). After each attack, the free assaults of fumbles 2-3 (JUG-A54): the
@@ -1628,7 +1628,7 @@ def combat_phase(stream, o, G, IT, st, state, cand, f):
 AL_SIDE = L0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def allocate(stream, o, G, IT, st, state, f):
     """4 A (JUG-A4): each side splits all his AP into M + C + R; B sees A's split only with
     ``allocation = g1_then_g2_open``. Then the scutum zone (D5) and the sand of fumble 4 (JUG-A55)."""
@@ -1684,7 +1684,7 @@ DU_ACTIVE, DU_MOVER = L0, L0 + 1
 (DS_TURN, DS_APPEAL_B, DS_ALLOCATE, DS_INITIATIVE, DS_MOVE, DS_COMBAT, DS_NEXT, DS_END) = range(8)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def duel_turns(stream, o, G, IT, st, state, f):
     """4: the whole duel, turn by turn: checkpoint appeals, the split, initiative, then each side's movement and
     combat phases, the active side first; the duel ends as soon as ``st[ST_REASON]`` is set."""
@@ -1760,7 +1760,7 @@ def duel_init(stream, o, G0, IT0, st, state, G, IT, cand, row):
     push(st, PR_DUEL)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def duel_advance(stream, o, G0, IT0, st, state, G, IT, cand, row):
     """4-12: from where the duel stands to its next decision (its point, ``side * N_POINTS + point``), or to its end
     (``END``, the outcome row written)."""
@@ -1805,7 +1805,7 @@ def duel_advance(stream, o, G0, IT0, st, state, G, IT, cand, row):
             return point
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def duel_legal(point, action, o, G0, IT0, st, state, G, IT, cand, row):
     """Each decision site's own test: the masks its state shows (D6, D7, D8, D14), the counts and answers it
     offered (D9, D10, D16), the AP or RP there are (D4, D15), the zones (D5, JUG-A11); 0 passes where it may."""
@@ -1835,12 +1835,12 @@ def duel_legal(point, action, o, G0, IT0, st, state, G, IT, cand, row):
     return 0 <= action <= 5  # P_AIM
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def duel_apply(point, action, o, G0, IT0, st, state, G, IT, cand, row):
     st[ST_ACTION] = action
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def duel_decide(offset, point, codes, params, slots, stream, o, G0, IT0, st, state, G, IT, cand, row):
     """The side's own decision point: ``policies.decide_<point>`` (the user's function in its slot, or the
     built-in)."""
