@@ -925,7 +925,7 @@ def call_fumble(st, side, slot, thrown):
 
 
 # ------------------------------------------------------------------------------------------------ appeals
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def voluntary(stream, o, G, IT, st, state, f):
     """D3 at a checkpoint (12.4): appeals are allowed at any time (JUG-A60; ``appeal_requires_wound``: HP <= 5)."""
     side, checkpoint = st[f + L0], st[f + L0 + 1]
@@ -946,7 +946,7 @@ def voluntary(stream, o, G, IT, st, state, f):
 RC_SIDE, RC_ENTERED, RC_TURNING, RC_ROUND, RC_BACK = range(L0, L0 + 5)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def react(stream, o, G, IT, st, state, cand, f):
     """D7 (7, JUG-A7, A8): reserve reactions to the enemy's move: turn k hexsides for k RP, or step back for
     2 RP when the enemy just entered the ZOC; up to three. Not on the ground, not captured (JUG-A25, A37)."""
@@ -1065,7 +1065,7 @@ def movement_end(o, st, f, reactor):
 DF_ATTACKER, DF_TARGET, DF_KIND, DF_ZONE, DF_ARC, DF_AK, DF_RANGE, DF_ACTION, DF_STEPS, DF_STEP = range(L0, L0 + 10)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def defence(stream, o, G, IT, st, state, cand, f):
     """D9 (7, JUG-A14…A17): parry (2 RP) or dodge; returns 1 when the attack is stopped. Not from the rear, not
     when helpless. A failed ``defence_roll`` spends the RP anyway."""
@@ -1131,7 +1131,7 @@ def defence(stream, o, G, IT, st, state, cand, f):
 FU_SIDE, FU_SLOT, FU_THROWN = range(L0, L0 + 3)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fumble(stream, o, G, IT, st, state, f):
     """11: the fumble table (JUG-A53…A57). ``slot`` is the item used (-1 for a shield attack: the shield)."""
     side, slot = st[f + FU_SIDE], st[f + FU_SLOT]
@@ -1248,7 +1248,7 @@ def ask_aim(o, G, IT, st, state, f, step, a, d, arc, right, immob, ak):
 (ML_A, ML_D, ML_KIND, ML_SLOT, ML_AK, ML_ARC, ML_RIGHT, ML_IMMOB, ML_RANGE, ML_PRE, ML_ZONE) = range(L0, L0 + 11)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def melee(stream, o, G, IT, st, state, f):
     """8.1: one assault (melee, improvised shield, full-assault bash). Returns 1 when it got through."""
     a, d, kind, slot, ak = st[f + ML_A], st[f + ML_D], st[f + ML_KIND], st[f + ML_SLOT], st[f + ML_AK]
