@@ -795,7 +795,7 @@ F_PROC, F_STEP = 0, 1
 L0 = 2  # the first local of a frame
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def push(st, proc):
     """A new frame for ``proc`` on top of the stack, at its first step, its locals zeroed; returns its base."""
     f = ST_FRAMES + st[ST_SP] * FRAME
@@ -806,14 +806,14 @@ def push(st, proc):
     return f
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def resume_at(st, f, step):
     """The caller's frame ``f`` goes on at ``step`` once its callee returns; the duel goes on."""
     st[f + F_STEP] = step
     return NEXT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def done(st, value):
     """The procedure on top returns ``value`` (``ST_RET``) to its caller."""
     st[ST_SP] -= 1
@@ -821,7 +821,7 @@ def done(st, value):
     return NEXT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def ask(st, f, step, side, point):
     """Post ``side``'s decision ``point`` (its state vector written); frame ``f`` reads the action at ``step``."""
     st[f + F_STEP] = step
@@ -829,7 +829,7 @@ def ask(st, f, step, side, point):
     return st[ST_POINT]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def answer(st):
     """The action taken at the decision the procedure on top posted."""
     return st[ST_ACTION]
@@ -866,35 +866,35 @@ def away_candidates(o, G, mover, away_from, cand):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def move_to(o, G, side, cand, i):
     G[side, G_Q], G[side, G_R] = cand[i, 0], cand[i, 1]
     check_position(o, G)
 
 
 # the calls of procedures with arguments: the callee's frame and its first locals
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def call_voluntary(st, side, checkpoint):
     f = push(st, PR_VOLUNTARY)
     st[f + L0], st[f + L0 + 1] = side, checkpoint
     return NEXT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def call_react(st, side, entered, turning):
     f = push(st, PR_REACT)
     st[f + L0], st[f + L0 + 1], st[f + L0 + 2] = side, entered, turning
     return NEXT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def call_side(st, proc, side):
     f = push(st, proc)
     st[f + L0] = side
     return NEXT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def call_attack(st, proc, a, d, slot):
     """An attack procedure on ``d`` with item ``slot`` of ``a`` (``resolve``: the action, ``free`` in L0 + 2)."""
     f = push(st, proc)
@@ -902,14 +902,14 @@ def call_attack(st, proc, a, d, slot):
     return NEXT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def call_melee(st, a, d, kind, slot, ak):
     f = push(st, PR_MELEE)
     st[f + L0], st[f + L0 + 1], st[f + L0 + 2], st[f + L0 + 3], st[f + L0 + 4] = a, d, kind, slot, ak
     return NEXT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def call_defence(st, attacker, target, kind, zone, arc, ak, rng_max):
     f = push(st, PR_DEFENCE)
     st[f + L0], st[f + L0 + 1], st[f + L0 + 2], st[f + L0 + 3] = attacker, target, kind, zone
@@ -917,7 +917,7 @@ def call_defence(st, attacker, target, kind, zone, arc, ak, rng_max):
     return NEXT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def call_fumble(st, side, slot, thrown):
     f = push(st, PR_FUMBLE)
     st[f + L0], st[f + L0 + 1], st[f + L0 + 2] = side, slot, thrown
@@ -1532,7 +1532,7 @@ def resolve_attack(stream, o, G, IT, st, state, f):
     return call_melee(st, a, d, kind, slot, AK_MELEE)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def call_resolve(st, a, action, free):
     f = push(st, PR_RESOLVE)
     st[f + L0], st[f + L0 + 1], st[f + L0 + 2] = a, action, free
