@@ -33,7 +33,8 @@ from ..core.errors import ScenarioError
 from ..core.scenario import REQUIRED, ParamSpec, Scenario, option_table, param, register
 from . import combat as cb
 from . import exact as _exact
-from .duel import R_DOUBLE_COWARD, R_ERROR, R_SPARED, SCRATCH, ST_ERROR, ST_LOSER, ST_REASON, ST_SIZE, play_duel, setup
+from .duel import N_METRICS as DUEL_METRICS
+from .duel import R_DOUBLE_COWARD, R_SPARED, SCRATCH, ST_LOSER, ST_REASON, ST_SIZE, duel_machine
 from .gladiators import gladiator_row, gladiator_spec
 from .policies import DUEL_POINTS, STATE_SIZE
 from .scenarios import INTEGER_BOUNDS
@@ -102,14 +103,14 @@ def fixed_odds_fight(stream, odds, opponent):
 
 
 @njit(cache=True, inline="always")
-def duel_fight(stream, o, G0, IT0, G, IT, st, state, cand, codes, params, slots):
-    """Play one duel with ``play_duel`` of ``jugule.duel`` (the career gladiator is side A). Returns
-    ``(result, error)``: won, spared (or a duel cut by ``max_turns``: survived, no victory) or died; dying
-    includes an appeal refused and an execution for cowardice, alone or together (JUG-A62)."""
-    setup(o, G, IT, G0, IT0)
-    play_duel(stream, o, G, IT, st, state, codes, params, slots, cand)
-    if st[ST_REASON] == R_ERROR:
-        return DIED, st[ST_ERROR]
+def duel_fight(stream, o, G0, IT0, G, IT, st, state, cand, duel_row, codes, params, slots):
+    """Play one duel with ``duel_machine`` of ``jugule.duel`` (the career gladiator is side A; ``duel_row`` takes
+    the duel's own outcome row). Returns ``(result, error)``: won, spared (or a duel cut by ``max_turns``:
+    survived, no victory) or died; dying includes an appeal refused and an execution for cowardice, alone or
+    together (JUG-A62)."""
+    error = duel_machine(stream, codes, params, slots, 0, o, G0, IT0, st, state, G, IT, cand, duel_row)
+    if error != 0:
+        return DIED, error
     if st[ST_REASON] == R_DOUBLE_COWARD or (st[ST_LOSER] == 0 and st[ST_REASON] != R_SPARED):
         return DIED, 0
     if st[ST_LOSER] == 1:
@@ -192,7 +193,7 @@ def fixed_odds_career(stream, row, career, p, rank_weights, odds, pool):
 
 @njit(cache=True, inline="always")
 def duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_items, rival_rows, rival_items, G0, IT0,
-                G, IT, st, state, cand, codes, params, slots):
+                G, IT, st, state, cand, duel_row, codes, params, slots):
     row[:] = 0
     career[:] = 0
     while row[FIGHTS] < p[MAX_FIGHTS]:
@@ -203,7 +204,7 @@ def duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_ite
             G0[0, cb.G_HP] = career[C_HP_LEFT]
         G0[1] = rival_rows[rival, opponent]
         IT0[1] = rival_items[rival, opponent]
-        result, err = duel_fight(stream, o, G0, IT0, G, IT, st, state, cand, codes, params, slots)
+        result, err = duel_fight(stream, o, G0, IT0, G, IT, st, state, cand, duel_row, codes, params, slots)
         if err:
             return err
         career[C_HP_LEFT] = G[0, cb.G_HP]
@@ -230,19 +231,20 @@ fixed_odds_kernel = block_kernel("fixed_odds_kernel", fixed_odds_scratch, fixed_
 @njit(cache=True)
 def career_scratch(args):
     """The buffers a block of careers reuses: progress, the duel's starting and playing rows, its status, the
-    policy state and the hexes."""
+    policy state, the hexes and the duel's own outcome row."""
     own_rows, own_items = args[4], args[5]
     G0 = np.zeros((2, own_rows.shape[1]), np.int64)
     IT0 = np.zeros((2, own_items.shape[1], own_items.shape[2]), np.int64)
     return (np.zeros(C_SIZE, np.int64), G0, IT0, np.zeros_like(G0), np.zeros_like(IT0), np.zeros(ST_SIZE, np.int64),
-            np.zeros(STATE_SIZE, np.int64), np.zeros((SCRATCH, 2), np.int64))
+            np.zeros(STATE_SIZE, np.int64), np.zeros((SCRATCH, 2), np.int64),
+            np.zeros(DUEL_METRICS, np.int64))
 
 
 @njit(cache=True, inline="always")
 def career_game(stream, row, codes, params, slots, p, rank_weights, pool, o, own_rows, own_items, rival_rows,
-                rival_items, career, G0, IT0, G, IT, st, state, cand):
+                rival_items, career, G0, IT0, G, IT, st, state, cand, duel_row):
     return duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_items, rival_rows, rival_items,
-                       G0, IT0, G, IT, st, state, cand, codes, params, slots)
+                       G0, IT0, G, IT, st, state, cand, duel_row, codes, params, slots)
 
 
 career_kernel = block_kernel("career_kernel", career_scratch, career_game, N_METRICS)

@@ -12,7 +12,7 @@ import pandas as pd
 from ..core.errors import ScenarioError
 from ..core.scenario import Scenario, Seat, option_table, param, register
 from .combat import G_FIELDS, I_COLS, MAX_ITEMS, OPTION_NAMES, RANKS, option_vector
-from .duel import duel_kernel
+from . import duel as _duel
 from .gladiators import TYPE_ROWS, TYPES, GladiatorSpec, gladiator_row, gladiator_spec
 from .policies import DUEL_POINTS
 
@@ -44,7 +44,8 @@ class Duel(Scenario):
                "fumbles_b", "nets_thrown_a", "ap_allocated_a", "ap_allocated_b", "ap_spent_a", "ap_spent_b",
                "off_board")
     decision_points = DUEL_POINTS
-    kernel = staticmethod(duel_kernel)
+    kernel = staticmethod(_duel.duel_kernel)
+    machine = _duel.MACHINE
 
     a: object = gladiator_param("retiarius", "gladiator A (the spec's G1): a type name or a custom table")
     b: object = gladiator_param("secutor", "gladiator B (G2): a type name or a custom table")
