@@ -24,11 +24,7 @@ The kernel plays its games with ``core.loop.block_kernel``: ``duel_game`` is one
 ``(o, G0, IT0)``, with the buffers ``duel_scratch`` makes for a block, played by ``duel_machine``; a career plays
 its duels with the same ``duel_machine``.
 """
-import numba
 import numpy as np
-from numba import carray, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from ..core.jit import njit
 from ..core.loop import END, Machine, block_kernel, machine_game
@@ -1893,33 +1889,10 @@ def duel_scratch(args):
             np.zeros((SCRATCH, 2), np.int64))
 
 
-# Speed: numba counts the references to an array each time a function takes it or a view of it is made, with an
-# atomic add; a duel played as a machine passes its arrays through many more calls than the nested procedures
-# did, and those atomic adds took most of its time. The kernel's block owns its arrays for the whole block, so a
-# duel plays on views of them without a reference count (``unmanaged``: the same type, no meminfo), which numba
-# does not count.
-if numba.config.DISABLE_JIT:
-    def unmanaged(a):
-        return a
-else:
-    @intrinsic
-    def _address(typingctx, address):
-        def codegen(context, builder, signature, args):
-            return builder.inttoptr(args[0], cgutils.voidptr_t)
-        return types.voidptr(address), codegen
-
-    @njit(cache=True, inline="always")
-    def unmanaged(a):
-        """``a`` itself, as an array without a reference count: valid while ``a`` lives."""
-        return carray(_address(a.ctypes.data), a.shape, a.dtype)
-
-
 @njit(cache=True, inline="always")
 def duel_game(stream, row, codes, params, slots, o, G0, IT0, st, state, G, IT, cand):
     """One duel from the set-up; its outcome row, or the error code of an illegal action."""
-    return duel_machine(unmanaged(stream), unmanaged(codes), unmanaged(params), slots, 0, unmanaged(o),
-                        unmanaged(G0), unmanaged(IT0), unmanaged(st), unmanaged(state), unmanaged(G),
-                        unmanaged(IT), unmanaged(cand), unmanaged(row))
+    return duel_machine(stream, codes, params, slots, 0, o, G0, IT0, st, state, G, IT, cand, row)
 
 
 duel_kernel = block_kernel("duel_kernel", duel_scratch, duel_game, N_METRICS)
