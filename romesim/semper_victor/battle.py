@@ -32,6 +32,16 @@ rank among that side's rows.
 
 The kernel starts every game from the compiled tables (all pieces alive, nothing retreated), checks what a user
 hook left (``check_hook``) and scores the outcome row from the tables, so a user battle gets the same metrics.
+
+P8 itself is a state machine (``core.loop.machine_game``): ``p8_game`` plays ``p8_init``, ``p8_advance``,
+``p8_legal``, ``p8_apply`` and ``p8_decide`` on the arrays ``(units0, leaders0, context0) + battle_scratch(args) +
+(row,)``, which hold the whole battle in progress (``g``: its stage, the commander and hit counters, each side's
+TBc, the allocation under way, the loser), so a copy of them at a D14 decision is the battle at that decision. Each
+D14 point has its own state vector (``losses``, ``retreats``, ``commands``). The kernel plays a user hook in one
+call, or the machine through the core loop; ``p8_battle`` runs the machine on the hook's tables with the built-in
+codes of its context. ``MACHINE`` is declared, but the scenario sets no ``machine``: ``core.machine`` reads one
+state vector (``Machine.view``) for every point, and a user hook's code is not in the arrays, so ``new_game``
+replays the battle.
 """
 import numpy as np
 from ..core.jit import njit
