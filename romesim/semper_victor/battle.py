@@ -250,7 +250,7 @@ def losses_setup(g, side, hits, pursuit, then):
     g[G_STAGE] = ST_LOSSES
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def commanders(leaders, context, commands, g):
     """P8.2 (D14 ``commander``): each side's commander, the attacker's first: its leader with the highest TB, then
     CC, then SR (a remaining tie changes no die: the first in the list), or with p8_commander = choice the one the
@@ -296,7 +296,7 @@ def commanders(leaders, context, commands, g):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def volley(stream, units, context, out, g):
     """P8.3 simultaneous fire: both sides roll before any loss is taken, the attacker first; then P8.4, the
     attacker's losses first."""
@@ -309,7 +309,7 @@ def volley(stream, units, context, out, g):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def losses_stage(units, context, losses, g):
     """P8.4 (D14 ``losses``): each hit is one step on a unit the owner picks: full -> weakened -> eliminated.
     Surplus hits are lost (no eligible unit: the allocation ends). Under pursuit only retreated units are
@@ -356,7 +356,7 @@ def losses_stage(units, context, losses, g):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def result(units, context, out, g):
     """P8.5: a side wiped out loses, then the side that inflicted fewer hits, then the one with less SP left;
     otherwise the defender holds."""
@@ -387,7 +387,7 @@ def result(units, context, out, g):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def retreat(units, leaders, context, retreats, g):
     """P8.6 (D14 ``retreat``): the loser's survivors move together into one of its retreat zones; a piece barred
     from it, or every survivor when there is no zone, is eliminated (a leader killed)."""
@@ -435,7 +435,7 @@ def retreat(units, leaders, context, retreats, g):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pursuit(stream, units, context, g):
     """p8_pursuit: the winner fires once more (its commander's TBc) at the loser's units that retreated, and the
     loser allocates those hits among them (P8.4)."""
@@ -452,7 +452,7 @@ def pursuit(stream, units, context, g):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deaths(stream, units0, leaders0, context0, units, leaders, context, out, g, row):
     """P8.8 then P8.7: a civil-war defeat kills without a roll (a beaten Usurper; a beaten Augustus when the
     usurpation force wins); every other surviving leader of the loser rolls a d10, in row order, and dies on
@@ -477,7 +477,7 @@ def deaths(stream, units0, leaders0, context0, units, leaders, context, out, g, 
     return END
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def p8_init(stream, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats, commands, g,
             row):
     """A new battle from the tables ``units0, leaders0, context0``: all as compiled, nothing fought, at P8.2."""
@@ -489,7 +489,7 @@ def p8_init(stream, units0, leaders0, context0, state, units, leaders, context, 
     g[G_STAGE] = ST_COMMANDER
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def p8_advance(stream, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats, commands,
                g, row):
     """PROPOSAL P8 (spec 3.2; not from the published rules), P8.2-P8.8, from where the battle stands to its next
@@ -526,7 +526,7 @@ def p8_advance(stream, units0, leaders0, context0, state, units, leaders, contex
             return point
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def p8_legal(point, action, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats,
              commands, g, row):
     """D14: ``losses`` a unit of the side with eligible_i = 1; ``retreat`` a zone below zones; ``commander`` one
@@ -538,13 +538,13 @@ def p8_legal(point, action, units0, leaders0, context0, state, units, leaders, c
     return 0 <= action < commands[2]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def p8_apply(point, action, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats,
              commands, g, row):
     g[G_ACTION] = action
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def p8_decide(offset, point, codes, params, slots, stream, units0, leaders0, context0, state, units, leaders, context,
               out, losses, retreats, commands, g, row):
     """The D14 policy of the posted point, on that point's own state vector."""
