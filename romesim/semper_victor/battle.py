@@ -477,19 +477,25 @@ def deaths(stream, units0, leaders0, context0, units, leaders, context, out, g, 
     return END
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def p8_init(stream, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats, commands, g,
             row):
     """A new battle from the tables ``units0, leaders0, context0``: all as compiled, nothing fought, at P8.2."""
-    units[:, :] = units0
-    leaders[:, :] = leaders0
-    context[:] = context0
+    # element by element: a whole-array copy may allocate, which a function without NRT cannot
+    for i in range(units0.shape[0]):
+        for c in range(U_COLS):
+            units[i, c] = units0[i, c]
+    for r in range(leaders0.shape[0]):
+        for c in range(L_COLS):
+            leaders[r, c] = leaders0[r, c]
+    for k in range(N_CONTEXT):
+        context[k] = context0[k]
     out[:] = 0
     g[:] = 0
     g[G_STAGE] = ST_COMMANDER
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def p8_advance(stream, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats, commands,
                g, row):
     """PROPOSAL P8 (spec 3.2; not from the published rules), P8.2-P8.8, from where the battle stands to its next
@@ -526,7 +532,7 @@ def p8_advance(stream, units0, leaders0, context0, state, units, leaders, contex
             return point
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def p8_legal(point, action, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats,
              commands, g, row):
     """D14: ``losses`` a unit of the side with eligible_i = 1; ``retreat`` a zone below zones; ``commander`` one
@@ -538,13 +544,13 @@ def p8_legal(point, action, units0, leaders0, context0, state, units, leaders, c
     return 0 <= action < commands[2]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def p8_apply(point, action, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats,
              commands, g, row):
     g[G_ACTION] = action
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def p8_decide(offset, point, codes, params, slots, stream, units0, leaders0, context0, state, units, leaders, context,
               out, losses, retreats, commands, g, row):
     """The D14 policy of the posted point, on that point's own state vector."""

@@ -295,7 +295,7 @@ def answer(g):
     return g[G_ACTION]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def targets(p, zone_diocese, dadj, lead, units, legal, state, aux, g):
     """D5: the targets, all named before any validation roll (seed 3.6, double usurpation); a target the scenario
     leaves open (-1) is asked among the legal leaders, the second of a double usurpation in a Diocese neither the
@@ -333,7 +333,7 @@ def targets(p, zone_diocese, dadj, lead, units, legal, state, aux, g):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def validation(stream, row, p, lead, ls, aux, g):
     """Validation: d6 <= PC for every stratagem, automatic after a succession (seed 3.6, 6.1, 6.2); a failed
     Caesar or Augustus loses his marker with SV-A16. Nothing validated ends the game."""
@@ -358,7 +358,7 @@ def validation(stream, row, p, lead, ls, aux, g):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def steps_a_b(stream, row, a, x, b, p, lead, ls, zs, aux, zone_diocese):
     """seed 3.6.3 A and B for the validated Usurper ``x`` of attempt ``a``: he changes side and loses his marker;
     everyone in his zone follows him at once (SV-A17), then the other zones of his Diocese roll (Note 1)."""
@@ -396,7 +396,7 @@ def steps_a_b(stream, row, a, x, b, p, lead, ls, zs, aux, zone_diocese):
             loyalty_zone(stream, row, z, b, player, p, lead, ls, zs, aux, zone_diocese)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_c_candidates(state, a, usurper, b, p, lead, ls, zs, aux, zone_diocese, dadj):
     """seed 3.6.3 C, the D6 state: the Dioceses adjacent to the Usurper's, not his own nor the one the other
     Usurper chose, with their modifier, expected gain and victims. Returns how many."""
@@ -430,7 +430,7 @@ def step_c_candidates(state, a, usurper, b, p, lead, ls, zs, aux, zone_diocese, 
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_c(stream, row, state, a, choice, usurper, b, p, lead, ls, zs, aux, zone_diocese):
     """seed 3.6.3 C once D6 has picked ``choice``: a d10, and on success step B in every zone of D2 (SV-A20: one
     roll per zone)."""
@@ -448,7 +448,7 @@ def step_c(stream, row, state, a, choice, usurper, b, p, lead, ls, zs, aux, zone
                 loyalty_zone(stream, row, z, b, p[PLAYER], p, lead, ls, zs, aux, zone_diocese)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def civil_war(stream, row, p, zone_diocese, dadj, lead, dio, ls, zs, aux, g):
     """seed 3.6.3 A, B and C for each validated Usurper in turn, D6 picking the Diocese of step C (asked when
     there is at least one; the Usurper always tries, a failed roll costing nothing)."""
@@ -467,7 +467,7 @@ def civil_war(stream, row, p, zone_diocese, dadj, lead, dio, ls, zs, aux, g):
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def march_and_assassinations(stream, row, p, zone_diocese, lead, march, ls, zs, aux, g):
     """D: the marches, each Usurper with his stack along the scenario's route (E.1), rallying loyal stacks on
     d6 - b <= PC (SV-A1); then success or failure (seed 3.6.4): the two players' Assassinat stratagems,
@@ -548,7 +548,7 @@ def march_and_assassinations(stream, row, p, zone_diocese, lead, march, ls, zs, 
     return NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def successor(p, lead, ls, aux, tie, g, row):
     """seed 3.6.4: the living Usurper with the highest PC takes the throne; a double usurpation's Usurpers with
     equal PC: the player chooses (D8)."""
@@ -574,7 +574,7 @@ def successor(p, lead, ls, aux, tie, g, row):
     return END
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def usurpation_init(stream, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux, g, row):
     """A new game: the empire as compiled (sides, titles, guards, defeats; loyal units per zone), nothing named."""
     row[:] = 0
@@ -597,7 +597,7 @@ def usurpation_init(stream, p, zone_diocese, dadj, lead, units, legal, march, st
     g[G_STAGE] = ST_TARGETS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def usurpation_advance(stream, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux, g,
                        row):
     """seed 3.6: one usurpation attempt (two with a double usurpation) and its civil war, from where the game
@@ -620,7 +620,7 @@ def usurpation_advance(stream, p, zone_diocese, dadj, lead, units, legal, march,
             return point
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def usurpation_legal(point, action, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux,
                      g, row):
     """D5: one of the candidates; D6: one of the candidate Dioceses; D8: one of the two tied leaders. Each point
@@ -638,13 +638,13 @@ def usurpation_legal(point, action, p, zone_diocese, dadj, lead, units, legal, m
     return action == tie[TIE_A] or action == tie[TIE_B]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def usurpation_apply(point, action, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux,
                      g, row):
     g[G_ACTION] = action
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def usurpation_decide(offset, point, codes, params, slots, stream, p, zone_diocese, dadj, lead, units, legal, march,
                       state, dio, tie, ls, zs, aux, g, row):
     """The policy of the posted point (D5, D6 or D8), on that point's own state vector."""
