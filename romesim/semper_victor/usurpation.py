@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.jit import njit
 from ..core import rng
-from ..core.loop import END, Machine, block_kernel, machine_game
+from ..core.loop import END, Machine, block_kernel
 from .empire import (
     AUGUSTUS,
     CAESAR,
@@ -40,6 +40,7 @@ from .empire import (
 )
 from .empire import L_DEFEATED as E_DEFEATED
 from .empire import L_GUARD as E_GUARD
+from .battle import machine_game_without_nrt
 from .policies import (
     DIO_BONUS,
     DIO_FROM,
@@ -574,7 +575,7 @@ def successor(p, lead, ls, aux, tie, g, row):
     return END
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def usurpation_init(stream, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux, g, row):
     """A new game: the empire as compiled (sides, titles, guards, defeats; loyal units per zone), nothing named."""
     row[:] = 0
@@ -597,7 +598,7 @@ def usurpation_init(stream, p, zone_diocese, dadj, lead, units, legal, march, st
     g[G_STAGE] = ST_TARGETS
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def usurpation_advance(stream, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux, g,
                        row):
     """seed 3.6: one usurpation attempt (two with a double usurpation) and its civil war, from where the game
@@ -620,7 +621,7 @@ def usurpation_advance(stream, p, zone_diocese, dadj, lead, units, legal, march,
             return point
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def usurpation_legal(point, action, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux,
                      g, row):
     """D5: one of the candidates; D6: one of the candidate Dioceses; D8: one of the two tied leaders. Each point
@@ -638,13 +639,13 @@ def usurpation_legal(point, action, p, zone_diocese, dadj, lead, units, legal, m
     return action == tie[TIE_A] or action == tie[TIE_B]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def usurpation_apply(point, action, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux,
                      g, row):
     g[G_ACTION] = action
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def usurpation_decide(offset, point, codes, params, slots, stream, p, zone_diocese, dadj, lead, units, legal, march,
                       state, dio, tie, ls, zs, aux, g, row):
     """The policy of the posted point (D5, D6 or D8), on that point's own state vector."""
@@ -657,9 +658,10 @@ def usurpation_decide(offset, point, codes, params, slots, stream, p, zone_dioce
 
 
 # usurpation_machine(stream, codes, params, slots, offset, p, ..., march, state, dio, tie, ls, zs, aux, g, row): one
-# game to its end; 0 or the error code of the first illegal action
-usurpation_machine = machine_game("usurpation_machine", usurpation_init, usurpation_advance, usurpation_legal,
-                                  usurpation_apply, usurpation_decide)
+# game to its end; 0 or the error code of the first illegal action (the core loop without NRT: see
+# battle.machine_game_without_nrt)
+usurpation_machine = machine_game_without_nrt("usurpation_machine", usurpation_init, usurpation_advance,
+                                              usurpation_legal, usurpation_apply, usurpation_decide)
 
 
 @njit(cache=True)
