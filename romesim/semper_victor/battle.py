@@ -32,12 +32,25 @@ rank among that side's rows.
 
 The kernel starts every game from the compiled tables (all pieces alive, nothing retreated), checks what a user
 hook left (``check_hook``) and scores the outcome row from the tables, so a user battle gets the same metrics.
+
+P8 itself is a state machine (``core.loop.machine_game``): ``p8_game`` plays ``p8_init``, ``p8_advance``,
+``p8_legal``, ``p8_apply`` and ``p8_decide`` on the arrays ``(units0, leaders0, context0) + battle_scratch(args) +
+(row,)``, which hold the whole battle in progress (``g``: its stage, the commander and hit counters, each side's
+TBc, the allocation under way, the loser), so a copy of them at a D14 decision is the battle at that decision. Each
+D14 point has its own state vector (``losses``, ``retreats``, ``commands``). The kernel plays a user hook in one
+call, or the machine through the core loop; ``p8_battle`` runs the machine on the hook's tables with the built-in
+codes of its context. ``MACHINE`` is declared, but the scenario sets no ``machine``: ``core.machine`` reads one
+state vector (``Machine.view``) for every point, and a user hook's code is not in the arrays, so ``new_game``
+replays the battle.
 """
+import sys
+
 import numpy as np
 from ..core.jit import njit
 
 from ..core import rng
-from ..core.loop import block_kernel
+from ..core import loop as _loop
+from ..core.loop import END, Machine, block_kernel
 from ..core.policy import MAX_PARAMS, USER, call, error_code
 from .policies import (
     BATTLE_DP_COMMANDER,
@@ -126,221 +139,6 @@ def fire(units, side, tbc, context, stream):
 
 
 @njit(cache=True, inline="always")
-def allocate(units, side, hits, pursuit, attacker, context, state, stream, params, slots):
-    """P8.4: each hit is one step on a unit the owner picks (D14): full -> weakened -> eliminated. Surplus hits
-    are lost. Under pursuit only retreated units are eligible. Returns 0 or a policy error code."""
-    for h in range(hits):
-        n, eligible = 0, 0
-        for i in range(units.shape[0]):
-            if units[i, U_SIDE] != side:
-                continue
-            ok = units[i, U_ALIVE] == 1 and (pursuit == 0 or units[i, U_RETREATED] == 1)
-            base = LOSS_UNIT0 + 8 * n
-            weak = units[i, U_WEAKENED]
-            state[base] = units[i, U_ALIVE]
-            state[base + 1] = weak
-            state[base + 2] = current_sp(units, i)
-            state[base + 3] = units[i, U_SP]
-            state[base + 4] = units[i, U_WSP]
-            state[base + 5] = units[i, U_WQU] if weak else units[i, U_QU]
-            state[base + 6] = units[i, U_WTB] if weak else units[i, U_TB]
-            state[base + 7] = 1 if ok else 0
-            eligible += state[base + 7]
-            n += 1
-        if eligible == 0:
-            return 0
-        state[0], state[1], state[2], state[3], state[4], state[5] = (
-            side, 1 if side == attacker else 0, hits - h, hits, pursuit, n)
-        a = decide_battle_losses(context[C_LOSSES_CODE], params[BATTLE_DP_LOSSES], state, stream, slots,
-                                 BATTLE_DP_LOSSES)
-        if a < 0 or a >= n or state[LOSS_UNIT0 + 8 * a + 7] == 0:
-            return error_code(BATTLE_DP_LOSSES, a)
-        k = -1
-        for i in range(units.shape[0]):
-            if units[i, U_SIDE] == side:
-                k += 1
-                if k == a:
-                    if units[i, U_WEAKENED]:
-                        units[i, U_ALIVE] = 0
-                    else:
-                        units[i, U_WEAKENED] = 1
-                    break
-    return 0
-
-
-@njit(cache=True, inline="always")
-def commander(leaders, side, attacker, context, state, stream, params, slots):
-    """P8.2: the side's commander row (-1 without a leader) and an error code."""
-    n = 0
-    best = -1
-    for r in range(leaders.shape[0]):
-        if leaders[r, L_SIDE] != side:
-            continue
-        base = COMMANDER_LEADER0 + 4 * n
-        state[base], state[base + 1], state[base + 2], state[base + 3] = (
-            leaders[r, L_TB], leaders[r, L_CC], leaders[r, L_SR], leaders[r, L_ROLE])
-        if best < 0:
-            best = r
-        else:
-            # highest TB, then CC, then SR; a remaining tie changes no die, so the first in the list
-            for c in (L_TB, L_CC, L_SR):
-                if leaders[r, c] != leaders[best, c]:
-                    if leaders[r, c] > leaders[best, c]:
-                        best = r
-                    break
-        n += 1
-    if n == 0 or not context[C_COMMANDER_CHOICE]:
-        return best, 0
-    state[0], state[1], state[2] = side, 1 if side == attacker else 0, n
-    a = decide_battle_commander(context[C_COMMANDER_CODE], params[BATTLE_DP_COMMANDER], state, stream,
-                                slots, BATTLE_DP_COMMANDER)
-    if a < 0 or a >= n:
-        return -1, error_code(BATTLE_DP_COMMANDER, a)
-    k = -1
-    for r in range(leaders.shape[0]):
-        if leaders[r, L_SIDE] == side:
-            k += 1
-            if k == a:
-                return r, 0
-    return -1, 0
-
-
-@njit(cache=True, inline="always")
-def retreat(units, leaders, side, attacker, context, state, stream, params, slots):
-    """P8.6: the loser's survivors move together into one of its retreat zones (D14); a piece barred from it,
-    or every survivor when there is no zone, is eliminated (a leader killed). Returns 0 or an error code."""
-    zones = context[C_ZONES + side]
-    n_units, n_leaders, survivors = 0, 0, 0
-    for i in range(units.shape[0]):
-        if units[i, U_SIDE] == side:
-            base = RETREAT_UNIT0 + 3 * n_units
-            state[base], state[base + 1] = units[i, U_ALIVE], current_sp(units, i)
-            state[base + 2] = units[i, U_BARRED]
-            survivors += units[i, U_ALIVE]
-            n_units += 1
-    for r in range(leaders.shape[0]):
-        if leaders[r, L_SIDE] == side:
-            base = RETREAT_LEADER0 + 3 * n_leaders
-            state[base], state[base + 1] = leaders[r, L_ALIVE], leaders[r, L_BARRED]
-            state[base + 2] = leaders[r, L_ROLE]
-            survivors += leaders[r, L_ALIVE]
-            n_leaders += 1
-    if survivors == 0:
-        return 0
-    barred = -1  # every bit: nowhere to go
-    if zones > 0:
-        state[0], state[1], state[2] = side, 1 if side == attacker else 0, zones
-        state[3], state[4] = n_units, n_leaders
-        z = decide_battle_retreat(context[C_RETREAT_CODE], params[BATTLE_DP_RETREAT], state, stream, slots,
-                                  BATTLE_DP_RETREAT)
-        if z < 0 or z >= zones:
-            return error_code(BATTLE_DP_RETREAT, z)
-        barred = np.int64(1) << z
-    for i in range(units.shape[0]):
-        if units[i, U_SIDE] == side and units[i, U_ALIVE]:
-            if units[i, U_BARRED] & barred:
-                units[i, U_ALIVE] = 0
-            else:
-                units[i, U_RETREATED] = 1
-    for r in range(leaders.shape[0]):
-        if leaders[r, L_SIDE] == side and leaders[r, L_ALIVE]:
-            if leaders[r, L_BARRED] & barred:
-                leaders[r, L_ALIVE] = 0
-            else:
-                leaders[r, L_RETREATED] = 1
-    return 0
-
-
-@njit(cache=True, inline="always")
-def p8_core(units, leaders, context, out, stream, losses, retreats, commands, params, slots):
-    """PROPOSAL P8 (spec 3.2; not from the published rules), P8.2-P8.8, with the D14 policies.
-
-    Dice in this order: commander choices (random built-in only; attacker, then defender), the attacker's fire,
-    the defender's fire, the attacker's then the defender's loss allocations (random built-in only), the retreat
-    zone (random built-in only), pursuit fire and its allocation (p8_pursuit), then one d10 per surviving leader
-    of the loser in row order.
-    """
-    attacker = context[C_ATTACKER]
-    defender = 1 - attacker
-    out[O_WINNER], out[O_HITS], out[O_HITS + 1], out[O_ERROR] = 0, 0, 0, 0
-    # P8.2 commanders
-    tbc_a, tbc_d = 0, 0
-    for s in (attacker, defender):
-        r, err = commander(leaders, s, attacker, context, commands, stream, params, slots)
-        if err:
-            out[O_ERROR] = err
-            return
-        if r >= 0:
-            leaders[r, L_COMMANDER] = 1
-            if s == attacker:
-                tbc_a = leaders[r, L_TB]
-            else:
-                tbc_d = leaders[r, L_TB]
-    # P8.3 simultaneous fire: both sides roll before any loss is taken
-    hits_a = fire(units, attacker, tbc_a, context, stream)
-    hits_d = fire(units, defender, tbc_d, context, stream)
-    out[O_HITS + attacker], out[O_HITS + defender] = hits_a, hits_d
-    # P8.4 losses, the attacker's first
-    err = allocate(units, attacker, hits_d, 0, attacker, context, losses, stream, params, slots)
-    if err == 0:
-        err = allocate(units, defender, hits_a, 0, attacker, context, losses, stream, params, slots)
-    if err:
-        out[O_ERROR] = err
-        return
-    # P8.5 result
-    alive_a, alive_d, sp_a, sp_d = 0, 0, 0, 0
-    for i in range(units.shape[0]):
-        if units[i, U_SIDE] == attacker:
-            alive_a += units[i, U_ALIVE]
-            sp_a += current_sp(units, i)
-        else:
-            alive_d += units[i, U_ALIVE]
-            sp_d += current_sp(units, i)
-    if alive_a == 0 and alive_d > 0:
-        loser = attacker
-    elif alive_d == 0 and alive_a > 0:
-        loser = defender
-    elif hits_a != hits_d:
-        loser = attacker if hits_a < hits_d else defender
-    elif sp_a != sp_d:
-        loser = attacker if sp_a < sp_d else defender
-    else:
-        loser = attacker  # the defender holds
-    winner = 1 - loser
-    out[O_WINNER] = winner
-    # P8.6 retreat, then pursuit (p8_pursuit): the winner fires once more at the units that retreated
-    err = retreat(units, leaders, loser, attacker, context, retreats, stream, params, slots)
-    if err:
-        out[O_ERROR] = err
-        return
-    if context[C_PURSUIT]:
-        fled = 0
-        for i in range(units.shape[0]):
-            if units[i, U_SIDE] == loser and units[i, U_ALIVE] and units[i, U_RETREATED]:
-                fled += 1
-        if fled > 0:
-            hits = fire(units, winner, tbc_a if winner == attacker else tbc_d, context, stream)
-            err = allocate(units, loser, hits, 1, attacker, context, losses, stream, params, slots)
-            if err:
-                out[O_ERROR] = err
-                return
-    # P8.8 then P8.7: a civil-war defeat kills without a roll; every other surviving loser's leader rolls
-    usurpers_win = 0
-    for r in range(leaders.shape[0]):
-        role = leaders[r, L_ROLE]
-        if leaders[r, L_SIDE] == winner and (role == ROLE_USURPER or role == ROLE_CIVIL_WAR):
-            usurpers_win = 1
-    for r in range(leaders.shape[0]):
-        if leaders[r, L_SIDE] != loser or not leaders[r, L_ALIVE]:
-            continue
-        role = leaders[r, L_ROLE]
-        if context[C_CIVIL_KILLS] and (role == ROLE_USURPER or (role == ROLE_AUGUSTUS and usurpers_win)):
-            leaders[r, L_ALIVE] = 0
-        elif rng.d10(stream) >= context[C_DEATH_FROM]:
-            leaders[r, L_ALIVE] = 0
-
-
-@njit(cache=True, inline="always")
 def battle_tables(state):
     """The tables ``(units, leaders, context, out)`` of a battle hook's ``state``, sharing its memory."""
     nu, nl = state[HOOK_UNITS], state[HOOK_LEADERS]
@@ -359,20 +157,6 @@ def battle_state(units, leaders, context):
     g[:, :] = leaders
     c[:] = context
     return state
-
-
-@njit(cache=True)
-def p8_battle(state, params, stream):
-    """The built-in battle hook ``p8_proposal``: PROPOSAL P8 (spec 3.2) — not from the published rules.
-
-    Same signature as a user hook; plays the D14 decisions with the built-ins whose codes are in the context
-    (so a user hook may call it and then change the result). Returns 0.
-    """
-    units, leaders, context, out = battle_tables(state)
-    d14 = np.zeros((4, MAX_PARAMS), np.float64)
-    p8_core(units, leaders, context, out, stream, np.zeros(LOSS_STATE_SIZE, np.int64),
-            np.zeros(RETREAT_STATE_SIZE, np.int64), np.zeros(COMMANDER_STATE_SIZE, np.int64), d14, None)
-    return 0
 
 
 @njit(cache=True, inline="always")
@@ -432,21 +216,417 @@ def score(row, units, units0, leaders, leaders0, context, out):
             row[AUGUSTUS_DEFEATED] = 1
 
 
+# The battle as a state machine (``core.loop.machine_game``). Where the battle stands lives in ``g``: the stage of
+# P8 (``G_STAGE``, ``ST_*``), the counters inside it (the side whose commander is named, the hit being allocated),
+# and what later steps need (each side's commander's TBc, the allocation in progress, the loser). A stage posts a
+# decision by writing its state vector and returning its point with ``G_ASKED`` set (``ask``); ``apply`` stores the
+# action, and the next ``advance`` re-enters the same stage, which takes it (``answer``) and goes on. No stage rolls
+# a die before its ask, so re-entering it repeats nothing: the dice fall in ``p8_advance``'s documented order.
+ST_COMMANDER, ST_FIRE, ST_LOSSES, ST_DEFENDER_LOSSES, ST_RESULT, ST_RETREAT, ST_PURSUIT, ST_DEATHS, ST_END = range(9)
+NEXT = -2  # a stage's answer when the battle goes on to another stage without a decision
+# G_K: 0 the attacker's commander is named, 1 the defender's; G_TBC + side: its commander's TB (0 without one);
+# G_SIDE, G_HITS, G_PURSUIT, G_H, G_THEN: the allocation in progress (P8.4), its side, hits, pursuit flag, the hit
+# being allocated and the stage that follows it
+(G_STAGE, G_ASKED, G_ACTION, G_K, G_TBC, G_SIDE, G_HITS, G_PURSUIT, G_H, G_THEN, G_LOSER, G_SIZE) = (
+    0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12)
+N_BATTLE_POINTS = 4
+
+
+@njit(cache=True, inline="always")
+def ask(g, point):
+    """Post decision ``point`` (its state vector written): the stage that asks is re-entered with the action."""
+    g[G_ASKED] = 1
+    return point
+
+
+@njit(cache=True, inline="always")
+def answer(g):
+    """The action taken at the decision this stage posted."""
+    g[G_ASKED] = 0
+    return g[G_ACTION]
+
+
+@njit(cache=True, inline="always")
+def losses_setup(g, side, hits, pursuit, then):
+    """P8.4: ``side`` takes ``hits`` steps, one decision per hit (``pursuit``: only retreated units), then ``then``."""
+    g[G_SIDE], g[G_HITS], g[G_PURSUIT], g[G_H], g[G_THEN] = side, hits, pursuit, 0, then
+    g[G_STAGE] = ST_LOSSES
+
+
+@njit(cache=True, inline="always")
+def commanders(leaders, context, commands, g):
+    """P8.2 (D14 ``commander``): each side's commander, the attacker's first: its leader with the highest TB, then
+    CC, then SR (a remaining tie changes no die: the first in the list), or with p8_commander = choice the one the
+    side picks. Its TB is the side's TBc."""
+    attacker = context[C_ATTACKER]
+    while g[G_K] < 2:
+        side = attacker if g[G_K] == 0 else 1 - attacker
+        r = -1
+        if g[G_ASKED]:
+            a = answer(g)
+            k = -1
+            for q in range(leaders.shape[0]):
+                if leaders[q, L_SIDE] == side:
+                    k += 1
+                    if k == a:
+                        r = q
+                        break
+        else:
+            n = 0
+            for q in range(leaders.shape[0]):
+                if leaders[q, L_SIDE] != side:
+                    continue
+                base = COMMANDER_LEADER0 + 4 * n
+                commands[base], commands[base + 1], commands[base + 2], commands[base + 3] = (
+                    leaders[q, L_TB], leaders[q, L_CC], leaders[q, L_SR], leaders[q, L_ROLE])
+                if r < 0:
+                    r = q
+                else:
+                    for c in (L_TB, L_CC, L_SR):
+                        if leaders[q, c] != leaders[r, c]:
+                            if leaders[q, c] > leaders[r, c]:
+                                r = q
+                            break
+                n += 1
+            if n > 0 and context[C_COMMANDER_CHOICE]:
+                commands[0], commands[1], commands[2] = side, 1 if side == attacker else 0, n
+                return ask(g, BATTLE_DP_COMMANDER)
+        if r >= 0:
+            leaders[r, L_COMMANDER] = 1
+            g[G_TBC + side] = leaders[r, L_TB]
+        g[G_K] += 1
+    g[G_STAGE] = ST_FIRE
+    return NEXT
+
+
+@njit(cache=True, inline="always")
+def volley(stream, units, context, out, g):
+    """P8.3 simultaneous fire: both sides roll before any loss is taken, the attacker first; then P8.4, the
+    attacker's losses first."""
+    attacker = context[C_ATTACKER]
+    defender = 1 - attacker
+    hits_a = fire(units, attacker, g[G_TBC + attacker], context, stream)
+    hits_d = fire(units, defender, g[G_TBC + defender], context, stream)
+    out[O_HITS + attacker], out[O_HITS + defender] = hits_a, hits_d
+    losses_setup(g, attacker, hits_d, 0, ST_DEFENDER_LOSSES)
+    return NEXT
+
+
+@njit(cache=True, inline="always")
+def losses_stage(units, context, losses, g):
+    """P8.4 (D14 ``losses``): each hit is one step on a unit the owner picks: full -> weakened -> eliminated.
+    Surplus hits are lost (no eligible unit: the allocation ends). Under pursuit only retreated units are
+    eligible."""
+    side, hits, pursuit = g[G_SIDE], g[G_HITS], g[G_PURSUIT]
+    while g[G_H] < hits:
+        if g[G_ASKED]:
+            a = answer(g)
+            k = -1
+            for i in range(units.shape[0]):
+                if units[i, U_SIDE] == side:
+                    k += 1
+                    if k == a:
+                        if units[i, U_WEAKENED]:
+                            units[i, U_ALIVE] = 0
+                        else:
+                            units[i, U_WEAKENED] = 1
+                        break
+            g[G_H] += 1
+            continue
+        n, eligible = 0, 0
+        for i in range(units.shape[0]):
+            if units[i, U_SIDE] != side:
+                continue
+            ok = units[i, U_ALIVE] == 1 and (pursuit == 0 or units[i, U_RETREATED] == 1)
+            base = LOSS_UNIT0 + 8 * n
+            weak = units[i, U_WEAKENED]
+            losses[base] = units[i, U_ALIVE]
+            losses[base + 1] = weak
+            losses[base + 2] = current_sp(units, i)
+            losses[base + 3] = units[i, U_SP]
+            losses[base + 4] = units[i, U_WSP]
+            losses[base + 5] = units[i, U_WQU] if weak else units[i, U_QU]
+            losses[base + 6] = units[i, U_WTB] if weak else units[i, U_TB]
+            losses[base + 7] = 1 if ok else 0
+            eligible += losses[base + 7]
+            n += 1
+        if eligible == 0:
+            break
+        losses[0], losses[1], losses[2], losses[3], losses[4], losses[5] = (
+            side, 1 if side == context[C_ATTACKER] else 0, hits - g[G_H], hits, pursuit, n)
+        return ask(g, BATTLE_DP_LOSSES)
+    g[G_STAGE] = g[G_THEN]
+    return NEXT
+
+
+@njit(cache=True, inline="always")
+def result(units, context, out, g):
+    """P8.5: a side wiped out loses, then the side that inflicted fewer hits, then the one with less SP left;
+    otherwise the defender holds."""
+    attacker = context[C_ATTACKER]
+    defender = 1 - attacker
+    hits_a, hits_d = out[O_HITS + attacker], out[O_HITS + defender]
+    alive_a, alive_d, sp_a, sp_d = 0, 0, 0, 0
+    for i in range(units.shape[0]):
+        if units[i, U_SIDE] == attacker:
+            alive_a += units[i, U_ALIVE]
+            sp_a += current_sp(units, i)
+        else:
+            alive_d += units[i, U_ALIVE]
+            sp_d += current_sp(units, i)
+    if alive_a == 0 and alive_d > 0:
+        loser = attacker
+    elif alive_d == 0 and alive_a > 0:
+        loser = defender
+    elif hits_a != hits_d:
+        loser = attacker if hits_a < hits_d else defender
+    elif sp_a != sp_d:
+        loser = attacker if sp_a < sp_d else defender
+    else:
+        loser = attacker  # the defender holds
+    out[O_WINNER] = 1 - loser
+    g[G_LOSER] = loser
+    g[G_STAGE] = ST_RETREAT
+    return NEXT
+
+
+@njit(cache=True, inline="always")
+def retreat(units, leaders, context, retreats, g):
+    """P8.6 (D14 ``retreat``): the loser's survivors move together into one of its retreat zones; a piece barred
+    from it, or every survivor when there is no zone, is eliminated (a leader killed)."""
+    side = g[G_LOSER]
+    barred = np.int64(-1)  # every bit: nowhere to go
+    if g[G_ASKED]:
+        barred = np.int64(1) << answer(g)
+    else:
+        zones = context[C_ZONES + side]
+        n_units, n_leaders, survivors = 0, 0, 0
+        for i in range(units.shape[0]):
+            if units[i, U_SIDE] == side:
+                base = RETREAT_UNIT0 + 3 * n_units
+                retreats[base], retreats[base + 1] = units[i, U_ALIVE], current_sp(units, i)
+                retreats[base + 2] = units[i, U_BARRED]
+                survivors += units[i, U_ALIVE]
+                n_units += 1
+        for r in range(leaders.shape[0]):
+            if leaders[r, L_SIDE] == side:
+                base = RETREAT_LEADER0 + 3 * n_leaders
+                retreats[base], retreats[base + 1] = leaders[r, L_ALIVE], leaders[r, L_BARRED]
+                retreats[base + 2] = leaders[r, L_ROLE]
+                survivors += leaders[r, L_ALIVE]
+                n_leaders += 1
+        if survivors == 0:
+            g[G_STAGE] = ST_PURSUIT
+            return NEXT
+        if zones > 0:
+            retreats[0], retreats[1], retreats[2] = side, 1 if side == context[C_ATTACKER] else 0, zones
+            retreats[3], retreats[4] = n_units, n_leaders
+            return ask(g, BATTLE_DP_RETREAT)
+    for i in range(units.shape[0]):
+        if units[i, U_SIDE] == side and units[i, U_ALIVE]:
+            if units[i, U_BARRED] & barred:
+                units[i, U_ALIVE] = 0
+            else:
+                units[i, U_RETREATED] = 1
+    for r in range(leaders.shape[0]):
+        if leaders[r, L_SIDE] == side and leaders[r, L_ALIVE]:
+            if leaders[r, L_BARRED] & barred:
+                leaders[r, L_ALIVE] = 0
+            else:
+                leaders[r, L_RETREATED] = 1
+    g[G_STAGE] = ST_PURSUIT
+    return NEXT
+
+
+@njit(cache=True, inline="always")
+def pursuit(stream, units, context, g):
+    """p8_pursuit: the winner fires once more (its commander's TBc) at the loser's units that retreated, and the
+    loser allocates those hits among them (P8.4)."""
+    g[G_STAGE] = ST_DEATHS
+    if context[C_PURSUIT]:
+        loser = g[G_LOSER]
+        fled = 0
+        for i in range(units.shape[0]):
+            if units[i, U_SIDE] == loser and units[i, U_ALIVE] and units[i, U_RETREATED]:
+                fled += 1
+        if fled > 0:
+            hits = fire(units, 1 - loser, g[G_TBC + 1 - loser], context, stream)
+            losses_setup(g, loser, hits, 1, ST_DEATHS)
+    return NEXT
+
+
+@njit(cache=True, inline="always")
+def deaths(stream, units0, leaders0, context0, units, leaders, context, out, g, row):
+    """P8.8 then P8.7: a civil-war defeat kills without a roll (a beaten Usurper; a beaten Augustus when the
+    usurpation force wins); every other surviving leader of the loser rolls a d10, in row order, and dies on
+    p8_loser_leader_death or more. Then the battle is over: its outcome row is scored."""
+    loser = g[G_LOSER]
+    winner = 1 - loser
+    usurpers_win = 0
+    for r in range(leaders.shape[0]):
+        role = leaders[r, L_ROLE]
+        if leaders[r, L_SIDE] == winner and (role == ROLE_USURPER or role == ROLE_CIVIL_WAR):
+            usurpers_win = 1
+    for r in range(leaders.shape[0]):
+        if leaders[r, L_SIDE] != loser or not leaders[r, L_ALIVE]:
+            continue
+        role = leaders[r, L_ROLE]
+        if context[C_CIVIL_KILLS] and (role == ROLE_USURPER or (role == ROLE_AUGUSTUS and usurpers_win)):
+            leaders[r, L_ALIVE] = 0
+        elif rng.d10(stream) >= context[C_DEATH_FROM]:
+            leaders[r, L_ALIVE] = 0
+    score(row, units, units0, leaders, leaders0, context0, out)
+    g[G_STAGE] = ST_END
+    return END
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def p8_init(stream, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats, commands, g,
+            row):
+    """A new battle from the tables ``units0, leaders0, context0``: all as compiled, nothing fought, at P8.2."""
+    # element by element: a whole-array copy may allocate, which a function without NRT cannot
+    for i in range(units0.shape[0]):
+        for c in range(U_COLS):
+            units[i, c] = units0[i, c]
+    for r in range(leaders0.shape[0]):
+        for c in range(L_COLS):
+            leaders[r, c] = leaders0[r, c]
+    for k in range(N_CONTEXT):
+        context[k] = context0[k]
+    out[:] = 0
+    g[:] = 0
+    g[G_STAGE] = ST_COMMANDER
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def p8_advance(stream, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats, commands,
+               g, row):
+    """PROPOSAL P8 (spec 3.2; not from the published rules), P8.2-P8.8, from where the battle stands to its next
+    D14 decision (its point) or its end (``END``, the outcome row scored).
+
+    Dice in this order: commander choices (random built-in only; attacker, then defender), the attacker's fire,
+    the defender's fire, the attacker's then the defender's loss allocations (random built-in only), the retreat
+    zone (random built-in only), pursuit fire and its allocation (p8_pursuit), then one d10 per surviving leader
+    of the loser in row order.
+    """
+    while True:
+        stage = g[G_STAGE]
+        if stage == ST_COMMANDER:
+            point = commanders(leaders, context, commands, g)
+        elif stage == ST_FIRE:
+            point = volley(stream, units, context, out, g)
+        elif stage == ST_LOSSES:
+            point = losses_stage(units, context, losses, g)
+        elif stage == ST_DEFENDER_LOSSES:
+            attacker = context[C_ATTACKER]
+            losses_setup(g, 1 - attacker, out[O_HITS + attacker], 0, ST_RESULT)
+            point = NEXT
+        elif stage == ST_RESULT:
+            point = result(units, context, out, g)
+        elif stage == ST_RETREAT:
+            point = retreat(units, leaders, context, retreats, g)
+        elif stage == ST_PURSUIT:
+            point = pursuit(stream, units, context, g)
+        elif stage == ST_DEATHS:
+            point = deaths(stream, units0, leaders0, context0, units, leaders, context, out, g, row)
+        else:
+            point = END
+        if point != NEXT:
+            return point
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def p8_legal(point, action, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats,
+             commands, g, row):
+    """D14: ``losses`` a unit of the side with eligible_i = 1; ``retreat`` a zone below zones; ``commander`` one
+    of the side's leaders. Each point reads its own state vector."""
+    if point == BATTLE_DP_LOSSES:
+        return 0 <= action < losses[5] and losses[LOSS_UNIT0 + 8 * action + 7] != 0
+    if point == BATTLE_DP_RETREAT:
+        return 0 <= action < retreats[2]
+    return 0 <= action < commands[2]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def p8_apply(point, action, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats,
+             commands, g, row):
+    g[G_ACTION] = action
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def p8_decide(offset, point, codes, params, slots, stream, units0, leaders0, context0, state, units, leaders, context,
+              out, losses, retreats, commands, g, row):
+    """The D14 policy of the posted point, on that point's own state vector."""
+    i = offset + point
+    if point == BATTLE_DP_LOSSES:
+        return decide_battle_losses(codes[i], params[i], losses, stream, slots, i)
+    if point == BATTLE_DP_RETREAT:
+        return decide_battle_retreat(codes[i], params[i], retreats, stream, slots, i)
+    return decide_battle_commander(codes[i], params[i], commands, stream, slots, i)
+
+
+def machine_game_without_nrt(name, init, advance, legal, apply, decide):
+    """``core.loop.machine_game``: the core loop (its ``MACHINE`` template, compiled the same way), but compiled
+    without numba's reference counting (``_nrt=False``) and with the machine's functions inlined into it.
+
+    Why: a battle of P8 is a few hundred nanoseconds of work, and each call of the loop passes the game's 13 arrays;
+    with NRT every call increfs and decrefs each array (perf: 64 % of the kernel's time in NRT_incref/decref), and
+    numba's pruning of those counts fails in the loop. Without NRT and inlined, the loop plays P8 faster than the old
+    straight-through code. The machine's functions allocate nothing, so they need no NRT; a user function called
+    by ``decide`` keeps its own. ``core.loop.machine_game`` takes no compile options: this is it with one.
+    """
+    function, count = _loop._arity(init, 1, "a state machine's functions take the game's arrays after their own")
+    module, line = sys.modules[function.__module__], sys._getframe(1).f_lineno
+    functions = dict(init=init, advance=advance, legal=legal, apply=apply, decide=decide, END=END)
+    return _loop._generate(_loop.MACHINE, name, count, functions, module, line, _nrt=False)
+
+
+# p8_game(stream, codes, params, slots, offset, units0, leaders0, context0, state, units, leaders, context, out, losses,
+# retreats, commands, g, row): one P8 battle to its end; 0 or the error code of the first illegal D14 action
+p8_game = machine_game_without_nrt("p8_game", p8_init, p8_advance, p8_legal, p8_apply, p8_decide)
+
+
+@njit(cache=True)
+def p8_battle(state, params, stream):
+    """The built-in battle hook ``p8_proposal``: PROPOSAL P8 (spec 3.2) — not from the published rules.
+
+    Same signature as a user hook; plays the P8 machine on the hook's tables, the D14 decisions by the built-ins
+    whose codes are in the context (so a user hook may call it and then change the result). Returns 0.
+    """
+    units, leaders, context, out = battle_tables(state)
+    codes = np.zeros(N_BATTLE_POINTS, np.int64)
+    codes[BATTLE_DP_LOSSES] = context[C_LOSSES_CODE]
+    codes[BATTLE_DP_RETREAT] = context[C_RETREAT_CODE]
+    codes[BATTLE_DP_COMMANDER] = context[C_COMMANDER_CODE]
+    d14 = np.zeros((N_BATTLE_POINTS, MAX_PARAMS), np.float64)
+    # the battle starts from the tables as the hook received them (units0 ... for the row, which no one reads)
+    err = p8_game(stream, codes, d14, None, 0, units.copy(), leaders.copy(), context.copy(), state, units, leaders,
+                  context, out, np.zeros(LOSS_STATE_SIZE, np.int64), np.zeros(RETREAT_STATE_SIZE, np.int64),
+                  np.zeros(COMMANDER_STATE_SIZE, np.int64), np.zeros(G_SIZE, np.int64),
+                  np.zeros(N_METRICS, np.int64))
+    out[O_ERROR] = err
+    return 0
+
+
 @njit(cache=True)
 def battle_scratch(args):
-    """The hook's state and its tables, then one D14 state per decision point."""
+    """The hook's state and its tables, one D14 state per decision point, then the machine's scalars ``g``."""
     units0, leaders0, context0 = args
     state = battle_state(units0, leaders0, context0)
     units, leaders, context, out = battle_tables(state)
     return (state, units, leaders, context, out, np.zeros(LOSS_STATE_SIZE, np.int64),
-            np.zeros(RETREAT_STATE_SIZE, np.int64), np.zeros(COMMANDER_STATE_SIZE, np.int64))
+            np.zeros(RETREAT_STATE_SIZE, np.int64), np.zeros(COMMANDER_STATE_SIZE, np.int64),
+            np.zeros(G_SIZE, np.int64))
 
 
 @njit(cache=True, inline="always")
 def battle_game(stream, row, codes, params, slots, units0, leaders0, context0, state, units, leaders, context, out,
-                losses, retreats, commands):
-    """One battle of the ``battle`` hook (PROPOSAL P8 by default) from the compiled tables. Fills ``row``;
-    returns 0 or a policy error code."""
+                losses, retreats, commands, g):
+    """One battle from the compiled tables: the ``battle`` hook's user function in one call, or the P8 machine
+    through the core loop. Fills ``row``; returns 0 or a policy error code."""
+    if codes[BATTLE_DP_HOOK] != USER:
+        return p8_game(stream, codes, params, slots, 0, units0, leaders0, context0, state, units, leaders, context,
+                       out, losses, retreats, commands, g, row)
     units[:, :] = units0
     leaders[:, :] = leaders0
     context[:] = context0
@@ -454,14 +634,10 @@ def battle_game(stream, row, codes, params, slots, units0, leaders0, context0, s
     context[C_RETREAT_CODE] = codes[BATTLE_DP_RETREAT]
     context[C_COMMANDER_CODE] = codes[BATTLE_DP_COMMANDER]
     out[:] = 0
-    if codes[BATTLE_DP_HOOK] == USER:
-        # the row counts are the hook's to read: reset, so that a hook changing them cannot move the tables
-        state[HOOK_UNITS], state[HOOK_LEADERS] = units0.shape[0], leaders0.shape[0]
-        call(slots, BATTLE_DP_HOOK, state, params[BATTLE_DP_HOOK], stream)
-        err = check_hook(units, units0, leaders, leaders0, out)
-    else:
-        p8_core(units, leaders, context, out, stream, losses, retreats, commands, params, slots)
-        err = out[O_ERROR]
+    # the row counts are the hook's to read: reset, so that a hook changing them cannot move the tables
+    state[HOOK_UNITS], state[HOOK_LEADERS] = units0.shape[0], leaders0.shape[0]
+    call(slots, BATTLE_DP_HOOK, state, params[BATTLE_DP_HOOK], stream)
+    err = check_hook(units, units0, leaders, leaders0, out)
     if err:
         return err
     score(row, units, units0, leaders, leaders0, context0, out)
@@ -469,6 +645,10 @@ def battle_game(stream, row, codes, params, slots, units0, leaders0, context0, s
 
 
 battle_kernel = block_kernel("battle_kernel", battle_scratch, battle_game, N_METRICS)
+# the game's arrays: (units0, leaders0, context0) + battle_scratch + (row,). Each D14 point has its own state vector
+# (losses 8, retreats 9, commands 10), of its own length; ``view`` names the losses one only, so the scenario does
+# not set ``machine`` (new_game replays it): core.machine reads one view for every point
+MACHINE = Machine(p8_init, p8_advance, p8_legal, p8_apply, p8_decide, battle_scratch, 8)
 
 
 MAX_UNITS = BATTLE_MAX_UNITS

@@ -6,13 +6,21 @@ with the rallies of step D, then plays the Assassinat stratagems of both sides u
 (seed 3.6.4) or every Usurper is dead. The scenario is compiled into the int64 vector ``p`` (constants below),
 the empire's arrays (``empire.compile_empire``), the static candidate table ``legal`` and the route ``march``;
 rule options are flags in ``p``. The outcome row follows ``Usurpation.metrics``.
+
+The game is a state machine (``core.loop.machine_game``): ``usurpation_machine`` plays ``usurpation_init``,
+``usurpation_advance``, ``usurpation_legal``, ``usurpation_apply`` and ``usurpation_decide`` on the arrays
+``kernel_args() + usurpation_scratch(args) + (row,)``, which hold the whole game in progress (``g``: its stage,
+the attempt under way, the successor so far), so a copy of them at D5, D6 or D8 is the game at that decision. Each
+point has its own state vector (``state``, ``dio``, ``tie``). The usurpation fights no battle: a march stopped by a
+loyal stack or enemy leaders is counted (``p_march_stopped``), its battle of E.2 is not played. ``MACHINE`` is
+declared, but the scenario sets no ``machine``: ``core.machine`` reads one state vector (``Machine.view``) for every
+point, so ``new_game`` replays the game.
 """
 import numpy as np
 
 from ..core.jit import njit
 from ..core import rng
-from ..core.loop import block_kernel
-from ..core.policy import error_code
+from ..core.loop import END, Machine, block_kernel
 from .empire import (
     AUGUSTUS,
     CAESAR,
@@ -32,6 +40,7 @@ from .empire import (
 )
 from .empire import L_DEFEATED as E_DEFEATED
 from .empire import L_GUARD as E_GUARD
+from .battle import machine_game_without_nrt
 from .policies import (
     DIO_BONUS,
     DIO_FROM,
@@ -197,56 +206,6 @@ def expected_gain(d, b, faces, player, p, lead, ls, zs, zone_diocese):
 
 
 @njit(cache=True)
-def step_c(stream, row, state, a, usurper, b, p, lead, ls, zs, aux, zone_diocese, dadj, codes, params, slots):
-    """seed 3.6.3 C: the Usurper picks a Diocese D2 adjacent to his (D6), rolls a d10, and on success applies
-    step B to every zone of D2 (SV-A20: one roll per zone). Returns 0 or a policy error code."""
-    player = p[PLAYER]
-    victim = 1 - player
-    home = zone_diocese[lead[L_ZONE, usurper]]
-    taken = aux[AUX_D2 + 1 - a]
-    pc = lead[L_PC, usurper]
-    n = 0
-    for d in range(N_DIOCESES):
-        if d == home or d == taken or not dadj[home, d]:
-            continue
-        m = diocese_modifier(d, usurper, player, p, lead, ls, zone_diocese)
-        state[DIO_LIST + n] = d
-        state[DIO_M + n] = m
-        state[DIO_GAIN + n] = expected_gain(d, b, c_faces(pc, m, b, p[LITERAL]), player, p, lead, ls, zs,
-                                            zone_diocese)
-        leaders, units = 0, 0
-        for ldr in range(p[NL]):
-            if ls[LS_ALIVE, ldr] and ls[LS_SIDE, ldr] == victim and zone_diocese[lead[L_ZONE, ldr]] == d:
-                leaders += 1
-        for z in range(p[NZ]):
-            if zone_diocese[z] == d:
-                units += zs[victim, z]
-        state[DIO_LEADERS + n] = leaders
-        state[DIO_UNITS + n] = units
-        n += 1
-    if n == 0:
-        return 0
-    state[DIO_N], state[DIO_USURPER], state[DIO_PC], state[DIO_BONUS] = n, usurper, pc, b
-    state[DIO_FROM], state[DIO_LITERAL] = home, p[LITERAL]
-    choice = decide_usurpation_diocese(codes[USURP_DP_DIOCESE], params[USURP_DP_DIOCESE], state, stream,
-                                       slots, USURP_DP_DIOCESE)
-    m = -1
-    for i in range(n):
-        if state[DIO_LIST + i] == choice:
-            m = state[DIO_M + i]
-    if m < 0:
-        return error_code(USURP_DP_DIOCESE, choice)
-    aux[AUX_D2 + a] = choice
-    die = rng.d10(stream)
-    if (die + m + b < pc) if p[LITERAL] else (die + m - b < pc):
-        row[EXTENDED] = 1
-        for z in range(p[NZ]):
-            if zone_diocese[z] == choice:
-                loyalty_zone(stream, row, z, b, player, p, lead, ls, zs, aux, zone_diocese)
-    return 0
-
-
-@njit(cache=True)
 def protected(ldr, p, lead, ls):
     """seed 3.5.3, SV-A3: the Protectores Domestici cover their holder, or with guard_scope = zone anyone of his
     side stacked with him."""
@@ -312,43 +271,43 @@ def assassination_target(p, lead, ls):
     return best
 
 
-@njit(cache=True)
-def usurpation_scratch(args):
-    """The D5, D6 and D8 states, each point its own buffer, then the leader, zone and auxiliary scratch."""
-    return (np.zeros(TARGET_STATE_SIZE, np.int64), np.zeros(DIOCESE_STATE_SIZE, np.int64),
-            np.zeros(TIE_STATE_SIZE, np.int64), np.zeros((N_LS, MAX_LEADERS), np.int64),
-            np.zeros((3, MAX_ZONES), np.int64), np.zeros(AUX_SIZE, np.int64))
+# The usurpation as a state machine (``core.loop.machine_game``). Where the game stands lives in ``g``: the stage
+# (``G_STAGE``, ``ST_*``), the attempt in progress (``G_A``) and the successor found so far (``G_WINNER``); the
+# targets, validations and chosen Dioceses already live in ``aux``. A stage posts a decision by writing its state
+# vector and returning its point with ``G_ASKED`` set (``ask``); ``apply`` stores the action, and the next
+# ``advance`` re-enters the same stage, which takes it (``answer``) and goes on. A stage that rolls dice before its
+# ask (steps A and B before D6) is re-entered past them: ``G_ASKED`` says the ask is answered.
+ST_TARGETS, ST_VALIDATION, ST_CIVIL_WAR, ST_MARCH, ST_SUCCESSOR, ST_END = range(6)
+NEXT = -2  # a stage's answer when the game goes on to another stage without a decision
+G_STAGE, G_ASKED, G_ACTION, G_A, G_WINNER, G_SIZE = range(6)
 
 
 @njit(cache=True, inline="always")
-def usurpation_game(stream, row, codes, params, slots, p, zone_diocese, dadj, lead, units, legal, march, state, dio,
-                    tie, ls, zs, aux):
-    """seed 3.6: one usurpation attempt (two with a double usurpation) and its civil war. Fills ``row``; returns 0
-    or a policy error code."""
-    row[:] = 0
-    row[SUCCESSOR] = -1
-    player = p[PLAYER]
-    victim = 1 - player
-    nl, nz = p[NL], p[NZ]
-    for ldr in range(nl):
-        ls[LS_SIDE, ldr] = lead[L_SIDE, ldr]
-        ls[LS_TITLE, ldr] = lead[L_TITLE, ldr]
-        ls[LS_ALIVE, ldr] = 1
-        ls[LS_GUARD, ldr] = lead[E_GUARD, ldr]
-        ls[LS_DOWN, ldr] = DOWN_DEFEATED if lead[E_DEFEATED, ldr] else 0
-    for z in range(nz):
-        zs[0, z] = units[z, 0]
-        zs[1, z] = units[z, 1]
-        zs[ZS_USURPATION, z] = 0
-    for i in range(AUX_SIZE):
-        aux[i] = 0
-    aux[AUX_D2] = -1
-    aux[AUX_D2 + 1] = -1
+def ask(g, point):
+    """Post decision ``point`` (its state vector written): the stage that asks is re-entered with the action."""
+    g[G_ASKED] = 1
+    return point
 
-    # D5: the targets, all named before any validation roll (seed 3.6, double usurpation)
-    for a in range(p[N_ATTEMPTS]):
+
+@njit(cache=True, inline="always")
+def answer(g):
+    """The action taken at the decision this stage posted."""
+    g[G_ASKED] = 0
+    return g[G_ACTION]
+
+
+@njit(cache=True, inline="always")
+def targets(p, zone_diocese, dadj, lead, units, legal, state, aux, g):
+    """D5: the targets, all named before any validation roll (seed 3.6, double usurpation); a target the scenario
+    leaves open (-1) is asked among the legal leaders, the second of a double usurpation in a Diocese neither the
+    first's nor adjacent to it."""
+    nl = p[NL]
+    while g[G_A] < p[N_ATTEMPTS]:
+        a = g[G_A]
         t = p[TARGET_0 + 2 * a]
-        if t < 0:
+        if g[G_ASKED]:
+            t = answer(g)
+        elif t < 0:
             n = 0
             for ldr in range(nl):
                 if not legal[a, ldr]:
@@ -368,17 +327,17 @@ def usurpation_game(stream, row, codes, params, slots, p, zone_diocese, dadj, le
                 n += 1
             state[TGT_N], state[TGT_ATTEMPT] = n, a
             state[TGT_STRATAGEM], state[TGT_BONUS] = p[STRAT_0 + 2 * a], bonus_of(p[STRAT_0 + 2 * a])
-            t = decide_usurpation_target(codes[USURP_DP_TARGET], params[USURP_DP_TARGET], state, stream,
-                                         slots, USURP_DP_TARGET)
-            ok = False
-            for i in range(n):
-                if state[TGT_LEADER + i] == t:
-                    ok = True
-            if not ok:
-                return error_code(USURP_DP_TARGET, t)
+            return ask(g, USURP_DP_TARGET)
         aux[AUX_TARGET + a] = t
+        g[G_A] += 1
+    g[G_STAGE] = ST_VALIDATION
+    return NEXT
 
-    # validation: d6 <= PC for every stratagem, automatic after a succession (seed 3.6, 6.1, 6.2)
+
+@njit(cache=True, inline="always")
+def validation(stream, row, p, lead, ls, aux, g):
+    """Validation: d6 <= PC for every stratagem, automatic after a succession (seed 3.6, 6.1, 6.2); a failed
+    Caesar or Augustus loses his marker with SV-A16. Nothing validated ends the game."""
     for a in range(p[N_ATTEMPTS]):
         t = aux[AUX_TARGET + a]
         if p[STRAT_0 + 2 * a] == STRAT_SUCCESSION:
@@ -391,51 +350,132 @@ def usurpation_game(stream, row, codes, params, slots, p, zone_diocese, dadj, le
             ls[LS_GUARD, t] = 0
     valid = aux[AUX_VALID] + aux[AUX_VALID + 1]
     if valid == 0:
-        return 0
+        g[G_STAGE] = ST_END
+        return END
     row[VALIDATED] = 1
     row[DOUBLE] = 1 if valid == 2 else 0
+    g[G_A] = 0
+    g[G_STAGE] = ST_CIVIL_WAR
+    return NEXT
 
-    for a in range(p[N_ATTEMPTS]):
-        if not aux[AUX_VALID + a]:
+
+@njit(cache=True, inline="always")
+def steps_a_b(stream, row, a, x, b, p, lead, ls, zs, aux, zone_diocese):
+    """seed 3.6.3 A and B for the validated Usurper ``x`` of attempt ``a``: he changes side and loses his marker;
+    everyone in his zone follows him at once (SV-A17), then the other zones of his Diocese roll (Note 1)."""
+    player = p[PLAYER]
+    victim = 1 - player
+    ls[LS_SIDE, x] = player  # seed 3.6: he changes side and loses his Augustus or Caesar marker
+    ls[LS_TITLE, x] = NONE
+    ls[LS_GUARD, x] = 0
+    home = lead[L_ZONE, x]
+    aux[AUX_TOUCHED + zone_diocese[home]] = 1
+    # A: everyone in his zone follows him at once (SV-A17); on the succession route with
+    # succession_defectors = hold the defectors of seed 3.5.2 case 4 standing there stay PRIMUS's
+    hold = p[DEFECTORS_HOLD] == 1 and p[STRAT_0 + 2 * a] == STRAT_SUCCESSION
+    for ldr in range(p[NL]):
+        if ldr == x or not ls[LS_ALIVE, ldr] or lead[L_ZONE, ldr] != home:
             continue
+        if hold and ls[LS_SIDE, ldr] == victim:
+            continue
+        if titled(ls[LS_TITLE, ldr]):
+            if p[STEP_A_STAY]:
+                continue
+            ls[LS_TITLE, ldr] = NONE
+            ls[LS_GUARD, ldr] = 0
+        ls[LS_SIDE, ldr] = player
+        row[LEADERS] += 1
+    moved = zs[player, home] + (0 if hold else zs[victim, home])
+    zs[player, home] = 0
+    if not hold:
+        zs[victim, home] = 0
+    zs[ZS_USURPATION, home] += moved
+    row[UNITS] += moved
+    # B: the other zones of his Diocese, one roll each (Note 1)
+    for z in range(p[NZ]):
+        if z != home and zone_diocese[z] == zone_diocese[home]:
+            loyalty_zone(stream, row, z, b, player, p, lead, ls, zs, aux, zone_diocese)
+
+
+@njit(cache=True, inline="always")
+def step_c_candidates(state, a, usurper, b, p, lead, ls, zs, aux, zone_diocese, dadj):
+    """seed 3.6.3 C, the D6 state: the Dioceses adjacent to the Usurper's, not his own nor the one the other
+    Usurper chose, with their modifier, expected gain and victims. Returns how many."""
+    player = p[PLAYER]
+    victim = 1 - player
+    home = zone_diocese[lead[L_ZONE, usurper]]
+    taken = aux[AUX_D2 + 1 - a]
+    pc = lead[L_PC, usurper]
+    n = 0
+    for d in range(N_DIOCESES):
+        if d == home or d == taken or not dadj[home, d]:
+            continue
+        m = diocese_modifier(d, usurper, player, p, lead, ls, zone_diocese)
+        state[DIO_LIST + n] = d
+        state[DIO_M + n] = m
+        state[DIO_GAIN + n] = expected_gain(d, b, c_faces(pc, m, b, p[LITERAL]), player, p, lead, ls, zs,
+                                            zone_diocese)
+        leaders, units = 0, 0
+        for ldr in range(p[NL]):
+            if ls[LS_ALIVE, ldr] and ls[LS_SIDE, ldr] == victim and zone_diocese[lead[L_ZONE, ldr]] == d:
+                leaders += 1
+        for z in range(p[NZ]):
+            if zone_diocese[z] == d:
+                units += zs[victim, z]
+        state[DIO_LEADERS + n] = leaders
+        state[DIO_UNITS + n] = units
+        n += 1
+    if n > 0:
+        state[DIO_N], state[DIO_USURPER], state[DIO_PC], state[DIO_BONUS] = n, usurper, pc, b
+        state[DIO_FROM], state[DIO_LITERAL] = home, p[LITERAL]
+    return n
+
+
+@njit(cache=True, inline="always")
+def step_c(stream, row, state, a, choice, usurper, b, p, lead, ls, zs, aux, zone_diocese):
+    """seed 3.6.3 C once D6 has picked ``choice``: a d10, and on success step B in every zone of D2 (SV-A20: one
+    roll per zone)."""
+    m = 0
+    for i in range(state[DIO_N]):
+        if state[DIO_LIST + i] == choice:
+            m = state[DIO_M + i]
+    aux[AUX_D2 + a] = choice
+    pc = lead[L_PC, usurper]
+    die = rng.d10(stream)
+    if (die + m + b < pc) if p[LITERAL] else (die + m - b < pc):
+        row[EXTENDED] = 1
+        for z in range(p[NZ]):
+            if zone_diocese[z] == choice:
+                loyalty_zone(stream, row, z, b, p[PLAYER], p, lead, ls, zs, aux, zone_diocese)
+
+
+@njit(cache=True, inline="always")
+def civil_war(stream, row, p, zone_diocese, dadj, lead, dio, ls, zs, aux, g):
+    """seed 3.6.3 A, B and C for each validated Usurper in turn, D6 picking the Diocese of step C (asked when
+    there is at least one; the Usurper always tries, a failed roll costing nothing)."""
+    while g[G_A] < p[N_ATTEMPTS]:
+        a = g[G_A]
         x = aux[AUX_TARGET + a]
         b = bonus_of(p[STRAT_0 + 2 * a])
-        ls[LS_SIDE, x] = player  # seed 3.6: he changes side and loses his Augustus or Caesar marker
-        ls[LS_TITLE, x] = NONE
-        ls[LS_GUARD, x] = 0
-        home = lead[L_ZONE, x]
-        aux[AUX_TOUCHED + zone_diocese[home]] = 1
-        # A: everyone in his zone follows him at once (SV-A17); on the succession route with
-        # succession_defectors = hold the defectors of seed 3.5.2 case 4 standing there stay PRIMUS's
-        hold = p[DEFECTORS_HOLD] == 1 and p[STRAT_0 + 2 * a] == STRAT_SUCCESSION
-        for ldr in range(nl):
-            if ldr == x or not ls[LS_ALIVE, ldr] or lead[L_ZONE, ldr] != home:
-                continue
-            if hold and ls[LS_SIDE, ldr] == victim:
-                continue
-            if titled(ls[LS_TITLE, ldr]):
-                if p[STEP_A_STAY]:
-                    continue
-                ls[LS_TITLE, ldr] = NONE
-                ls[LS_GUARD, ldr] = 0
-            ls[LS_SIDE, ldr] = player
-            row[LEADERS] += 1
-        moved = zs[player, home] + (0 if hold else zs[victim, home])
-        zs[player, home] = 0
-        if not hold:
-            zs[victim, home] = 0
-        zs[ZS_USURPATION, home] += moved
-        row[UNITS] += moved
-        # B: the other zones of his Diocese, one roll each (Note 1)
-        for z in range(nz):
-            if z != home and zone_diocese[z] == zone_diocese[home]:
-                loyalty_zone(stream, row, z, b, player, p, lead, ls, zs, aux, zone_diocese)
-        # C: one adjacent Diocese
-        err = step_c(stream, row, dio, a, x, b, p, lead, ls, zs, aux, zone_diocese, dadj, codes, params, slots)
-        if err:
-            return err
+        if g[G_ASKED]:
+            step_c(stream, row, dio, a, answer(g), x, b, p, lead, ls, zs, aux, zone_diocese)
+        elif aux[AUX_VALID + a]:
+            steps_a_b(stream, row, a, x, b, p, lead, ls, zs, aux, zone_diocese)
+            if step_c_candidates(dio, a, x, b, p, lead, ls, zs, aux, zone_diocese, dadj) > 0:
+                return ask(g, USURP_DP_DIOCESE)
+        g[G_A] += 1
+    g[G_STAGE] = ST_MARCH
+    return NEXT
 
-    # D: the marches, each Usurper with his stack along the scenario's route (E.1)
+
+@njit(cache=True, inline="always")
+def march_and_assassinations(stream, row, p, zone_diocese, lead, march, ls, zs, aux, g):
+    """D: the marches, each Usurper with his stack along the scenario's route (E.1), rallying loyal stacks on
+    d6 - b <= PC (SV-A1); then success or failure (seed 3.6.4): the two players' Assassinat stratagems,
+    alternately, the Usurper's first."""
+    player = p[PLAYER]
+    victim = 1 - player
+    nl = p[NL]
     for a in range(p[N_ATTEMPTS]):
         if not aux[AUX_VALID + a]:
             continue
@@ -466,7 +506,6 @@ def usurpation_game(stream, row, codes, params, slots, p, zone_diocese, dadj, le
     for d in range(N_DIOCESES):
         row[DIOCESES] += aux[AUX_TOUCHED + d]
 
-    # success or failure (seed 3.6.4): the two players' Assassinat stratagems, alternately, the Usurper's first
     left_p, left_v = p[ASSASSINATIONS], p[COUNTER]
     won = usurpation_won(p, ls)
     lost = False
@@ -501,29 +540,151 @@ def usurpation_game(stream, row, codes, params, slots, p, zone_diocese, dadj, le
         turn = 1 - turn
     if lost:
         row[USURPER_KILLED] = 1
-    if won:
-        row[WIN] = 1
-        winner = -1
-        for a in range(p[N_ATTEMPTS]):
-            x = aux[AUX_TARGET + a]
-            if not aux[AUX_VALID + a] or not ls[LS_ALIVE, x]:
-                continue
+    if not won:
+        g[G_STAGE] = ST_END
+        return END
+    row[WIN] = 1
+    g[G_A], g[G_WINNER] = 0, -1
+    g[G_STAGE] = ST_SUCCESSOR
+    return NEXT
+
+
+@njit(cache=True, inline="always")
+def successor(p, lead, ls, aux, tie, g, row):
+    """seed 3.6.4: the living Usurper with the highest PC takes the throne; a double usurpation's Usurpers with
+    equal PC: the player chooses (D8)."""
+    while g[G_A] < p[N_ATTEMPTS]:
+        a = g[G_A]
+        x = aux[AUX_TARGET + a]
+        winner = g[G_WINNER]
+        if g[G_ASKED]:
+            g[G_WINNER] = answer(g)
+        elif aux[AUX_VALID + a] and ls[LS_ALIVE, x]:
             if winner < 0 or lead[L_PC, x] > lead[L_PC, winner]:
-                winner = x
+                g[G_WINNER] = x
             elif lead[L_PC, x] == lead[L_PC, winner]:
-                # seed 3.6 double usurpation: equal PC, the player chooses (D8)
                 tie[TIE_CONTEXT], tie[TIE_A], tie[TIE_B] = 1, winner, x
                 tie[TIE_PC], tie[TIE_PC + 1] = lead[L_PC, winner], lead[L_PC, x]
                 tie[TIE_CC], tie[TIE_CC + 1] = lead[L_CC, winner], lead[L_CC, x]
                 tie[TIE_SR], tie[TIE_SR + 1] = lead[L_SR, winner], lead[L_SR, x]
                 tie[TIE_TB], tie[TIE_TB + 1] = lead[L_TB, winner], lead[L_TB, x]
-                pick = decide_emperor_tie(codes[USURP_DP_TIE], params[USURP_DP_TIE], tie, stream,
-                                          slots, USURP_DP_TIE)
-                if pick != winner and pick != x:
-                    return error_code(USURP_DP_TIE, pick)
-                winner = pick
-        row[SUCCESSOR] = winner
-    return 0
+                return ask(g, USURP_DP_TIE)
+        g[G_A] += 1
+    row[SUCCESSOR] = g[G_WINNER]
+    g[G_STAGE] = ST_END
+    return END
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def usurpation_init(stream, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux, g, row):
+    """A new game: the empire as compiled (sides, titles, guards, defeats; loyal units per zone), nothing named."""
+    row[:] = 0
+    row[SUCCESSOR] = -1
+    for ldr in range(p[NL]):
+        ls[LS_SIDE, ldr] = lead[L_SIDE, ldr]
+        ls[LS_TITLE, ldr] = lead[L_TITLE, ldr]
+        ls[LS_ALIVE, ldr] = 1
+        ls[LS_GUARD, ldr] = lead[E_GUARD, ldr]
+        ls[LS_DOWN, ldr] = DOWN_DEFEATED if lead[E_DEFEATED, ldr] else 0
+    for z in range(p[NZ]):
+        zs[0, z] = units[z, 0]
+        zs[1, z] = units[z, 1]
+        zs[ZS_USURPATION, z] = 0
+    for i in range(AUX_SIZE):
+        aux[i] = 0
+    aux[AUX_D2] = -1
+    aux[AUX_D2 + 1] = -1
+    g[:] = 0
+    g[G_STAGE] = ST_TARGETS
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def usurpation_advance(stream, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux, g,
+                       row):
+    """seed 3.6: one usurpation attempt (two with a double usurpation) and its civil war, from where the game
+    stands to its next decision (D5, D6, D8: its point) or its end (``END``)."""
+    while True:
+        stage = g[G_STAGE]
+        if stage == ST_TARGETS:
+            point = targets(p, zone_diocese, dadj, lead, units, legal, state, aux, g)
+        elif stage == ST_VALIDATION:
+            point = validation(stream, row, p, lead, ls, aux, g)
+        elif stage == ST_CIVIL_WAR:
+            point = civil_war(stream, row, p, zone_diocese, dadj, lead, dio, ls, zs, aux, g)
+        elif stage == ST_MARCH:
+            point = march_and_assassinations(stream, row, p, zone_diocese, lead, march, ls, zs, aux, g)
+        elif stage == ST_SUCCESSOR:
+            point = successor(p, lead, ls, aux, tie, g, row)
+        else:
+            point = END
+        if point != NEXT:
+            return point
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def usurpation_legal(point, action, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux,
+                     g, row):
+    """D5: one of the candidates; D6: one of the candidate Dioceses; D8: one of the two tied leaders. Each point
+    reads its own state vector."""
+    if point == USURP_DP_TARGET:
+        for i in range(state[TGT_N]):
+            if state[TGT_LEADER + i] == action:
+                return True
+        return False
+    if point == USURP_DP_DIOCESE:
+        for i in range(dio[DIO_N]):
+            if dio[DIO_LIST + i] == action:
+                return True
+        return False
+    return action == tie[TIE_A] or action == tie[TIE_B]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def usurpation_apply(point, action, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux,
+                     g, row):
+    g[G_ACTION] = action
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def usurpation_decide(offset, point, codes, params, slots, stream, p, zone_diocese, dadj, lead, units, legal, march,
+                      state, dio, tie, ls, zs, aux, g, row):
+    """The policy of the posted point (D5, D6 or D8), on that point's own state vector."""
+    i = offset + point
+    if point == USURP_DP_TARGET:
+        return decide_usurpation_target(codes[i], params[i], state, stream, slots, i)
+    if point == USURP_DP_DIOCESE:
+        return decide_usurpation_diocese(codes[i], params[i], dio, stream, slots, i)
+    return decide_emperor_tie(codes[i], params[i], tie, stream, slots, i)
+
+
+# usurpation_machine(stream, codes, params, slots, offset, p, ..., march, state, dio, tie, ls, zs, aux, g, row): one
+# game to its end; 0 or the error code of the first illegal action (the core loop without NRT: see
+# battle.machine_game_without_nrt)
+usurpation_machine = machine_game_without_nrt("usurpation_machine", usurpation_init, usurpation_advance,
+                                              usurpation_legal, usurpation_apply, usurpation_decide)
+
+
+@njit(cache=True)
+def usurpation_scratch(args):
+    """The D5, D6 and D8 states, each point its own buffer, then the leader, zone and auxiliary scratch and the
+    machine's scalars ``g``."""
+    return (np.zeros(TARGET_STATE_SIZE, np.int64), np.zeros(DIOCESE_STATE_SIZE, np.int64),
+            np.zeros(TIE_STATE_SIZE, np.int64), np.zeros((N_LS, MAX_LEADERS), np.int64),
+            np.zeros((3, MAX_ZONES), np.int64), np.zeros(AUX_SIZE, np.int64), np.zeros(G_SIZE, np.int64))
+
+
+@njit(cache=True, inline="always")
+def usurpation_game(stream, row, codes, params, slots, p, zone_diocese, dadj, lead, units, legal, march, state, dio,
+                    tie, ls, zs, aux, g):
+    """seed 3.6: one usurpation attempt (two with a double usurpation) and its civil war, through the core loop.
+    Fills ``row``; returns 0 or a policy error code."""
+    return usurpation_machine(stream, codes, params, slots, 0, p, zone_diocese, dadj, lead, units, legal, march,
+                              state, dio, tie, ls, zs, aux, g, row)
 
 
 usurpation_kernel = block_kernel("usurpation_kernel", usurpation_scratch, usurpation_game, N_METRICS)
+# the game's arrays: kernel_args() + usurpation_scratch + (row,). D5, D6 and D8 each have their own state vector
+# (state 7, dio 8, tie 9), of its own length; ``view`` names D5's only, so the scenario does not set ``machine``
+# (new_game replays it): core.machine reads one view for every point
+MACHINE = Machine(usurpation_init, usurpation_advance, usurpation_legal, usurpation_apply, usurpation_decide,
+                  usurpation_scratch, 7)
