@@ -72,7 +72,7 @@ def test_each_loss_tried_from_one_copied_battle_is_the_simulated_game(params):
             codes[BATTLE_DP_LOSSES] = code
             branch_stream, branch = stream.copy(), tuple(a.copy() for a in arrays)
             if at_losses:
-                losses = branch[battle.MACHINE.view - len(args)]
+                losses = battle.MACHINE.view(BATTLE_DP_LOSSES, args + branch)
                 action = int(decide_battle_losses(code, policies.params[BATTLE_DP_LOSSES], losses, branch_stream,
                                                   None, BATTLE_DP_LOSSES))
                 chosen.add(action)
@@ -119,11 +119,17 @@ def test_illegal_actions_are_refused_at_their_own_point():
     assert not battle.p8_legal(BATTLE_DP_COMMANDER, -1, *args, *arrays)
 
 
-def test_the_scenario_is_stepped_by_replay():
-    """The three D14 points have state vectors of three lengths, and core.machine reads one view for every point;
-    so the scenario sets no ``machine`` and new_game replays it: a state played through is the simulated game."""
+def test_new_game_steps_the_battle_by_its_arrays_each_point_reading_its_own_state():
+    """The three D14 points have state vectors of three lengths (``MACHINE.view`` gives each point its own):
+    new_game steps the battle by copying its arrays, and a state played through is the simulated game; with a
+    user function at the battle hook, which replaces the whole machine, new_game replays the battle instead (the
+    hook decides the D14 points itself: none is left to control)."""
     scenario = romesim.scenario("semper_victor.battle", p8_commander="choice", p8_pursuit=True)
-    assert getattr(scenario, "machine", None) is None
+    first = romesim.new_game(scenario, seed=3, game=0)
+    assert type(first).__name__ == "_MachineState"
+    assert len(first.observation) == len(first.point.state)
+    hooked = romesim.new_game(scenario, seed=3, game=0, policies={"battle": battle.p8_battle}, control=[])
+    assert type(hooked).__name__ == "GameState" and hooked.is_terminal
     expected = romesim.simulate(scenario, 10, 3, keep=True).outcomes
     for k in range(10):
         state = romesim.new_game(scenario, seed=3, game=k)

@@ -104,6 +104,8 @@ class GameState:
         self._game, self.history, self._positions = game, tuple(history), tuple(positions)
         self._next_position = next_position
         error, stopped, state, row = game.play(self.history, self._positions)
+        if error and not stopped and not self.history:  # a policy of ``policies`` broke the rules
+            raise decode_error(error, game.scenario.decision_points, game.game, game.seed, game.scenario.name)
         if error and not stopped:
             dp = game.scenario.decision_points[_point_of(error)]
             raise PolicyError(f"decision point {dp.name!r} ({dp.rule}): action {self.history[-1]} is not allowed "

@@ -39,18 +39,14 @@ P8 itself is a state machine (``core.loop.machine_game``): ``p8_game`` plays ``p
 TBc, the allocation under way, the loser), so a copy of them at a D14 decision is the battle at that decision. Each
 D14 point has its own state vector (``losses``, ``retreats``, ``commands``). The kernel plays a user hook in one
 call, or the machine through the core loop; ``p8_battle`` runs the machine on the hook's tables with the built-in
-codes of its context. ``MACHINE`` is declared, but the scenario sets no ``machine``: ``core.machine`` reads one
-state vector (``Machine.view``) for every point, and a user hook's code is not in the arrays, so ``new_game``
-replays the battle.
+codes of its context. The scenario's ``machine`` lets ``romesim.new_game`` step a P8 battle by copying its arrays
+(a battle whose hook is a user function is replayed instead: the hook replaces the whole machine).
 """
-import sys
-
 import numpy as np
 from ..core.jit import njit
 
 from ..core import rng
-from ..core import loop as _loop
-from ..core.loop import END, Machine, block_kernel
+from ..core.loop import END, NO_NRT, Machine, block_kernel, machine_game
 from ..core.policy import MAX_PARAMS, USER, call, error_code
 from .policies import (
     BATTLE_DP_COMMANDER,
@@ -480,11 +476,10 @@ def deaths(stream, units0, leaders0, context0, units, leaders, context, out, g, 
     return END
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, **NO_NRT)
 def p8_init(stream, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats, commands, g,
             row):
     """A new battle from the tables ``units0, leaders0, context0``: all as compiled, nothing fought, at P8.2."""
-    # element by element: a whole-array copy may allocate, which a function without NRT cannot
     for i in range(units0.shape[0]):
         for c in range(U_COLS):
             units[i, c] = units0[i, c]
@@ -498,7 +493,7 @@ def p8_init(stream, units0, leaders0, context0, state, units, leaders, context, 
     g[G_STAGE] = ST_COMMANDER
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, **NO_NRT)
 def p8_advance(stream, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats, commands,
                g, row):
     """PROPOSAL P8 (spec 3.2; not from the published rules), P8.2-P8.8, from where the battle stands to its next
@@ -535,7 +530,7 @@ def p8_advance(stream, units0, leaders0, context0, state, units, leaders, contex
             return point
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, **NO_NRT)
 def p8_legal(point, action, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats,
              commands, g, row):
     """D14: ``losses`` a unit of the side with eligible_i = 1; ``retreat`` a zone below zones; ``commander`` one
@@ -547,13 +542,13 @@ def p8_legal(point, action, units0, leaders0, context0, state, units, leaders, c
     return 0 <= action < commands[2]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, **NO_NRT)
 def p8_apply(point, action, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats,
              commands, g, row):
     g[G_ACTION] = action
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, **NO_NRT)
 def p8_decide(offset, point, codes, params, slots, stream, units0, leaders0, context0, state, units, leaders, context,
               out, losses, retreats, commands, g, row):
     """The D14 policy of the posted point, on that point's own state vector."""
@@ -565,25 +560,9 @@ def p8_decide(offset, point, codes, params, slots, stream, units0, leaders0, con
     return decide_battle_commander(codes[i], params[i], commands, stream, slots, i)
 
 
-def machine_game_without_nrt(name, init, advance, legal, apply, decide):
-    """``core.loop.machine_game``: the core loop (its ``MACHINE`` template, compiled the same way), but compiled
-    without numba's reference counting (``_nrt=False``) and with the machine's functions inlined into it.
-
-    Why: a battle of P8 is a few hundred nanoseconds of work, and each call of the loop passes the game's 13 arrays;
-    with NRT every call increfs and decrefs each array (perf: 64 % of the kernel's time in NRT_incref/decref), and
-    numba's pruning of those counts fails in the loop. Without NRT and inlined, the loop plays P8 faster than the old
-    straight-through code. The machine's functions allocate nothing, so they need no NRT; a user function called
-    by ``decide`` keeps its own. ``core.loop.machine_game`` takes no compile options: this is it with one.
-    """
-    function, count = _loop._arity(init, 1, "a state machine's functions take the game's arrays after their own")
-    module, line = sys.modules[function.__module__], sys._getframe(1).f_lineno
-    functions = dict(init=init, advance=advance, legal=legal, apply=apply, decide=decide, END=END)
-    return _loop._generate(_loop.MACHINE, name, count, functions, module, line, _nrt=False)
-
-
 # p8_game(stream, codes, params, slots, offset, units0, leaders0, context0, state, units, leaders, context, out, losses,
 # retreats, commands, g, row): one P8 battle to its end; 0 or the error code of the first illegal D14 action
-p8_game = machine_game_without_nrt("p8_game", p8_init, p8_advance, p8_legal, p8_apply, p8_decide)
+p8_game = machine_game("p8_game", p8_init, p8_advance, p8_legal, p8_apply, p8_decide, _nrt=False)
 
 
 @njit(cache=True)
@@ -645,10 +624,16 @@ def battle_game(stream, row, codes, params, slots, units0, leaders0, context0, s
 
 
 battle_kernel = block_kernel("battle_kernel", battle_scratch, battle_game, N_METRICS)
-# the game's arrays: (units0, leaders0, context0) + battle_scratch + (row,). Each D14 point has its own state vector
-# (losses 8, retreats 9, commands 10), of its own length; ``view`` names the losses one only, so the scenario does
-# not set ``machine`` (new_game replays it): core.machine reads one view for every point
-MACHINE = Machine(p8_init, p8_advance, p8_legal, p8_apply, p8_decide, battle_scratch, 8)
+P8_VIEWS = {BATTLE_DP_LOSSES: 8, BATTLE_DP_RETREAT: 9, BATTLE_DP_COMMANDER: 10}
+
+
+def p8_view(point, arrays):
+    """The state vector of D14 point ``point`` in the game's arrays, ``(units0, leaders0, context0) +
+    battle_scratch + (row,)``: each point has its own (losses, retreats, commands)."""
+    return arrays[P8_VIEWS[point]]
+
+
+MACHINE = Machine(p8_init, p8_advance, p8_legal, p8_apply, p8_decide, battle_scratch, p8_view)
 
 
 MAX_UNITS = BATTLE_MAX_UNITS

@@ -533,6 +533,7 @@ class Usurpation(Scenario):
                "p_march_stopped", "augusti_assassinated", "p_usurper_killed", "successor")
     decision_points = USURPATION_POINTS
     kernel = staticmethod(_usurp.usurpation_kernel)
+    machine = _usurp.MACHINE
 
     zones: tuple = _empire.zones_param()
     adjacent: tuple = _empire.adjacent_param()
@@ -734,6 +735,7 @@ class Battle(Scenario):
                "p_augustus_defeated")
     decision_points = BATTLE_POINTS
     kernel = staticmethod(_battle.battle_kernel)
+    machine = _battle.MACHINE
 
     attacker_units: tuple = _units_param([dict(sp=4, qu=4, tb=1), dict(sp=4, qu=4),
                                           dict(sp=2, qu=3, weak_sp=1, weak_qu=2)], "attacker")

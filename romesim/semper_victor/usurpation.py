@@ -12,15 +12,14 @@ The game is a state machine (``core.loop.machine_game``): ``usurpation_machine``
 ``kernel_args() + usurpation_scratch(args) + (row,)``, which hold the whole game in progress (``g``: its stage,
 the attempt under way, the successor so far), so a copy of them at D5, D6 or D8 is the game at that decision. Each
 point has its own state vector (``state``, ``dio``, ``tie``). The usurpation fights no battle: a march stopped by a
-loyal stack or enemy leaders is counted (``p_march_stopped``), its battle of E.2 is not played. ``MACHINE`` is
-declared, but the scenario sets no ``machine``: ``core.machine`` reads one state vector (``Machine.view``) for every
-point, so ``new_game`` replays the game.
+loyal stack or enemy leaders is counted (``p_march_stopped``), its battle of E.2 is not played. The scenario's
+``machine`` lets ``romesim.new_game`` step it by copying its arrays.
 """
 import numpy as np
 
 from ..core.jit import njit
 from ..core import rng
-from ..core.loop import END, Machine, block_kernel
+from ..core.loop import END, NO_NRT, Machine, block_kernel, machine_game
 from .empire import (
     AUGUSTUS,
     CAESAR,
@@ -40,7 +39,6 @@ from .empire import (
 )
 from .empire import L_DEFEATED as E_DEFEATED
 from .empire import L_GUARD as E_GUARD
-from .battle import machine_game_without_nrt
 from .policies import (
     DIO_BONUS,
     DIO_FROM,
@@ -575,7 +573,7 @@ def successor(p, lead, ls, aux, tie, g, row):
     return END
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, **NO_NRT)
 def usurpation_init(stream, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux, g, row):
     """A new game: the empire as compiled (sides, titles, guards, defeats; loyal units per zone), nothing named."""
     row[:] = 0
@@ -598,7 +596,7 @@ def usurpation_init(stream, p, zone_diocese, dadj, lead, units, legal, march, st
     g[G_STAGE] = ST_TARGETS
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, **NO_NRT)
 def usurpation_advance(stream, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux, g,
                        row):
     """seed 3.6: one usurpation attempt (two with a double usurpation) and its civil war, from where the game
@@ -621,7 +619,7 @@ def usurpation_advance(stream, p, zone_diocese, dadj, lead, units, legal, march,
             return point
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, **NO_NRT)
 def usurpation_legal(point, action, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux,
                      g, row):
     """D5: one of the candidates; D6: one of the candidate Dioceses; D8: one of the two tied leaders. Each point
@@ -639,13 +637,13 @@ def usurpation_legal(point, action, p, zone_diocese, dadj, lead, units, legal, m
     return action == tie[TIE_A] or action == tie[TIE_B]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, **NO_NRT)
 def usurpation_apply(point, action, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux,
                      g, row):
     g[G_ACTION] = action
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, **NO_NRT)
 def usurpation_decide(offset, point, codes, params, slots, stream, p, zone_diocese, dadj, lead, units, legal, march,
                       state, dio, tie, ls, zs, aux, g, row):
     """The policy of the posted point (D5, D6 or D8), on that point's own state vector."""
@@ -658,10 +656,9 @@ def usurpation_decide(offset, point, codes, params, slots, stream, p, zone_dioce
 
 
 # usurpation_machine(stream, codes, params, slots, offset, p, ..., march, state, dio, tie, ls, zs, aux, g, row): one
-# game to its end; 0 or the error code of the first illegal action (the core loop without NRT: see
-# battle.machine_game_without_nrt)
-usurpation_machine = machine_game_without_nrt("usurpation_machine", usurpation_init, usurpation_advance,
-                                              usurpation_legal, usurpation_apply, usurpation_decide)
+# game to its end; 0 or the error code of the first illegal action
+usurpation_machine = machine_game("usurpation_machine", usurpation_init, usurpation_advance, usurpation_legal,
+                                  usurpation_apply, usurpation_decide, _nrt=False)
 
 
 @njit(cache=True)
@@ -683,8 +680,14 @@ def usurpation_game(stream, row, codes, params, slots, p, zone_diocese, dadj, le
 
 
 usurpation_kernel = block_kernel("usurpation_kernel", usurpation_scratch, usurpation_game, N_METRICS)
-# the game's arrays: kernel_args() + usurpation_scratch + (row,). D5, D6 and D8 each have their own state vector
-# (state 7, dio 8, tie 9), of its own length; ``view`` names D5's only, so the scenario does not set ``machine``
-# (new_game replays it): core.machine reads one view for every point
+USURPATION_VIEWS = {USURP_DP_TARGET: 7, USURP_DP_DIOCESE: 8, USURP_DP_TIE: 9}
+
+
+def usurpation_view(point, arrays):
+    """The state vector of point ``point`` in the game's arrays, ``kernel_args() + usurpation_scratch + (row,)``:
+    D5, D6 and D8 each have their own (state, dio, tie)."""
+    return arrays[USURPATION_VIEWS[point]]
+
+
 MACHINE = Machine(usurpation_init, usurpation_advance, usurpation_legal, usurpation_apply, usurpation_decide,
-                  usurpation_scratch, 7)
+                  usurpation_scratch, usurpation_view)
