@@ -835,7 +835,7 @@ def answer(st):
     return st[ST_ACTION]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def ask_hex(o, G, IT, st, state, cand, f, step, side, n, purpose):
     """D16: the moving gladiator picks one of ``n`` candidate hexes (rows of ``cand``); frame ``f`` reads its index
     at ``step``. A lone candidate is taken without asking."""
@@ -853,7 +853,7 @@ def ask_hex(o, G, IT, st, state, cand, f, step, side, n, purpose):
     return ask(st, f, step, side, P_HEX_CHOICE)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def away_candidates(o, G, mover, away_from, cand):
     """15.5, 15.6: the hexes one step straight away from ``away_from`` that lie on the board (rows of ``cand``);
     none when both lie off it (he stays)."""
@@ -925,7 +925,7 @@ def call_fumble(st, side, slot, thrown):
 
 
 # ------------------------------------------------------------------------------------------------ appeals
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def voluntary(stream, o, G, IT, st, state, f):
     """D3 at a checkpoint (12.4): appeals are allowed at any time (JUG-A60; ``appeal_requires_wound``: HP <= 5)."""
     side, checkpoint = st[f + L0], st[f + L0 + 1]
@@ -946,7 +946,7 @@ def voluntary(stream, o, G, IT, st, state, f):
 RC_SIDE, RC_ENTERED, RC_TURNING, RC_ROUND, RC_BACK = range(L0, L0 + 5)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def react(stream, o, G, IT, st, state, cand, f):
     """D7 (7, JUG-A7, A8): reserve reactions to the enemy's move: turn k hexsides for k RP, or step back for
     2 RP when the enemy just entered the ZOC; up to three. Not on the ground, not captured (JUG-A25, A37)."""
@@ -992,7 +992,7 @@ def react(stream, o, G, IT, st, state, cand, f):
 
 
 # ------------------------------------------------------------------------------------------------ movement phase
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def movement_phase(stream, o, G, IT, st, state, cand, f):
     """4 C/E, 5, 6: the mover acts until he passes; after each step the reactor may react (7)."""
     mover = st[f + L0]
@@ -1052,7 +1052,7 @@ def movement_phase(stream, o, G, IT, st, state, cand, f):
     return ask(st, f, 2, mover, P_MOVE)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def movement_end(o, st, f, reactor):
     """JUG-A7 ``after_movement``: the reactor may turn once the mover has passed."""
     done(st, 0)
@@ -1065,7 +1065,7 @@ def movement_end(o, st, f, reactor):
 DF_ATTACKER, DF_TARGET, DF_KIND, DF_ZONE, DF_ARC, DF_AK, DF_RANGE, DF_ACTION, DF_STEPS, DF_STEP = range(L0, L0 + 10)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def defence(stream, o, G, IT, st, state, cand, f):
     """D9 (7, JUG-A14…A17): parry (2 RP) or dodge; returns 1 when the attack is stopped. Not from the rear, not
     when helpless. A failed ``defence_roll`` spends the RP anyway."""
@@ -1131,7 +1131,7 @@ def defence(stream, o, G, IT, st, state, cand, f):
 FU_SIDE, FU_SLOT, FU_THROWN = range(L0, L0 + 3)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def fumble(stream, o, G, IT, st, state, f):
     """11: the fumble table (JUG-A53…A57). ``slot`` is the item used (-1 for a shield attack: the shield)."""
     side, slot = st[f + FU_SIDE], st[f + FU_SLOT]
@@ -1177,7 +1177,7 @@ def fumble(stream, o, G, IT, st, state, f):
     return done(st, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def stumble(o, G, side, fell):
     """Fumble 1 (JUG-A53): he falls unless he paid; his assaults end (``stumble_cancel``: only if he fell)."""
     g = G[side]
@@ -1187,7 +1187,7 @@ def stumble(o, G, side, fell):
         g[G_CANCELLED] = 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def slip(o, G, IT, side, slot):
     """Fumble 5 (JUG-A56, A57): the weapon falls in his hex; his assaults end unless another weapon is in hand."""
     g = G[side]
@@ -1202,7 +1202,7 @@ def slip(o, G, IT, side, slot):
 KD_TARGET, KD_CAN, KD_SPENT, KD_TOTAL = range(L0, L0 + 4)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def knockdown(stream, o, G, IT, st, state, f):
     """10.6 (JUG-A48): 2d6 + wounds - RP spent >= the target's AP rating: he falls."""
     target = st[f + KD_TARGET]
@@ -1233,7 +1233,7 @@ def knockdown(stream, o, G, IT, st, state, f):
 
 
 # ------------------------------------------------------------------------------------------------ assaults
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def ask_aim(o, G, IT, st, state, f, step, a, d, arc, right, immob, ak):
     """9.1 with ``location = aimed`` (JUG-A11): the attacker names the zone instead of the location die (he sees
     each zone's armour, -1 where the shield covers it from his hex); frame ``f`` reads it at ``step``."""
@@ -1248,7 +1248,7 @@ def ask_aim(o, G, IT, st, state, f, step, a, d, arc, right, immob, ak):
 (ML_A, ML_D, ML_KIND, ML_SLOT, ML_AK, ML_ARC, ML_RIGHT, ML_IMMOB, ML_RANGE, ML_PRE, ML_ZONE) = range(L0, L0 + 11)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def melee(stream, o, G, IT, st, state, f):
     """8.1: one assault (melee, improvised shield, full-assault bash). Returns 1 when it got through."""
     a, d, kind, slot, ak = st[f + ML_A], st[f + ML_D], st[f + ML_KIND], st[f + ML_SLOT], st[f + ML_AK]
@@ -1324,7 +1324,7 @@ def melee(stream, o, G, IT, st, state, f):
 NT_A, NT_D, NT_SLOT, NT_NEED, NT_Q, NT_R = range(L0, L0 + 6)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def net_throw(stream, o, G, IT, st, state, cand, f):
     """10.3: no to-hit roll; the target leaves the 9-hex area for 1 RP per hex (the smooth helmet gives one,
     JUG-A40), parries with the scythe (JUG-A41), or is captured."""
@@ -1376,7 +1376,7 @@ def net_throw(stream, o, G, IT, st, state, cand, f):
     return done(st, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lasso(stream, o, G, IT, st, state, f):
     """10.5 (JUG-A52): no location, no damage; parried or dodged like an assault, otherwise the victim is held."""
     a, d, slot = st[f + L0], st[f + L0 + 1], st[f + L0 + 2]
@@ -1400,7 +1400,7 @@ def lasso(stream, o, G, IT, st, state, f):
     L0, L0 + 11)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def throw(stream, o, G, IT, st, state, f):
     """10.4 (JUG-A42…A45): javelin or thrown spear: to-hit roll (spoiled for 1 RP), then location, shield, damage
     with fumble; the weapon then lies in the target's hex. An immobilised target is always hit (10.3)."""
@@ -1467,7 +1467,7 @@ def throw(stream, o, G, IT, st, state, f):
     return done(st, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bash(stream, o, G, IT, st, state, f):
     """10.6 (JUG-A46, A47): ``push_only``: an assault without location or damage, parried or dodged like one;
     ``full_assault``: a 1d6-3 assault with location and fumble. If it lands, the knock-down test follows."""
@@ -1494,7 +1494,7 @@ def bash(stream, o, G, IT, st, state, f):
     return NEXT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def resolve_attack(stream, o, G, IT, st, state, f):
     """Pay for and resolve attack ``action`` (``policies.ATTACK_CODES``) of side ``a``; any attack counts against
     cowardice (12.6). Then (4) the voluntary appeals after each resolved attack: the target first, then the
@@ -1544,7 +1544,7 @@ CB_A, CB_FREE, CB_PUSH = range(L0, L0 + 3)
 (CS_START, CS_ATTACKS, CS_ASK, CS_ATTACK, CS_FREE, CS_FREE_ASSAULT, CS_PUSHES, CS_PUSHED) = range(8)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def combat_phase(stream, o, G, IT, st, state, cand, f):
     """4 D/F, 8: the attacker attacks until he passes, has no legal attack or has his assaults cancelled; then
     the queued push-backs are applied (10.2). After each attack, the free assaults of fumbles 2-3 (JUG-A54): the
@@ -1628,7 +1628,7 @@ def combat_phase(stream, o, G, IT, st, state, cand, f):
 AL_SIDE = L0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def allocate(stream, o, G, IT, st, state, f):
     """4 A (JUG-A4): each side splits all his AP into M + C + R; B sees A's split only with
     ``allocation = g1_then_g2_open``. Then the scutum zone (D5) and the sand of fumble 4 (JUG-A55)."""
@@ -1684,7 +1684,7 @@ DU_ACTIVE, DU_MOVER = L0, L0 + 1
 (DS_TURN, DS_APPEAL_B, DS_ALLOCATE, DS_INITIATIVE, DS_MOVE, DS_COMBAT, DS_NEXT, DS_END) = range(8)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def duel_turns(stream, o, G, IT, st, state, f):
     """4: the whole duel, turn by turn: checkpoint appeals, the split, initiative, then each side's movement and
     combat phases, the active side first; the duel ends as soon as ``st[ST_REASON]`` is set."""
@@ -1760,7 +1760,7 @@ def duel_init(stream, o, G0, IT0, st, state, G, IT, cand, row):
     push(st, PR_DUEL)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def duel_advance(stream, o, G0, IT0, st, state, G, IT, cand, row):
     """4-12: from where the duel stands to its next decision (its point, ``side * N_POINTS + point``), or to its end
     (``END``, the outcome row written)."""
