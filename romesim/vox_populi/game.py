@@ -1,10 +1,16 @@
 """Vox Populi: the game kernel (spec 3, 6, 8) for 3-6 seats (2 with ``allow_two_players``).
 
-One game is ``play_game``; the kernel plays it over the core's blocks of games (``romesim.core.loop``) with one
-state array ``g`` and one view per block (``game_scratch``: no allocation per game). Event cards are played
-through ``cards.card_playable`` and ``cards.play_card`` at the windows W1a, W1b, W2 and W3 (spec 7.1, VOX-A16);
-the match and turn fields the cards set are read by the resolution here (spec 6.3, 6.5). Rule numbers: "spec x.y"
-is the rules specification, "§x.y" the seed's own sections.
+The game is a state machine (``core.loop.machine_game``, ``MACHINE``): ``vox_advance`` plays dice and automatic
+rules up to the next decision with two or more legal actions and returns its seat, the decision written in the
+seat's view (spec 11: what that seat may see, nothing of the others' secrets); ``vox_apply`` takes the action and
+the next ``vox_advance`` goes on from there. Where the game stands (the turn, the phase, the card window, the card,
+the vote or the die in progress, each with its resume step and the locals it needs) is the stack of frames in
+``g`` (``procedures.py``, "Resumable procedures"), so ``(p, g, view, row)`` is the whole game in progress: a copy
+of it is the game at that decision (``romesim.new_game`` steps it so). The kernel plays it over the core's blocks
+of games (``romesim.core.loop``) with one state array ``g`` and one view per block (``game_scratch``: no
+allocation per game). Event cards are played through ``cards.card_playable`` and ``cards.play_card_step`` at the
+windows W1a, W1b, W2 and W3 (spec 7.1, VOX-A16); the match and turn fields the cards set are read by the resolution
+here (spec 6.3, 6.5). Rule numbers: "spec x.y" is the rules specification, "§x.y" the seed's own sections.
 """
 import numpy as np
 
