@@ -438,7 +438,7 @@ def quarter_has_room(g, p, q):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def phase_one_step(g, p, d, view, stream):
     """Spec 6.1: the quarter named, W1a, the supporter, the gladiator, W1b."""
     active = g[ACTIVE]
@@ -562,7 +562,7 @@ def match_menu(g, p, view):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_meters(g, p, d, view):
     """DP09: every seat (VOX-A6; only owners of attending supporters with vote_only_if_attending) chooses
     applause (1) or boo (0) in secret, into the hidden ``CHOICE`` (-1: not choosing); ``resolve_match`` reveals
@@ -672,7 +672,7 @@ def slip_decoy(g, p, seat, action):
     slip_one(g, p, seat, action - 1, True, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def slip_stars(g, p, d, seat, pol, view):
     """Spec 6.3 applause b, DP12: every gladiator of ``seat`` under ``pol`` becomes a star in a slot of his choice,
     the largest first; with each star one optional decoy into another slot (VOX-A10 per_star), or any number of
@@ -728,7 +728,7 @@ def slip_stars(g, p, d, seat, pol, view):
     return DONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def resolve_match_step(g, p, d, view, stream):
     """Spec 6.3: the meters of ``CHOICE`` are revealed; totals, winner and every consequence."""
     n = g[N_SEATS]
@@ -876,7 +876,7 @@ def resolve_match(g, p, view, stream, codes, params, slots):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def phase_two(g, p, d, view, stream):
     """Spec 6.2: the match announced (DP07), ARÈNE POURRIE's pool, the meters, W2 and the reveal."""
     active = g[ACTIVE]
@@ -979,7 +979,7 @@ def end_turn(g, p):
     g[HOOLIGANS_Q] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_turn(g, p, d, view, stream):
     """One player's three phases (spec 6)."""
     active = g[ACTIVE]
@@ -1153,7 +1153,10 @@ def fill_row(g, p, row):
 # Where the game stands is the stack of frames in ``g`` (``procedures.py``, "Resumable procedures"): ``advance``
 # re-enters the game at depth 0, every procedure in progress re-enters the one it called, and the one that posted the
 # decision takes ``g[ANSWER]``. So ``(p, g, view, row)`` is the whole game in progress; ``view`` holds the posted
-# decision, seen by its seat alone (spec 11), and its seat is the decision point.
+# decision, seen by its seat alone (spec 11), and its seat is the decision point. A posted decision returns through
+# every procedure in progress and re-enters each: the turn's procedures (``play_turn``, the phases, the meters,
+# the reveal, the stars) are ``inline="always"`` in ``play_game_step`` so that this costs few calls (a call each
+# way per level made the game 20 % slower with random bots); ``run_window`` (four call sites) and the cards stay calls.
 @njit(cache=True)
 def vox_init(stream, p, g, view, row):
     """A new game: no procedure in progress (``setup_step`` clears the rest of ``g`` and deals)."""
@@ -1162,7 +1165,7 @@ def vox_init(stream, p, g, view, row):
     g[GAME_OVER] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def vox_advance(stream, p, g, view, row):
     """Dice and automatic rules up to the next decision with two or more legal actions (one legal action is taken
     at once, as ``procedures.decide`` does): its seat; or ``END``, the outcome row written."""
@@ -1174,18 +1177,18 @@ def vox_advance(stream, p, g, view, row):
     return END
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def vox_legal(point, action, p, g, view, row):
     """``procedures.decide``'s test: an action below the view's ``n_actions`` that its legal mask allows."""
     return not (action < 0 or action >= view[VIEW_N_ACTIONS] or view[VIEW_LEGAL + action] == 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def vox_apply(point, action, p, g, view, row):
     g[ANSWER] = action
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_seat(offset, point, codes, params, slots, stream, p, g, view, row):
     """The policy of seat ``point`` on its view (``romesim.trace`` records the decision from this call)."""
     return call_policy(offset + point, codes, params, view, stream, slots)
