@@ -26,8 +26,24 @@ from pathlib import Path
 import numpy as np
 
 from ..core.jit import njit
-from .procedures import contribution_round, decide, hold_vote, open_decision, roll_die
+from .procedures import (
+    ASKED,
+    DONE,
+    answer_here,
+    clear_frames,
+    contribution_round_step,
+    frame,
+    hold_vote_step,
+    open_decision,
+    post,
+    resumed_at,
+    roll_die_step,
+    suspend,
+)
 from .state import (
+    ANSWER,
+    RET,
+    RET2,
     ABSENT,
     ACTIVE,
     ANTOINE,
@@ -503,6 +519,8 @@ def card_playable(card, seat, window, g, p):
 
 
 # --------------------------------------------------------------------------- asking the card player (DP06)
+# Every card procedure below is a step function of procedures.py ("Resumable procedures"): it runs at depth ``d``,
+# posts its decisions with ``post`` and returns ``DONE`` or ``ASKED``.
 @njit(cache=True, inline="always")
 def open_param(g, p, seat, card, kind, index, n_actions, view):
     """Open a DP06 ``card_params`` decision: ``kind`` (PT_*) says what the actions are, ``index`` which parameter
@@ -514,133 +532,157 @@ def open_param(g, p, seat, card, kind, index, n_actions, view):
 
 
 @njit(cache=True)
-def choose_politician(g, p, seat, card, kind, only_targetable, exclude, view, stream, codes, params, slots):
+def choose_politician(g, p, d, seat, card, kind, only_targetable, exclude, view):
     """A politician named by the card player (UN FOU, COUP DE FOUDRE, FRÈRES ENNEMIS); ``exclude`` may not be
-    named (-1: none). Returns ``(politician, error)``."""
+    named (-1: none). Returns the politician, or -1: the decision is posted (the procedure at depth ``d`` stops at
+    step 1 and takes the answer from ``g[ANSWER]``)."""
     open_param(g, p, seat, card, kind, 0, N_POL, view)
     for pol in range(N_POL):
         view[VIEW_LEGAL + pol] = 1 if pol != exclude and (not only_targetable or targetable(g, p, pol)) else 0
-    return decide(seat, view, stream, codes, params, slots)
+    return post(g, d, 1, seat, view)
 
 
 # --------------------------------------------------------------------------- the cards with choices or dice
 @njit(cache=True)
-def transfert_tardif(g, p, seat, view, stream, codes, params, slots):
+def transfert_tardif(g, p, d, seat, view):
     """TRANSFERT TARDIF: one of the player's eliminated pieces comes back as a gladiator (same value) under the
     politician of any arena (param 0: value - 1, param 1: arena)."""
-    open_param(g, p, seat, C_TRANSFERT_TARDIF, PT_VALUE, 0, N_VALUES, view)
-    for v in range(1, N_VALUES + 1):
-        view[VIEW_LEGAL + v - 1] = 1 if g[elim_at(seat, v)] > 0 else 0
-    value, err = decide(seat, view, stream, codes, params, slots)
-    if err:
-        return err
-    value += 1
-    open_param(g, p, seat, C_TRANSFERT_TARDIF, PT_ARENA, 1, N_POL, view)
-    for pol in range(N_POL):
-        view[VIEW_LEGAL + pol] = 1
-    pol, err = decide(seat, view, stream, codes, params, slots)
-    if err:
-        return err
+    f = frame(d)
+    at = resumed_at(g, d)
+    if at == 2:
+        value, pol = g[f + 1], g[ANSWER]
+    else:
+        if at == 1:
+            value = g[ANSWER]
+        else:
+            open_param(g, p, seat, C_TRANSFERT_TARDIF, PT_VALUE, 0, N_VALUES, view)
+            for v in range(1, N_VALUES + 1):
+                view[VIEW_LEGAL + v - 1] = 1 if g[elim_at(seat, v)] > 0 else 0
+            value = post(g, d, 1, seat, view)
+            if value < 0:
+                return ASKED
+        value += 1
+        open_param(g, p, seat, C_TRANSFERT_TARDIF, PT_ARENA, 1, N_POL, view)
+        for pol in range(N_POL):
+            view[VIEW_LEGAL + pol] = 1
+        pol = post(g, d, 2, seat, view)
+        if pol < 0:
+            g[f + 1] = value
+            return ASKED
     g[elim_at(seat, value)] -= 1
     g[glad_at(pol, seat, value)] += 1
-    return 0
+    return DONE
 
 
 @njit(cache=True)
-def expulsion(g, p, seat, view, stream, codes, params, slots):
+def expulsion(g, p, d, seat, view):
     """EXPULSION (VOX-A22): a supporter already on the board (param 0: its cell) moves to an empty cell of another
     quarter (param 1; ``expulsion_destination``)."""
-    open_param(g, p, seat, C_EXPULSION, PT_SUPPORTER_CELL, 0, N_CELLS, view)
-    for cell in range(N_CELLS):
-        view[VIEW_LEGAL + cell] = 1 if expulsion_source(g, p, seat, cell) else 0
-    origin, err = decide(seat, view, stream, codes, params, slots)
-    if err:
-        return err
-    open_param(g, p, seat, C_EXPULSION, PT_CELL, 1, N_CELLS, view)
-    view[VIEW_ARGS + 3] = origin
-    for cell in range(N_CELLS):
-        view[VIEW_LEGAL + cell] = 1 if expulsion_destination(g, p, cell, origin) else 0
-    dest, err = decide(seat, view, stream, codes, params, slots)
-    if err:
-        return err
+    f = frame(d)
+    at = resumed_at(g, d)
+    if at == 2:
+        origin, dest = g[f + 1], g[ANSWER]
+    else:
+        if at == 1:
+            origin = g[ANSWER]
+        else:
+            open_param(g, p, seat, C_EXPULSION, PT_SUPPORTER_CELL, 0, N_CELLS, view)
+            for cell in range(N_CELLS):
+                view[VIEW_LEGAL + cell] = 1 if expulsion_source(g, p, seat, cell) else 0
+            origin = post(g, d, 1, seat, view)
+            if origin < 0:
+                return ASKED
+        open_param(g, p, seat, C_EXPULSION, PT_CELL, 1, N_CELLS, view)
+        view[VIEW_ARGS + 3] = origin
+        for cell in range(N_CELLS):
+            view[VIEW_LEGAL + cell] = 1 if expulsion_destination(g, p, cell, origin) else 0
+        dest = post(g, d, 2, seat, view)
+        if dest < 0:
+            g[f + 1] = origin
+            return ASKED
     g[CELL_OWNER + dest] = g[CELL_OWNER + origin]
     g[CELL_VALUE + dest] = g[CELL_VALUE + origin]
     g[CELL_OWNER + origin] = EMPTY
     g[CELL_VALUE + origin] = 0
-    return 0
+    return DONE
 
 
 @njit(cache=True)
-def amicales(g, p, seat, view, stream, codes, params, slots):
+def amicales(g, p, d, seat, view):
     """AMICALES DES SUPPORTERS: the card player names the quarter (with an empty cell) of this turn's supporter,
     replacing the designation and any QUARTIER LIBRE played before (VOX-A31: the later card governs); then he
     draws a card."""
-    open_param(g, p, seat, C_AMICALES_DES_SUPPORTERS, PT_QUARTER, 0, N_QUARTERS, view)
-    for q in range(N_QUARTERS):
-        view[VIEW_LEGAL + q] = 1 if quarter_has_empty_cell(g, p, q) else 0
-    quarter, err = decide(seat, view, stream, codes, params, slots)
-    if err:
-        return err
+    if resumed_at(g, d):
+        quarter = g[ANSWER]
+    else:
+        open_param(g, p, seat, C_AMICALES_DES_SUPPORTERS, PT_QUARTER, 0, N_QUARTERS, view)
+        for q in range(N_QUARTERS):
+            view[VIEW_LEGAL + q] = 1 if quarter_has_empty_cell(g, p, q) else 0
+        quarter = post(g, d, 1, seat, view)
+        if quarter < 0:
+            return ASKED
     g[DESIGNATED_Q] = quarter
     g[FREE_PLACEMENT] = 0
     draw_card(g, seat)
-    return 0
-
-
-@njit(cache=True, inline="always")
-def show_of_hands(g, p, card, seat, target, view, stream, codes, params, slots):
-    """A yes/no vote on the harmful proposal about ``target`` (spec 7.4). Returns ``(yes, no, error)``."""
-    return hold_vote(g, p, card, seat, target, False, view, stream, codes, params, slots)
+    return DONE
 
 
 @njit(cache=True)
-def un_fou(g, p, seat, view, stream, codes, params, slots):
+def un_fou(g, p, d, seat, view):
     """UN FOU DANS LA VILLE: name a (living, VOX-A20) politician; he is assassinated unless at least one weighted
     NO ballot is cast (spec 7.4)."""
-    target, err = choose_politician(g, p, seat, C_UN_FOU_DANS_LA_VILLE, PT_POLITICIAN_HARM, True, -1, view, stream,
-                                    codes, params, slots)
-    if err:
-        return err
-    yes, no, err = show_of_hands(g, p, C_UN_FOU_DANS_LA_VILLE, seat, target, view, stream, codes, params, slots)
-    if err:
-        return err
-    if no == 0:
+    f = frame(d)
+    at = resumed_at(g, d)
+    if at == 2:
+        target = g[f + 1]
+    else:
+        if at == 1:
+            target = g[ANSWER]
+        else:
+            target = choose_politician(g, p, d, seat, C_UN_FOU_DANS_LA_VILLE, PT_POLITICIAN_HARM, True, -1, view)
+            if target < 0:
+                return ASKED
+    # the show of hands: a yes/no vote on the harmful proposal about the target
+    if hold_vote_step(g, p, d + 1, C_UN_FOU_DANS_LA_VILLE, seat, target, False, view) == ASKED:
+        g[f + 1] = target
+        return suspend(g, d, 2)
+    if g[RET2] == 0:
         assassinate(g, p, target)
-    return 0
+    return DONE
 
 
 @njit(cache=True)
-def majority_loss(g, p, card, seat, target, view, stream, codes, params, slots):
+def majority_loss(g, p, d, card, seat, target, view):
     """C.O.J.C. and AFFAIRE DE FAMILLE: ``target`` -1 if weighted YES > weighted NO (ties fail, VOX-A26)."""
-    yes, no, err = show_of_hands(g, p, card, seat, target, view, stream, codes, params, slots)
-    if err:
-        return err
-    if yes > no:
+    resumed_at(g, d)
+    if hold_vote_step(g, p, d + 1, card, seat, target, False, view) == ASKED:
+        return suspend(g, d, 1)
+    if g[RET] > g[RET2]:
         change_popularity(g, p, target, -1)
-    return 0
+    return DONE
 
 
 @njit(cache=True)
-def scandale_sexuel(g, p, seat, view, stream, codes, params, slots):
+def scandale_sexuel(g, p, d, seat, view):
     """SCANDALE SEXUEL: the lover is assassinated unless at least 2 weighted NO ballots are cast."""
-    lover = g[LOVER]
-    yes, no, err = show_of_hands(g, p, C_SCANDALE_SEXUEL, seat, lover, view, stream, codes, params, slots)
-    if err:
-        return err
-    if no < 2:
+    resumed_at(g, d)
+    lover = g[LOVER]  # a vote changes no lover
+    if hold_vote_step(g, p, d + 1, C_SCANDALE_SEXUEL, seat, lover, False, view) == ASKED:
+        return suspend(g, d, 1)
+    if g[RET2] < 2:
         assassinate(g, p, lover)
-    return 0
+    return DONE
 
 
 @njit(cache=True)
-def president_d_honneur(g, p, seat, view, stream, codes, params, slots):
+def president_d_honneur(g, p, d, seat, view):
     """PRÉSIDENT D'HONNEUR: plurality vote over the six politicians (ties to the higher rank); the winner +1
     (nothing if assassinated, VOX-A20)."""
-    winner, _, err = hold_vote(g, p, C_PRESIDENT_D_HONNEUR, seat, -1, True, view, stream, codes, params, slots)
-    if err:
-        return err
-    change_popularity(g, p, winner, 1)
-    return 0
+    resumed_at(g, d)
+    if hold_vote_step(g, p, d + 1, C_PRESIDENT_D_HONNEUR, seat, -1, True, view) == ASKED:
+        return suspend(g, d, 1)
+    change_popularity(g, p, g[RET], 1)
+    return DONE
 
 
 @njit(cache=True, inline="always")
@@ -656,34 +698,36 @@ def bank_pot(g, p, pot):
 
 
 @njit(cache=True)
-def arene_pourrie(g, p, seat, view, stream, codes, params, slots):
+def arene_pourrie(g, p, d, seat, view):
     """ARÈNE POURRIE (spec 7.6, VOX-A25): the card stays in play with a pot; one contribution round now from the
     card player (the game holds one more at every match announcement); while the pot is below 5 every match
     gets boos +3; at 5 the pot goes to the bank and the card is discarded."""
-    start_pool(g)
-    g[ROTTEN] = 1
-    g[ROTTEN_POT] = 0
-    g[CARD_STATE + C_ARENE_POURRIE] = IN_PLAY
-    pot, err = contribution_round(g, p, seat, 0, C_ARENE_POURRIE, view, stream, codes, params, slots)
-    if err:
-        return err
+    if resumed_at(g, d) == 0:
+        start_pool(g)
+        g[ROTTEN] = 1
+        g[ROTTEN_POT] = 0
+        g[CARD_STATE + C_ARENE_POURRIE] = IN_PLAY
+    if contribution_round_step(g, p, d + 1, seat, 0, C_ARENE_POURRIE, view) == ASKED:
+        return suspend(g, d, 1)
+    pot = g[RET]
     g[ROTTEN_POT] = pot
     if pot >= 5:
         bank_pot(g, p, pot)
         g[ROTTEN] = 0
         g[ROTTEN_POT] = 0
         g[CARD_STATE + C_ARENE_POURRIE] = DISCARDED
-    return 0
+    return DONE
 
 
 @njit(cache=True)
-def poule_de_luxe(g, p, seat, view, stream, codes, params, slots):
+def poule_de_luxe(g, p, d, seat, view):
     """POULE DE LUXE (spec 7.6): one contribution round toward 5; gathered, the pot goes to the bank; otherwise
     every contribution is refunded and the lover -2 (floor 0)."""
-    start_pool(g)
-    pot, err = contribution_round(g, p, seat, 0, C_POULE_DE_LUXE, view, stream, codes, params, slots)
-    if err:
-        return err
+    if resumed_at(g, d) == 0:
+        start_pool(g)
+    if contribution_round_step(g, p, d + 1, seat, 0, C_POULE_DE_LUXE, view) == ASKED:
+        return suspend(g, d, 1)
+    pot = g[RET]
     if pot >= 5:
         bank_pot(g, p, pot)
     else:
@@ -691,26 +735,34 @@ def poule_de_luxe(g, p, seat, view, stream, codes, params, slots):
             g[MONEY + s] += g[CONTRIB + s]
             g[CONTRIB + s] = 0
         change_popularity(g, p, g[LOVER], -2)
-    return 0
+    return DONE
 
 
 @njit(cache=True)
-def bookmaker(g, p, seat, view, stream, codes, params, slots):
+def bookmaker(g, p, d, seat, view, stream):
     """BOOKMAKER: a stake of 1..min(5, money) (DP06, PT_AMOUNT) to the bank, then a die: 5-6 pays back
     (VOX-A24)."""
-    most = min(5, g[MONEY + seat])
-    open_param(g, p, seat, C_BOOKMAKER, PT_AMOUNT, 0, 6, view)
-    for a in range(1, most + 1):
-        view[VIEW_LEGAL + a] = 1
-    stake, err = decide(seat, view, stream, codes, params, slots)
-    if err:
-        return err
-    pay(g, p, seat, stake)
-    die, err = roll_die(g, p, seat, C_BOOKMAKER, view, stream, codes, params, slots)
-    if err:
-        return err
-    gain_money(g, p, seat, bookmaker_return(p, stake, die))
-    return 0
+    f = frame(d)
+    at = resumed_at(g, d)
+    if at == 2:
+        stake = g[f + 1]
+    else:
+        if at == 1:
+            stake = g[ANSWER]
+        else:
+            most = min(5, g[MONEY + seat])
+            open_param(g, p, seat, C_BOOKMAKER, PT_AMOUNT, 0, 6, view)
+            for a in range(1, most + 1):
+                view[VIEW_LEGAL + a] = 1
+            stake = post(g, d, 1, seat, view)
+            if stake < 0:
+                return ASKED
+        pay(g, p, seat, stake)
+    if roll_die_step(g, p, d + 1, seat, C_BOOKMAKER, view, stream) == ASKED:
+        g[f + 1] = stake
+        return suspend(g, d, 2)
+    gain_money(g, p, seat, bookmaker_return(p, stake, g[RET]))
+    return DONE
 
 
 @njit(cache=True, inline="always")
@@ -728,73 +780,96 @@ def depense_inconsideree(g, p):
 
 
 @njit(cache=True)
-def remplacant(g, p, seat, view, stream, codes, params, slots):
+def remplacant(g, p, d, seat, view):
     """REMPLAÇANT: one of the card player's gladiators in the match arena (param 0: value - 1) moves under another
     politician (param 1)."""
+    f = frame(d)
     arena = g[M_POL]
-    open_param(g, p, seat, C_REMPLACANT, PT_VALUE, 0, N_VALUES, view)
-    for v in range(1, N_VALUES + 1):
-        view[VIEW_LEGAL + v - 1] = 1 if g[glad_at(arena, seat, v)] > 0 else 0
-    value, err = decide(seat, view, stream, codes, params, slots)
-    if err:
-        return err
-    value += 1
-    open_param(g, p, seat, C_REMPLACANT, PT_ARENA, 1, N_POL, view)
-    for pol in range(N_POL):
-        view[VIEW_LEGAL + pol] = 1 if pol != arena else 0
-    dest, err = decide(seat, view, stream, codes, params, slots)
-    if err:
-        return err
+    at = resumed_at(g, d)
+    if at == 2:
+        value, dest = g[f + 1], g[ANSWER]
+    else:
+        if at == 1:
+            value = g[ANSWER]
+        else:
+            open_param(g, p, seat, C_REMPLACANT, PT_VALUE, 0, N_VALUES, view)
+            for v in range(1, N_VALUES + 1):
+                view[VIEW_LEGAL + v - 1] = 1 if g[glad_at(arena, seat, v)] > 0 else 0
+            value = post(g, d, 1, seat, view)
+            if value < 0:
+                return ASKED
+        value += 1
+        open_param(g, p, seat, C_REMPLACANT, PT_ARENA, 1, N_POL, view)
+        for pol in range(N_POL):
+            view[VIEW_LEGAL + pol] = 1 if pol != arena else 0
+        dest = post(g, d, 2, seat, view)
+        if dest < 0:
+            g[f + 1] = value
+            return ASKED
     g[glad_at(arena, seat, value)] -= 1
     g[glad_at(dest, seat, value)] += 1
-    return 0
+    return DONE
 
 
 @njit(cache=True)
-def petage_de_gueule(g, p, seat, view, stream, codes, params, slots):
+def petage_de_gueule(g, p, d, seat, view, stream):
     """PÉTAGE DE GUEULE: one die per gladiator (all owners) now in the match arena, each its own die with its
     R_die window (spec 7.5); on 4-6 that gladiator is eliminated. Dice go owner by owner in turn order from the
     card player, smallest value first; the order changes nothing but which die is which."""
+    f = frame(d)
+    counts = f + 4  # the gladiators in the arena when the card is played, per (owner, value): in the frame
     arena = g[M_POL]
     n = g[N_SEATS]
-    counts = np.zeros((MAX_SEATS, N_VALUES), np.int64)
-    for s in range(n):
-        for v in range(1, N_VALUES + 1):
-            counts[s, v - 1] = g[glad_at(arena, s, v)]
-    for k in range(n):
+    if resumed_at(g, d):
+        k, v, i = g[f + 1], g[f + 2], g[f + 3]
+    else:
+        for s in range(n):
+            for v in range(1, N_VALUES + 1):
+                g[counts + s * N_VALUES + v - 1] = g[glad_at(arena, s, v)]
+        k, v, i = 0, 1, 0
+    while k < n:
         s = (seat + k) % n
-        for v in range(1, N_VALUES + 1):
-            for _ in range(counts[s, v - 1]):
-                die, err = roll_die(g, p, seat, C_PETAGE_DE_GUEULE, view, stream, codes, params, slots)
-                if err:
-                    return err
-                if petage_kills(die):
-                    eliminate_gladiator(g, arena, s, v)
-    return 0
+        if v > N_VALUES:
+            k += 1
+            v, i = 1, 0
+            continue
+        if i >= g[counts + s * N_VALUES + v - 1]:
+            v += 1
+            i = 0
+            continue
+        if roll_die_step(g, p, d + 1, seat, C_PETAGE_DE_GUEULE, view, stream) == ASKED:
+            g[f + 1], g[f + 2], g[f + 3] = k, v, i
+            return suspend(g, d, 1)
+        if petage_kills(g[RET]):
+            eliminate_gladiator(g, arena, s, v)
+        i += 1
+    return DONE
 
 
 @njit(cache=True)
-def aux_chiottes(g, p, seat, view, stream, codes, params, slots):
+def aux_chiottes(g, p, d, seat, view, stream):
     """AUX CHIOTTES L'ARBITRE: 1-3 boos +2; 4-6 a second die (its own R_die) and boos + its value; voidable by
     MATCH ÉPIQUE 5-6."""
-    die, err = roll_die(g, p, seat, C_AUX_CHIOTTES_L_ARBITRE, view, stream, codes, params, slots)
-    if err:
-        return err
-    bonus = 2
-    if chiottes_needs_second_die(die):
-        bonus, err = roll_die(g, p, seat, C_AUX_CHIOTTES_L_ARBITRE, view, stream, codes, params, slots)
-        if err:
-            return err
-    g[BOO_VOIDABLE] += bonus
-    return 0
+    at = resumed_at(g, d)
+    if at <= 1:
+        if roll_die_step(g, p, d + 1, seat, C_AUX_CHIOTTES_L_ARBITRE, view, stream) == ASKED:
+            return suspend(g, d, 1)
+        if not chiottes_needs_second_die(g[RET]):
+            g[BOO_VOIDABLE] += 2
+            return DONE
+    if roll_die_step(g, p, d + 1, seat, C_AUX_CHIOTTES_L_ARBITRE, view, stream) == ASKED:
+        return suspend(g, d, 2)
+    g[BOO_VOIDABLE] += g[RET]
+    return DONE
 
 
 @njit(cache=True)
-def die_card(card, g, p, seat, view, stream, codes, params, slots):
+def die_card(card, g, p, d, seat, view, stream):
     """The cards that roll one die and apply its face at once (or to the match record)."""
-    die, err = roll_die(g, p, seat, card, view, stream, codes, params, slots)
-    if err:
-        return err
+    resumed_at(g, d)
+    if roll_die_step(g, p, d + 1, seat, card, view, stream) == ASKED:
+        return suspend(g, d, 1)
+    die = g[RET]
     if card == C_PRESSE_A_SCANDALES:
         presse_effect(g, p, die)
     elif card == C_REGLEMENTS_DE_COMPTES:
@@ -819,29 +894,105 @@ def die_card(card, g, p, seat, view, stream, codes, params, slots):
         g[BOO_VOIDABLE] += match_amical_bonus(die)
     elif card == C_MATCH_EPIQUE:
         epique_effect(g, p, die)
-    return 0
+    return DONE
+
+
+@njit(cache=True)
+def named_target(card, g, p, d, seat, view):
+    """The cards whose one parameter is all they need: HOOLIGANS (a quarter), COUP DE FOUDRE (the lover) and
+    FRÈRES ENNEMIS (the guest politician, not the arena's own)."""
+    if resumed_at(g, d):
+        choice = g[ANSWER]
+    elif card == C_HOOLIGANS:
+        open_param(g, p, seat, C_HOOLIGANS, PT_QUARTER, 0, N_QUARTERS, view)
+        for q in range(N_QUARTERS):
+            view[VIEW_LEGAL + q] = 1
+        choice = post(g, d, 1, seat, view)
+    elif card == C_COUP_DE_FOUDRE:
+        choice = choose_politician(g, p, d, seat, C_COUP_DE_FOUDRE, PT_POLITICIAN_HARM, True, -1, view)
+    else:
+        choice = choose_politician(g, p, d, seat, C_FRERES_ENNEMIS, PT_POLITICIAN_HELP, False, g[M_POL], view)
+    if choice < 0:
+        return ASKED
+    if card == C_HOOLIGANS:
+        g[HOOLIGANS_Q] = choice
+        g[CARD_STATE + C_HOOLIGANS] = IN_PLAY  # lies on its quarter until the end of the turn
+    elif card == C_COUP_DE_FOUDRE:
+        g[LOVER] = choice
+    else:
+        g[GUEST] = choice
+    return DONE
+
+
+@njit(cache=True)
+def card_procedure(card, seat, g, p, d, view, stream):
+    """The cards that ask, roll or vote, as procedures at depth ``d`` (``CARD_ASKS``)."""
+    if card == C_BOOKMAKER:
+        return bookmaker(g, p, d, seat, view, stream)
+    if card == C_AUX_CHIOTTES_L_ARBITRE:
+        return aux_chiottes(g, p, d, seat, view, stream)
+    if card == C_PETAGE_DE_GUEULE:
+        return petage_de_gueule(g, p, d, seat, view, stream)
+    if CARD_ROLLS_DICE[card]:
+        return die_card(card, g, p, d, seat, view, stream)
+    if card == C_PRESIDENT_D_HONNEUR:
+        return president_d_honneur(g, p, d, seat, view)
+    if card == C_TRANSFERT_TARDIF:
+        return transfert_tardif(g, p, d, seat, view)
+    if card == C_EXPULSION:
+        return expulsion(g, p, d, seat, view)
+    if card == C_AMICALES_DES_SUPPORTERS:
+        return amicales(g, p, d, seat, view)
+    if card == C_UN_FOU_DANS_LA_VILLE:
+        return un_fou(g, p, d, seat, view)
+    if card == C_ARENE_POURRIE:
+        return arene_pourrie(g, p, d, seat, view)
+    if card == C_COJC:
+        return majority_loss(g, p, d, C_COJC, seat, ANTOINE, view)
+    if card == C_AFFAIRE_DE_FAMILLE:
+        return majority_loss(g, p, d, C_AFFAIRE_DE_FAMILLE, seat, OCTAVE, view)
+    if card == C_SCANDALE_SEXUEL:
+        return scandale_sexuel(g, p, d, seat, view)
+    if card == C_POULE_DE_LUXE:
+        return poule_de_luxe(g, p, d, seat, view)
+    if card == C_REMPLACANT:
+        return remplacant(g, p, d, seat, view)
+    return named_target(card, g, p, d, seat, view)  # HOOLIGANS, COUP DE FOUDRE, FRÈRES ENNEMIS
+
+
+# the cards played through ``card_procedure``: those that roll dice, ask their player, or hold a vote or a pool
+CARD_ASKS = CARD_ROLLS_DICE.copy()
+for _c in (C_PRESIDENT_D_HONNEUR, C_TRANSFERT_TARDIF, C_EXPULSION, C_AMICALES_DES_SUPPORTERS, C_UN_FOU_DANS_LA_VILLE,
+           C_HOOLIGANS, C_ARENE_POURRIE, C_COJC, C_AFFAIRE_DE_FAMILLE, C_SCANDALE_SEXUEL, C_POULE_DE_LUXE,
+           C_COUP_DE_FOUDRE, C_FRERES_ENNEMIS, C_REMPLACANT):
+    CARD_ASKS[_c] = 1
 
 
 # --------------------------------------------------------------------------- the hook the game calls
 @njit(cache=True, inline="always")
-def play_card(card, seat, window, g, p, view, stream, codes, params, slots):
+def play_card_step(card, seat, window, g, p, d, view, stream):
     """Resolve ``card`` played by ``seat`` in ``window``: the game has checked ``card_playable`` and taken the
-    card out of the hand (``discard_from_hand``). Pays the cost, asks for parameters, rolls, votes, applies.
-    Returns 0 or a policy error code."""
-    cost = CARD_COST[card]
-    if card != C_BOOKMAKER and cost > 0:
-        pay(g, p, seat, cost)  # TRANSFERT TARDIF 2, TOURNÉE GÉNÉRALE 3, AUGMENTATION DU PRIX DES BILLETS 3
-    if CARD_ROLLS_DICE[card]:
-        if card == C_BOOKMAKER:
-            return bookmaker(g, p, seat, view, stream, codes, params, slots)
-        if card == C_AUX_CHIOTTES_L_ARBITRE:
-            return aux_chiottes(g, p, seat, view, stream, codes, params, slots)
-        if card == C_PETAGE_DE_GUEULE:
-            return petage_de_gueule(g, p, seat, view, stream, codes, params, slots)
-        return die_card(card, g, p, seat, view, stream, codes, params, slots)
+    card out of the hand (``discard_from_hand``). Pays the cost, asks for parameters, rolls, votes, applies (a step
+    function at depth ``d``: re-entered after a decision, the cost is not paid again)."""
+    if resumed_at(g, d) == 0:
+        cost = CARD_COST[card]
+        if card != C_BOOKMAKER and cost > 0:
+            pay(g, p, seat, cost)  # TRANSFERT TARDIF 2, TOURNÉE GÉNÉRALE 3, AUGMENTATION DU PRIX DES BILLETS 3
+        if card == C_AFFAIRE_DE_FAMILLE and p[O_AFFAIRE_MOVES_LOVER] == 1:
+            g[LOVER] = ANTOINE  # VOX-A28, before the vote
+        if not CARD_ASKS[card]:
+            play_plain_card(card, seat, window, g, p)
+            return DONE
+    if card_procedure(card, seat, g, p, d + 1, view, stream) == ASKED:
+        return suspend(g, d, 1)
+    return DONE
+
+
+@njit(cache=True)
+def play_plain_card(card, seat, window, g, p):
+    """The cards that neither ask, roll nor vote: applied at once, or as a flag of the turn / match record that
+    the game reads at the reveal (spec 9)."""
     # ---- Forum cards (spec 9)
-    if card == C_PRESIDENT_D_HONNEUR:
-        return president_d_honneur(g, p, seat, view, stream, codes, params, slots)
     if card == C_DREAM_TEAM:
         g[DREAM_TEAM] = 1
         if p[O_DREAM_TEAM_COLOUR] == 1:
@@ -850,94 +1001,41 @@ def play_card(card, seat, window, g, p, view, stream, codes, params, slots):
             pay(g, p, seat, difference)
             g[M_PRICE_PAID] += difference
             g[M_TYPE] = STAR
-        return 0
-    if card == C_TRANSFERT_TARDIF:
-        return transfert_tardif(g, p, seat, view, stream, codes, params, slots)
-    if card == C_EXPULSION:
-        return expulsion(g, p, seat, view, stream, codes, params, slots)
-    if card == C_AMICALES_DES_SUPPORTERS:
-        return amicales(g, p, seat, view, stream, codes, params, slots)
-    if card == C_QUARTIER_LIBRE:
+    elif card == C_QUARTIER_LIBRE:
         g[FREE_PLACEMENT] = 1
-        return 0
-    if card == C_MAUVAIS_ORGANISATEUR:
+    elif card == C_MAUVAIS_ORGANISATEUR:
         if window != W3:
             g[FORCED_MATCH] = 1
-        return 0
-    if card == C_UN_FOU_DANS_LA_VILLE:
-        return un_fou(g, p, seat, view, stream, codes, params, slots)
-    if card == C_PLACE_AU_SPORT:
+    elif card == C_PLACE_AU_SPORT:
         g[LOCKED] = 1
-        return 0
-    if card == C_REPRESSION:
+    elif card == C_REPRESSION:
         for pol in range(N_POL):
             if pol != CESAR:
                 change_popularity(g, p, pol, -1)
         g[LOVER] = CESAR
-        return 0
-    if card == C_EMEUTE:
+    elif card == C_EMEUTE:
         for pol in range(N_POL):
             if pol != POMPEE:
                 change_popularity(g, p, pol, -1)
-        return 0
-    if card == C_HOOLIGANS:
-        open_param(g, p, seat, C_HOOLIGANS, PT_QUARTER, 0, N_QUARTERS, view)
-        for q in range(N_QUARTERS):
-            view[VIEW_LEGAL + q] = 1
-        quarter, err = decide(seat, view, stream, codes, params, slots)
-        if err:
-            return err
-        g[HOOLIGANS_Q] = quarter
-        g[CARD_STATE + C_HOOLIGANS] = IN_PLAY  # lies on its quarter until the end of the turn
-        return 0
-    if card == C_ARENE_POURRIE:
-        return arene_pourrie(g, p, seat, view, stream, codes, params, slots)
-    if card == C_MON_HEROS:
+    elif card == C_MON_HEROS:
         g[LOVER] = most_popular(g, p)
-        return 0
-    if card == C_CLEOPATRE:
+    elif card == C_CLEOPATRE:
         gain_money(g, p, seat, 5)
         g[CLEOPATRA] = 1
         g[CARD_STATE + C_CLEOPATRE] = IN_PLAY
-        return 0
-    if card == C_COJC:
-        return majority_loss(g, p, C_COJC, seat, ANTOINE, view, stream, codes, params, slots)
-    if card == C_AFFAIRE_DE_FAMILLE:
-        if p[O_AFFAIRE_MOVES_LOVER] == 1:
-            g[LOVER] = ANTOINE  # VOX-A28
-        return majority_loss(g, p, C_AFFAIRE_DE_FAMILLE, seat, OCTAVE, view, stream, codes, params, slots)
-    if card == C_SCANDALE_SEXUEL:
-        return scandale_sexuel(g, p, seat, view, stream, codes, params, slots)
-    if card == C_POULE_DE_LUXE:
-        return poule_de_luxe(g, p, seat, view, stream, codes, params, slots)
-    if card == C_COUP_DE_FOUDRE:
-        lover, err = choose_politician(g, p, seat, C_COUP_DE_FOUDRE, PT_POLITICIAN_HARM, True, -1, view, stream,
-                                       codes, params, slots)
-        if err:
-            return err
-        g[LOVER] = lover
-        return 0
     # ---- Arena cards (spec 9): the match record the game reads at the reveal
-    if card == C_DEPENSE_INCONSIDEREE:
-        return depense_inconsideree(g, p)
-    if card == C_INTERVIEW:
+    elif card == C_DEPENSE_INCONSIDEREE:
+        depense_inconsideree(g, p)
+    elif card == C_INTERVIEW:
         g[INTERVIEW] = 1
     elif card == C_TOURNEE_GENERALE:
         g[APP_BONUS] += 3
-    elif card == C_FRERES_ENNEMIS:
-        guest, err = choose_politician(g, p, seat, C_FRERES_ENNEMIS, PT_POLITICIAN_HELP, False, g[M_POL], view,
-                                       stream, codes, params, slots)
-        if err:
-            return err
-        g[GUEST] = guest
     elif card == C_RECUPERATION_POLITIQUE:
         g[RECUP] = 1
     elif card == C_NE_PAS_DERANGER:
         g[ABSENT] = g[LOVER]
     elif card == C_PAX_DEORUM:
         g[PAX] = 1
-    elif card == C_REMPLACANT:
-        return remplacant(g, p, seat, view, stream, codes, params, slots)
     elif card == C_VOX_POPULI_VOX_DEI:
         g[VOX_DEI] = g[CARD_SEQ + C_VOX_POPULI_VOX_DEI]
     elif card == C_PANEM_ET_CIRCENSES:
@@ -954,4 +1052,15 @@ def play_card(card, seat, window, g, p, view, stream, codes, params, slots):
         g[BOO_VOIDABLE] += 3
     elif card == C_MAUVAISE_SONORISATION:
         g[BAD_SOUND] = 1
+
+
+@njit(cache=True)
+def play_card(card, seat, window, g, p, view, stream, codes, params, slots):
+    """``play_card_step`` to its end, the policies asked through ``decide`` (tests, tools). Returns 0 or a policy
+    error code."""
+    clear_frames(g)
+    while play_card_step(card, seat, window, g, p, 0, view, stream) == ASKED:
+        err = answer_here(g, view, stream, codes, params, slots)
+        if err:
+            return err
     return 0

@@ -1,21 +1,46 @@
 """Vox Populi: the game kernel (spec 3, 6, 8) for 3-6 seats (2 with ``allow_two_players``).
 
-One game is ``play_game``; the kernel plays it over the core's blocks of games (``romesim.core.loop``) with one
-state array ``g`` and one view per block (``game_scratch``: no allocation per game). Event cards are played
-through ``cards.card_playable`` and ``cards.play_card`` at the windows W1a, W1b, W2 and W3 (spec 7.1, VOX-A16);
-the match and turn fields the cards set are read by the resolution here (spec 6.3, 6.5). Rule numbers: "spec x.y"
-is the rules specification, "§x.y" the seed's own sections.
+The game is a state machine (``core.loop.machine_game``, ``MACHINE``): ``vox_advance`` plays dice and automatic
+rules up to the next decision with two or more legal actions and returns its seat, the decision written in the
+seat's view (spec 11: what that seat may see, nothing of the others' secrets); ``vox_apply`` takes the action and
+the next ``vox_advance`` goes on from there. Where the game stands (the turn, the phase, the card window, the card,
+the vote or the die in progress, each with its resume step and the locals it needs) is the stack of frames in
+``g`` (``procedures.py``, "Resumable procedures"), so ``(p, g, view, row)`` is the whole game in progress: a copy
+of it is the game at that decision (``romesim.new_game`` steps it so). The kernel plays it over the core's blocks
+of games (``romesim.core.loop``) with one state array ``g`` and one view per block (``game_scratch``: no
+allocation per game). Event cards are played through ``cards.card_playable`` and ``cards.play_card_step`` at the
+windows W1a, W1b, W2 and W3 (spec 7.1, VOX-A16); the match and turn fields the cards set are read by the resolution
+here (spec 6.3, 6.5). Rule numbers: "spec x.y" is the rules specification, "§x.y" the seed's own sections.
 """
 import numpy as np
 
 from ..core.jit import njit
 from ..core import rng
-from ..core.loop import block_kernel
+from ..core.loop import END, Machine, block_kernel, machine_game
 from . import cards
 from .board import attending
-from .procedures import contribution_round, decide, open_decision
+from .policies import call_policy
+from .procedures import (
+    ASKED,
+    DONE,
+    answer_here,
+    clear_frames,
+    contribution_round_step,
+    frame,
+    open_decision,
+    post,
+    resumed_at,
+    suspend,
+)
 from .state import (
     ABSENT,
+    ANSWER,
+    ASK_SEAT,
+    RET,
+    MAX_DEPTH,
+    FRAMES,
+    FRAME_SIZE,
+    VIEW_N_ACTIONS,
     ACTIVE,
     APP_BONUS,
     ARENA,
@@ -245,8 +270,43 @@ def left_of(g, p, seat):
 
 
 @njit(cache=True)
-def setup(g, p, view, stream, codes, params, slots):
-    """Spec 3 (§2.0). Returns 0 or a policy error code."""
+def setup_step(g, p, d, view, stream):
+    """Spec 3 (§2.0): the table, then the arenas placed one by one (DP01)."""
+    f = frame(d)
+    at = resumed_at(g, d)
+    if at:
+        seat, first = g[f + 1], g[f + 2]
+    else:
+        seat, first = setup_table(g, p, stream), 0
+    for i in range(first, N_POL):
+        if at:
+            at = 0
+            action = g[ANSWER]
+        else:
+            open_decision(g, p, seat, K_ARENA_SETUP, N_POL * N_CELLS, view)
+            for k in range(N_POL):
+                if g[ARENA_CELL + k] >= 0:
+                    continue
+                for c in range(N_CELLS):
+                    if not quarter_has_arena(g, p, p[P_QUARTER + c]):
+                        view[VIEW_LEGAL + k * N_CELLS + c] = 1
+            action = post(g, d, 1, seat, view)
+            if action < 0:
+                g[f + 1], g[f + 2] = seat, i
+                return ASKED
+        pol, cell = action // N_CELLS, action % N_CELLS
+        g[ARENA_CELL + pol] = cell
+        g[CELL_OWNER + cell] = ARENA
+        g[CELL_VALUE + cell] = pol
+        seat = left_of(g, p, seat)
+    g[ACTIVE] = 0  # the youngest player, seat 0 (VOX-A5)
+    return DONE
+
+
+@njit(cache=True)
+def setup_table(g, p, stream):
+    """Spec 3.1-3.4: a cleared state (every frame too), the deck shuffled, clubs, money, decoys and hands dealt.
+    Returns the first arena placer (spec 3.5, VOX-A5)."""
     g[:] = 0
     n = p[P_N]
     g[N_SEATS] = n
@@ -280,24 +340,18 @@ def setup(g, p, view, stream, codes, params, slots):
         start = n - 1
     elif p[O_ARENA_SETUP_START] == 2:
         start = rng.dn(stream, n) - 1
-    seat = start
-    for _ in range(N_POL):
-        open_decision(g, p, seat, K_ARENA_SETUP, N_POL * N_CELLS, view)
-        for k in range(N_POL):
-            if g[ARENA_CELL + k] >= 0:
-                continue
-            for c in range(N_CELLS):
-                if not quarter_has_arena(g, p, p[P_QUARTER + c]):
-                    view[VIEW_LEGAL + k * N_CELLS + c] = 1
-        action, err = decide(seat, view, stream, codes, params, slots)
+    return start
+
+
+@njit(cache=True)
+def setup(g, p, view, stream, codes, params, slots):
+    """``setup_step`` to its end, the policies asked through ``decide`` (tests). Returns 0 or a policy error
+    code."""
+    clear_frames(g)
+    while setup_step(g, p, 0, view, stream) == ASKED:
+        err = answer_here(g, view, stream, codes, params, slots)
         if err:
             return err
-        pol, cell = action // N_CELLS, action % N_CELLS
-        g[ARENA_CELL + pol] = cell
-        g[CELL_OWNER + cell] = ARENA
-        g[CELL_VALUE + cell] = pol
-        seat = left_of(g, p, seat)
-    g[ACTIVE] = 0  # the youngest player, seat 0 (VOX-A5)
     return 0
 
 
@@ -312,53 +366,67 @@ def quarter_has_arena(g, p, q):
 
 # --------------------------------------------------------------------------- card windows (spec 7.1, VOX-A16)
 @njit(cache=True)
-def run_window(g, p, window, view, stream, codes, params, slots):
+def run_window(g, p, d, window, view, stream):
     """A card window: a priority loop from the active player in turn order that closes when every seat has
     passed in succession (``single_pass``: one chance each). A seat with no playable card passes without being
     asked. PLACE AU SPORT (``LOCKED``) and a turn ended by DÉPENSE INCONSIDÉRÉE close it."""
-    g[WINDOW] = window
+    f = frame(d)
     n = g[N_SEATS]
-    seat = g[ACTIVE]
-    passes = 0
-    turns = 0
     single = p[O_CARD_WINDOW_PROTOCOL] == 1
-    while passes < n and g[LOCKED] == 0 and g[TURN_ENDED] == 0:
-        if single and turns >= n:
-            break
-        turns += 1
-        # the playable cards are listed in g[SCRATCH ...] first: most priorities have none, and then the seat's
-        # view is never built
-        playable = 0
-        if g[HAND_SIZE + seat] > 0:
-            for c in range(N_CARDS):
-                if g[hand_at(seat, c)] and cards.card_playable(c, seat, window, g, p):
-                    g[SCRATCH + playable] = c
-                    playable += 1
-        if playable > 0:
-            open_decision(g, p, seat, K_CARD_WINDOW, N_CARDS + 1, view)
-            view[VIEW_ARGS] = window
-            view[VIEW_LEGAL] = 1
-            for i in range(playable):
-                view[VIEW_LEGAL + 1 + g[SCRATCH + i]] = 1
-        if playable == 0:
-            passes += 1
-            seat = (seat + 1) % n
-            continue
-        action, err = decide(seat, view, stream, codes, params, slots)
-        if err:
-            return err
-        if action == 0:
-            passes += 1
+    at = resumed_at(g, d)
+    if at:
+        seat, passes, turns = g[f + 1], g[f + 2], g[f + 3]
+    else:
+        g[WINDOW] = window
+        seat, passes, turns = g[ACTIVE], 0, 0
+    while True:
+        if at == 2:
+            at = 0
+            card = g[f + 4]  # re-entering the card being played
         else:
+            if at == 1:
+                at = 0
+                action = g[ANSWER]
+            else:
+                if not (passes < n and g[LOCKED] == 0 and g[TURN_ENDED] == 0):
+                    break
+                if single and turns >= n:
+                    break
+                turns += 1
+                # the playable cards are listed in g[SCRATCH ...] first: most priorities have none, and then the
+                # seat's view is never built
+                playable = 0
+                if g[HAND_SIZE + seat] > 0:
+                    for c in range(N_CARDS):
+                        if g[hand_at(seat, c)] and cards.card_playable(c, seat, window, g, p):
+                            g[SCRATCH + playable] = c
+                            playable += 1
+                if playable == 0:
+                    passes += 1
+                    seat = (seat + 1) % n
+                    continue
+                open_decision(g, p, seat, K_CARD_WINDOW, N_CARDS + 1, view)
+                view[VIEW_ARGS] = window
+                view[VIEW_LEGAL] = 1
+                for i in range(playable):
+                    view[VIEW_LEGAL + 1 + g[SCRATCH + i]] = 1
+                action = post(g, d, 1, seat, view)
+                if action < 0:
+                    g[f + 1], g[f + 2], g[f + 3] = seat, passes, turns
+                    return ASKED
+            if action == 0:
+                passes += 1
+                seat = (seat + 1) % n
+                continue
             card = action - 1
             discard_from_hand(g, p, seat, card)
-            err = cards.play_card(card, seat, window, g, p, view, stream, codes, params, slots)
-            if err:
-                return err
-            passes = 0
+        if cards.play_card_step(card, seat, window, g, p, d + 1, view, stream) == ASKED:
+            g[f + 1], g[f + 2], g[f + 3], g[f + 4] = seat, passes, turns, card
+            return suspend(g, d, 2)
+        passes = 0
         seat = (seat + 1) % n
     g[WINDOW] = 0
-    return 0
+    return DONE
 
 
 # --------------------------------------------------------------------------- phase 1 (spec 6.1)
@@ -370,75 +438,109 @@ def quarter_has_room(g, p, q):
     return False
 
 
+@njit(cache=True, inline="always")
+def phase_one_step(g, p, d, view, stream):
+    """Spec 6.1: the quarter named, W1a, the supporter, the gladiator, W1b."""
+    active = g[ACTIVE]
+    at = resumed_at(g, d)
+    if at <= 1:
+        if at == 1:
+            g[DESIGNATED_Q] = g[ANSWER]
+        else:
+            # 1. the left neighbour names a quarter with an empty cell (DP02); none when the board is full (VOX-A8)
+            namer = left_of(g, p, active)
+            g[NAMER] = namer
+            open_decision(g, p, namer, K_NAME_QUARTER, N_QUARTERS, view)
+            view[VIEW_ARGS] = active
+            rooms = 0
+            for q in range(N_QUARTERS):
+                if quarter_has_room(g, p, q):
+                    view[VIEW_LEGAL + q] = 1
+                    rooms += 1
+            if rooms > 0:
+                q = post(g, d, 1, namer, view)
+                if q < 0:
+                    return ASKED
+                g[DESIGNATED_Q] = q
+        at = 2
+    if at == 2:
+        # 2. W1a: QUARTIER LIBRE, AMICALES DES SUPPORTERS ...
+        if run_window(g, p, d + 1, W1A, view, stream) == ASKED:
+            return suspend(g, d, 2)
+        at = 0
+        # 3. the supporter (DP03): a value from the club x an empty cell of the designated quarter (any empty cell
+        # under QUARTIER LIBRE)
+        open_decision(g, p, active, K_PLACE_SUPPORTER, N_VALUES * N_CELLS, view)
+        # a designated quarter filled since it was named (EXPULSION in W1a) is treated like QUARTIER LIBRE, so that
+        # every turn still uses two pieces (spec 6.1); only a full board skips the step (VOX-A8)
+        anywhere = g[FREE_PLACEMENT] == 1 or g[DESIGNATED_Q] < 0 or not quarter_has_room(g, p, g[DESIGNATED_Q])
+        legal = 0
+        for v in range(1, N_VALUES + 1):
+            if g[club_at(active, v)] == 0:
+                continue
+            for c in range(N_CELLS):
+                if g[CELL_OWNER + c] == EMPTY and (anywhere or p[P_QUARTER + c] == g[DESIGNATED_Q]):
+                    view[VIEW_LEGAL + (v - 1) * N_CELLS + c] = 1
+                    legal += 1
+        action = -1
+        if legal > 0:
+            action = post(g, d, 3, active, view)
+            if action < 0:
+                return ASKED
+        at = 3
+    elif at == 3:
+        action = g[ANSWER]
+    if at == 3:
+        if action >= 0:
+            v, cell = action // N_CELLS + 1, action % N_CELLS
+            g[club_at(active, v)] -= 1
+            g[CELL_OWNER + cell] = active
+            g[CELL_VALUE + cell] = v
+        g[SUPPORTER_PLACED] = 1
+        # 4. the gladiator (DP04): another piece, under any politician
+        action = -1
+        if club_size(g, active) > 0:
+            open_decision(g, p, active, K_PLACE_GLADIATOR, N_VALUES * N_POL, view)
+            for v in range(1, N_VALUES + 1):
+                if g[club_at(active, v)] > 0:
+                    for k in range(N_POL):
+                        view[VIEW_LEGAL + (v - 1) * N_POL + k] = 1
+            action = post(g, d, 4, active, view)
+            if action < 0:
+                return ASKED
+        at = 4
+    elif at == 4:
+        action = g[ANSWER]
+    if at == 4:
+        if action >= 0:
+            v, k = action // N_POL + 1, action % N_POL
+            g[club_at(active, v)] -= 1
+            g[glad_at(k, active, v)] += 1
+        g[GLADIATOR_PLACED] = 1
+        all_empty = True
+        for s in range(g[N_SEATS]):
+            if club_size(g, s) > 0:
+                all_empty = False
+        if all_empty and g[LAST_TURN] == 0:
+            # spec 8.1: the turn during which every club becomes empty is the last
+            g[LAST_TURN] = 1
+            g[END_TRIGGER] = END_CLUBS
+    # 5. W1b
+    if run_window(g, p, d + 1, W1B, view, stream) == ASKED:
+        return suspend(g, d, 5)
+    return DONE
+
+
 @njit(cache=True)
 def phase_one(g, p, view, stream, codes, params, slots):
-    active = g[ACTIVE]
-    # 1. the left neighbour names a quarter with an empty cell (DP02); none when the board is full (VOX-A8)
-    namer = left_of(g, p, active)
-    g[NAMER] = namer
-    open_decision(g, p, namer, K_NAME_QUARTER, N_QUARTERS, view)
-    view[VIEW_ARGS] = active
-    rooms = 0
-    for q in range(N_QUARTERS):
-        if quarter_has_room(g, p, q):
-            view[VIEW_LEGAL + q] = 1
-            rooms += 1
-    if rooms > 0:
-        q, err = decide(namer, view, stream, codes, params, slots)
+    """``phase_one_step`` to its end, the policies asked through ``decide`` (tests). Returns 0 or a policy error
+    code."""
+    clear_frames(g)
+    while phase_one_step(g, p, 0, view, stream) == ASKED:
+        err = answer_here(g, view, stream, codes, params, slots)
         if err:
             return err
-        g[DESIGNATED_Q] = q
-    # 2. W1a: QUARTIER LIBRE, AMICALES DES SUPPORTERS ...
-    err = run_window(g, p, W1A, view, stream, codes, params, slots)
-    if err:
-        return err
-    # 3. the supporter (DP03): a value from the club x an empty cell of the designated quarter (any empty cell
-    # under QUARTIER LIBRE)
-    open_decision(g, p, active, K_PLACE_SUPPORTER, N_VALUES * N_CELLS, view)
-    # a designated quarter filled since it was named (EXPULSION in W1a) is treated like QUARTIER LIBRE, so that
-    # every turn still uses two pieces (spec 6.1); only a full board skips the step (VOX-A8)
-    anywhere = g[FREE_PLACEMENT] == 1 or g[DESIGNATED_Q] < 0 or not quarter_has_room(g, p, g[DESIGNATED_Q])
-    legal = 0
-    for v in range(1, N_VALUES + 1):
-        if g[club_at(active, v)] == 0:
-            continue
-        for c in range(N_CELLS):
-            if g[CELL_OWNER + c] == EMPTY and (anywhere or p[P_QUARTER + c] == g[DESIGNATED_Q]):
-                view[VIEW_LEGAL + (v - 1) * N_CELLS + c] = 1
-                legal += 1
-    if legal > 0:
-        action, err = decide(active, view, stream, codes, params, slots)
-        if err:
-            return err
-        v, cell = action // N_CELLS + 1, action % N_CELLS
-        g[club_at(active, v)] -= 1
-        g[CELL_OWNER + cell] = active
-        g[CELL_VALUE + cell] = v
-    g[SUPPORTER_PLACED] = 1
-    # 4. the gladiator (DP04): another piece, under any politician
-    if club_size(g, active) > 0:
-        open_decision(g, p, active, K_PLACE_GLADIATOR, N_VALUES * N_POL, view)
-        for v in range(1, N_VALUES + 1):
-            if g[club_at(active, v)] > 0:
-                for k in range(N_POL):
-                    view[VIEW_LEGAL + (v - 1) * N_POL + k] = 1
-        action, err = decide(active, view, stream, codes, params, slots)
-        if err:
-            return err
-        v, k = action // N_POL + 1, action % N_POL
-        g[club_at(active, v)] -= 1
-        g[glad_at(k, active, v)] += 1
-    g[GLADIATOR_PLACED] = 1
-    all_empty = True
-    for s in range(g[N_SEATS]):
-        if club_size(g, s) > 0:
-            all_empty = False
-    if all_empty and g[LAST_TURN] == 0:
-        # spec 8.1: the turn during which every club becomes empty is the last
-        g[LAST_TURN] = 1
-        g[END_TRIGGER] = END_CLUBS
-    # 5. W1b
-    return run_window(g, p, W1B, view, stream, codes, params, slots)
+    return 0
 
 
 # --------------------------------------------------------------------------- phase 2 (spec 6.2, 6.3)
@@ -460,37 +562,48 @@ def match_menu(g, p, view):
     return count
 
 
-@njit(cache=True)
-def choose_meters(g, p, view, stream, codes, params, slots):
+@njit(cache=True, inline="always")
+def choose_meters(g, p, d, view):
     """DP09: every seat (VOX-A6; only owners of attending supporters with vote_only_if_attending) chooses
     applause (1) or boo (0) in secret, into the hidden ``CHOICE`` (-1: not choosing); ``resolve_match`` reveals
     them together."""
     n = g[N_SEATS]
     pol = g[M_POL]
-    if p[O_VOTE_ONLY_IF_ATTENDING]:
-        attending(g, p, pol)
-    for s in range(MAX_SEATS):
-        g[METER + s] = -1
-        g[CHOICE + s] = -1
-    for s in range(n):
+    f = frame(d)
+    at = resumed_at(g, d)
+    if at:
+        first = g[f + 1]
+    else:
+        first = 0
         if p[O_VOTE_ONLY_IF_ATTENDING]:
-            present = False
-            for c in range(N_CELLS):
-                if g[ATTEND + c] and g[CELL_OWNER + c] == s:
-                    present = True
-            if not present:
-                continue
-        open_decision(g, p, s, K_CHEER_OR_BOO, 2, view)
-        view[VIEW_ARGS] = g[ORGANISER]
-        view[VIEW_ARGS + 1] = pol
-        view[VIEW_ARGS + 2] = g[M_TYPE]
-        view[VIEW_LEGAL + 1] = 1
-        view[VIEW_LEGAL] = 0 if (g[INTERVIEW] and s == g[ORGANISER]) else 1
-        action, err = decide(s, view, stream, codes, params, slots)
-        if err:
-            return err
+            attending(g, p, pol)
+        for s in range(MAX_SEATS):
+            g[METER + s] = -1
+            g[CHOICE + s] = -1
+    for s in range(first, n):
+        if at:
+            at = 0
+            action = g[ANSWER]
+        else:
+            if p[O_VOTE_ONLY_IF_ATTENDING]:
+                present = False
+                for c in range(N_CELLS):
+                    if g[ATTEND + c] and g[CELL_OWNER + c] == s:
+                        present = True
+                if not present:
+                    continue
+            open_decision(g, p, s, K_CHEER_OR_BOO, 2, view)
+            view[VIEW_ARGS] = g[ORGANISER]
+            view[VIEW_ARGS + 1] = pol
+            view[VIEW_ARGS + 2] = g[M_TYPE]
+            view[VIEW_LEGAL + 1] = 1
+            view[VIEW_LEGAL] = 0 if (g[INTERVIEW] and s == g[ORGANISER]) else 1
+            action = post(g, d, 1, s, view)
+            if action < 0:
+                g[f + 1] = s
+                return ASKED
         g[CHOICE + s] = action
-    return 0
+    return DONE
 
 
 @njit(cache=True)
@@ -528,13 +641,13 @@ def slip_one(g, p, seat, slot, is_decoy, value):
 
 
 @njit(cache=True)
-def decoy_decision(g, p, seat, forbidden, star_value, view, stream, codes, params, slots):
+def open_decoy(g, p, seat, forbidden, star_value, view):
     """DP12, decoy part: 0 = none, 1 + slot = slip a decoy there (one held, else one bought for 1 sesterce from
     the supply, VOX-A11). ``forbidden``: the slot of the star it goes with (VOX-A10 per_star), -1 for none.
-    Returns ``(slot or -1, error)``."""
+    Returns False, asking nothing, when ``seat`` has no decoy to slip; else the decision is written in ``view``."""
     has = g[DECOYS + seat] > 0 or (g[MONEY + seat] >= 1 and g[DECOY_SUPPLY] > 0)
     if not has:
-        return -1, 0
+        return False
     open_decision(g, p, seat, K_SLIP_STARS, 1 + N_POL, view)
     view[VIEW_ARGS] = star_value
     view[VIEW_ARGS + 1] = SLIP_DECOY
@@ -543,112 +656,159 @@ def decoy_decision(g, p, seat, forbidden, star_value, view, stream, codes, param
     for k in range(N_POL):
         if k != forbidden:
             view[VIEW_LEGAL + 1 + k] = 1
-    action, err = decide(seat, view, stream, codes, params, slots)
-    if err or action == 0:
-        return -1, err
+    return True
+
+
+@njit(cache=True)
+def slip_decoy(g, p, seat, action):
+    """The decoy decision's action taken: 0 slips none."""
+    if action == 0:
+        return
     if g[DECOYS + seat] > 0:
         g[DECOYS + seat] -= 1
     else:
         pay(g, p, seat, 1)
         g[DECOY_SUPPLY] -= 1
     slip_one(g, p, seat, action - 1, True, 0)
-    return action - 1, 0
 
 
-@njit(cache=True)
-def slip_stars(g, p, seat, pol, view, stream, codes, params, slots):
+@njit(cache=True, inline="always")
+def slip_stars(g, p, d, seat, pol, view):
     """Spec 6.3 applause b, DP12: every gladiator of ``seat`` under ``pol`` becomes a star in a slot of his choice,
     the largest first; with each star one optional decoy into another slot (VOX-A10 per_star), or any number of
     decoys anywhere after the stars (free)."""
-    for v in range(N_VALUES, 0, -1):
-        while g[glad_at(pol, seat, v)] > 0:
-            open_decision(g, p, seat, K_SLIP_STARS, N_POL, view)
-            view[VIEW_ARGS] = v
-            view[VIEW_ARGS + 1] = SLIP_STAR
-            view[VIEW_ARGS + 2] = pol
-            for k in range(N_POL):
-                view[VIEW_LEGAL + k] = 1
-            slot, err = decide(seat, view, stream, codes, params, slots)
-            if err:
-                return err
+    f = frame(d)
+    at = resumed_at(g, d)
+    v = g[f + 1] if at else N_VALUES
+    if at != 3:
+        while v >= 1:
+            if at == 2:
+                at = 0
+                slip_decoy(g, p, seat, g[ANSWER])
+                continue
+            if at == 1:
+                at = 0
+                slot = g[ANSWER]
+            else:
+                if g[glad_at(pol, seat, v)] <= 0:
+                    v -= 1
+                    continue
+                open_decision(g, p, seat, K_SLIP_STARS, N_POL, view)
+                view[VIEW_ARGS] = v
+                view[VIEW_ARGS + 1] = SLIP_STAR
+                view[VIEW_ARGS + 2] = pol
+                for k in range(N_POL):
+                    view[VIEW_LEGAL + k] = 1
+                slot = post(g, d, 1, seat, view)
+                if slot < 0:
+                    g[f + 1] = v
+                    return ASKED
             g[glad_at(pol, seat, v)] -= 1
             slip_one(g, p, seat, slot, False, v)
-            if p[O_DECOY_LIMIT] == 0:
-                _, err = decoy_decision(g, p, seat, slot, v, view, stream, codes, params, slots)
-                if err:
-                    return err
+            if p[O_DECOY_LIMIT] == 0 and open_decoy(g, p, seat, slot, v, view):
+                action = post(g, d, 2, seat, view)
+                if action < 0:
+                    g[f + 1] = v
+                    return ASKED
+                slip_decoy(g, p, seat, action)
     if p[O_DECOY_LIMIT] == 1:
         while True:
-            slot, err = decoy_decision(g, p, seat, -1, 0, view, stream, codes, params, slots)
-            if err:
-                return err
-            if slot < 0:
+            if at == 3:
+                at = 0
+                action = g[ANSWER]
+            else:
+                if not open_decoy(g, p, seat, -1, 0, view):
+                    break
+                action = post(g, d, 3, seat, view)
+                if action < 0:
+                    return ASKED
+            if action == 0:
                 break
-    return 0
+            slip_decoy(g, p, seat, action)
+    return DONE
 
 
-@njit(cache=True)
-def resolve_match(g, p, view, stream, codes, params, slots):
+@njit(cache=True, inline="always")
+def resolve_match_step(g, p, d, view, stream):
     """Spec 6.3: the meters of ``CHOICE`` are revealed; totals, winner and every consequence."""
     n = g[N_SEATS]
     pol = g[M_POL]
     mtype = g[M_TYPE]
     organiser = g[ORGANISER]
     active = g[ACTIVE]
-    for s in range(n):
-        g[METER + s] = g[CHOICE + s]
-    if g[INTERVIEW] and g[METER + organiser] >= 0:
-        g[METER + organiser] = 1
-    attending(g, p, pol)
-    app, boo = 0, 0
-    for c in range(N_CELLS):
-        if g[ATTEND + c]:
-            worth = 1 if g[PANEM] else g[CELL_VALUE + c]
-            meter = g[METER + g[CELL_OWNER + c]]
-            if meter == 1:
-                app += worth
-            elif meter == 0:
-                boo += worth
-    app += g[APP_BONUS]
-    if g[EPIQUE_ADD]:
-        app += g[ARENA_CARDS_PLAYED]  # MATCH ÉPIQUE counted at the reveal (VOX-A32)
-    boo += g[BOO_BONUS]
-    if g[EPIQUE_VOID] == 0:
-        boo += g[BOO_VOIDABLE]
-    if g[ROTTEN]:
-        boo += 3  # ARÈNE POURRIE while unpaid (spec 7.6)
-    g[M_APP] = app
-    g[M_BOO] = boo
-    applause = app > boo or (app == boo and g[BAD_SOUND] == 0)
-    g[M_RESULT] = 1 if applause else 2
-    if applause:
-        g[N_APPLAUSE_WINS] += 1
-        g[N_APP_BY_TYPE + mtype] += 1
-        # a. every booer with an attending supporter eliminates one of them (DP10), in turn order
-        for k in range(n):
+    f = frame(d)
+    at = resumed_at(g, d)
+    resumed = at != 0
+    if at == 0:
+        for s in range(n):
+            g[METER + s] = g[CHOICE + s]
+        if g[INTERVIEW] and g[METER + organiser] >= 0:
+            g[METER + organiser] = 1
+        attending(g, p, pol)
+        app, boo = 0, 0
+        for c in range(N_CELLS):
+            if g[ATTEND + c]:
+                worth = 1 if g[PANEM] else g[CELL_VALUE + c]
+                meter = g[METER + g[CELL_OWNER + c]]
+                if meter == 1:
+                    app += worth
+                elif meter == 0:
+                    boo += worth
+        app += g[APP_BONUS]
+        if g[EPIQUE_ADD]:
+            app += g[ARENA_CARDS_PLAYED]  # MATCH ÉPIQUE counted at the reveal (VOX-A32)
+        boo += g[BOO_BONUS]
+        if g[EPIQUE_VOID] == 0:
+            boo += g[BOO_VOIDABLE]
+        if g[ROTTEN]:
+            boo += 3  # ARÈNE POURRIE while unpaid (spec 7.6)
+        g[M_APP] = app
+        g[M_BOO] = boo
+        applause = app > boo or (app == boo and g[BAD_SOUND] == 0)
+        g[M_RESULT] = 1 if applause else 2
+        if applause:
+            g[N_APPLAUSE_WINS] += 1
+            g[N_APP_BY_TYPE + mtype] += 1
+            at = 1
+        else:
+            at = 3
+    if at == 1:
+        # applause a. every booer with an attending supporter eliminates one of them (DP10), in turn order
+        first = g[f + 1] if resumed else 0
+        for k in range(first, n):
             s = (active + k) % n
-            if g[METER + s] != 0:
-                continue
-            open_decision(g, p, s, K_ELIMINATE_SUPPORTER, N_CELLS, view)
-            view[VIEW_ARGS] = pol
-            present = 0
-            for c in range(N_CELLS):
-                if g[ATTEND + c] and g[CELL_OWNER + c] == s:
-                    view[VIEW_LEGAL + c] = 1
-                    present += 1
-            if present > 0:
-                cell, err = decide(s, view, stream, codes, params, slots)
-                if err:
-                    return err
-                eliminate_supporter(g, cell)
-                g[ATTEND + cell] = 0
+            if resumed:
+                resumed = False
+                cell = g[ANSWER]
+            else:
+                if g[METER + s] != 0:
+                    continue
+                open_decision(g, p, s, K_ELIMINATE_SUPPORTER, N_CELLS, view)
+                view[VIEW_ARGS] = pol
+                present = 0
+                for c in range(N_CELLS):
+                    if g[ATTEND + c] and g[CELL_OWNER + c] == s:
+                        view[VIEW_LEGAL + c] = 1
+                        present += 1
+                if present == 0:
+                    continue
+                cell = post(g, d, 1, s, view)
+                if cell < 0:
+                    g[f + 1] = k
+                    return ASKED
+            eliminate_supporter(g, cell)
+            g[ATTEND + cell] = 0
+        at = 2
+    if at == 2:
         # b. applauders slip their gladiators of this arena as stars, from the organiser (VOX-A36)
-        for k in range(n):
+        first = g[f + 1] if resumed else 0
+        for k in range(first, n):
             s = (organiser + k) % n
-            if g[METER + s] == 1 and gladiators_of(g, pol, s) > 0:
-                err = slip_stars(g, p, s, pol, view, stream, codes, params, slots)
-                if err:
-                    return err
+            if resumed or (g[METER + s] == 1 and gladiators_of(g, pol, s) > 0):
+                resumed = False
+                if slip_stars(g, p, d + 1, s, pol, view) == ASKED:
+                    g[f + 1] = k
+                    return suspend(g, d, 2)
         if p[O_SLIP_ORDER] == 1:
             for i in range(N_POL * MAX_SEATS):
                 g[SLIPPED + i] += g[STAGED + i]
@@ -661,10 +821,15 @@ def resolve_match(g, p, view, stream, codes, params, slots):
                 if in_p(g, p, k, 0):
                     bonus = 1 if (g[RECUP] and in_p(g, p, k, 1)) else 0
                     change_popularity(g, p, k, GAIN[mtype] + bonus)
-    else:
-        # a. every applauder with a gladiator here loses one (DP11)
-        for k in range(n):
-            s = (active + k) % n
+        return DONE
+    # boos a. every applauder with a gladiator here loses one (DP11)
+    first = g[f + 1] if resumed else 0
+    for k in range(first, n):
+        s = (active + k) % n
+        if resumed:
+            resumed = False
+            a = g[ANSWER]
+        else:
             if g[METER + s] != 1 or gladiators_of(g, pol, s) == 0:
                 continue
             open_decision(g, p, s, K_ELIMINATE_GLADIATOR, N_VALUES, view)
@@ -672,63 +837,83 @@ def resolve_match(g, p, view, stream, codes, params, slots):
             for v in range(1, N_VALUES + 1):
                 if g[glad_at(pol, s, v)] > 0:
                     view[VIEW_LEGAL + v - 1] = 1
-            a, err = decide(s, view, stream, codes, params, slots)
-            if err:
-                return err
-            eliminate_gladiator(g, pol, s, a + 1)
-        # b. every booer draws a card, in turn order from the active player
-        for k in range(n):
-            s = (active + k) % n
-            if g[METER + s] == 0:
-                draw_card(g, s)
-        # c. VAE VICTIS
-        if g[VAE_VICTIS]:
-            for s in range(n):
-                for v in range(1, N_VALUES + 1):
-                    while g[glad_at(pol, s, v)] > 0:
-                        eliminate_gladiator(g, pol, s, v)
-        # d. LYNCHAGE MÉDIATIQUE (void under PAX DEORUM)
-        if g[LYNCH] and g[PAX] == 0:
-            for k in range(N_POL):
-                if in_p(g, p, k, 1):
-                    change_popularity(g, p, k, -2)
-        # e. PIÉTINE: the arena's politician, if he attends
-        if g[TRAMPLE] and in_p(g, p, pol, 2):
-            assassinate(g, p, pol)
-    return 0
+            a = post(g, d, 3, s, view)
+            if a < 0:
+                g[f + 1] = k
+                return ASKED
+        eliminate_gladiator(g, pol, s, a + 1)
+    # b. every booer draws a card, in turn order from the active player
+    for k in range(n):
+        s = (active + k) % n
+        if g[METER + s] == 0:
+            draw_card(g, s)
+    # c. VAE VICTIS
+    if g[VAE_VICTIS]:
+        for s in range(n):
+            for v in range(1, N_VALUES + 1):
+                while g[glad_at(pol, s, v)] > 0:
+                    eliminate_gladiator(g, pol, s, v)
+    # d. LYNCHAGE MÉDIATIQUE (void under PAX DEORUM)
+    if g[LYNCH] and g[PAX] == 0:
+        for k in range(N_POL):
+            if in_p(g, p, k, 1):
+                change_popularity(g, p, k, -2)
+    # e. PIÉTINE: the arena's politician, if he attends
+    if g[TRAMPLE] and in_p(g, p, pol, 2):
+        assassinate(g, p, pol)
+    return DONE
 
 
 @njit(cache=True)
-def phase_two(g, p, view, stream, codes, params, slots):
-    """Spec 6.2. Returns 0 or an error code."""
-    active = g[ACTIVE]
-    open_decision(g, p, active, K_ORGANISE_MATCH, 1 + N_POL * 4, view)
-    legal = match_menu(g, p, view)
-    forced = g[FORCED_MATCH] == 1 and legal > 0
-    view[VIEW_LEGAL] = 0 if forced else 1
-    action, err = decide(active, view, stream, codes, params, slots)
-    if err:
-        return err
-    g[MATCH_DECIDED] = 1
-    if action == 0:
-        return 0
-    pol, mtype = (action - 1) // 4, (action - 1) % 4
-    pay(g, p, active, PRICE[mtype])
-    g[MATCH_ON] = 1
-    g[ORGANISER] = active
-    g[M_POL] = pol
-    g[M_TYPE] = mtype
-    g[M_PRICE_PAID] = PRICE[mtype]
-    g[N_MATCHES] += 1
-    g[N_BY_TYPE + mtype] += 1
-    if g[ROTTEN]:
-        # ARÈNE POURRIE: a contribution round at every match announcement, from the organiser (spec 7.6)
-        for s in range(MAX_SEATS):
-            g[CONTRIB + s] = 0
-        pot, err = contribution_round(g, p, active, g[ROTTEN_POT], C_ARENE_POURRIE, view, stream, codes, params,
-                                      slots)
+def resolve_match(g, p, view, stream, codes, params, slots):
+    """``resolve_match_step`` to its end, the policies asked through ``decide`` (tests). Returns 0 or a policy
+    error code."""
+    clear_frames(g)
+    while resolve_match_step(g, p, 0, view, stream) == ASKED:
+        err = answer_here(g, view, stream, codes, params, slots)
         if err:
             return err
+    return 0
+
+
+@njit(cache=True, inline="always")
+def phase_two(g, p, d, view, stream):
+    """Spec 6.2: the match announced (DP07), ARÈNE POURRIE's pool, the meters, W2 and the reveal."""
+    active = g[ACTIVE]
+    at = resumed_at(g, d)
+    if at <= 1:
+        if at == 1:
+            action = g[ANSWER]
+        else:
+            open_decision(g, p, active, K_ORGANISE_MATCH, 1 + N_POL * 4, view)
+            legal = match_menu(g, p, view)
+            forced = g[FORCED_MATCH] == 1 and legal > 0
+            view[VIEW_LEGAL] = 0 if forced else 1
+            action = post(g, d, 1, active, view)
+            if action < 0:
+                return ASKED
+        g[MATCH_DECIDED] = 1
+        if action == 0:
+            return DONE
+        pol, mtype = (action - 1) // 4, (action - 1) % 4
+        pay(g, p, active, PRICE[mtype])
+        g[MATCH_ON] = 1
+        g[ORGANISER] = active
+        g[M_POL] = pol
+        g[M_TYPE] = mtype
+        g[M_PRICE_PAID] = PRICE[mtype]
+        g[N_MATCHES] += 1
+        g[N_BY_TYPE + mtype] += 1
+        at = 3
+        if g[ROTTEN]:
+            # ARÈNE POURRIE: a contribution round at every match announcement, from the organiser (spec 7.6)
+            for s in range(MAX_SEATS):
+                g[CONTRIB + s] = 0
+            at = 2
+    if at == 2:
+        if contribution_round_step(g, p, d + 1, active, g[ROTTEN_POT], C_ARENE_POURRIE, view) == ASKED:
+            return suspend(g, d, 2)
+        pot = g[RET]
         g[ROTTEN_POT] = pot
         if pot >= 5:
             if p[O_BANK_LIMIT] > 0:
@@ -736,21 +921,26 @@ def phase_two(g, p, view, stream, codes, params, slots):
             g[ROTTEN] = 0
             g[ROTTEN_POT] = 0
             g[CARD_STATE + C_ARENE_POURRIE] = DISCARDED
-    if p[O_ARENA_CARDS_AFTER_COMMIT]:
-        # VOX-A17 true: meters are chosen first, the Arena cards come after, then the reveal
-        err = choose_meters(g, p, view, stream, codes, params, slots)
-        if err:
-            return err
-    err = run_window(g, p, W2, view, stream, codes, params, slots)
-    if err:
-        return err
-    if g[TURN_ENDED]:
-        return 0  # DÉPENSE INCONSIDÉRÉE: the match is cancelled, the turn ends (VOX-A23)
-    if not p[O_ARENA_CARDS_AFTER_COMMIT]:
-        err = choose_meters(g, p, view, stream, codes, params, slots)
-        if err:
-            return err
-    return resolve_match(g, p, view, stream, codes, params, slots)
+        at = 3
+    if at == 3:
+        if p[O_ARENA_CARDS_AFTER_COMMIT]:
+            # VOX-A17 true: meters are chosen first, the Arena cards come after, then the reveal
+            if choose_meters(g, p, d + 1, view) == ASKED:
+                return suspend(g, d, 3)
+        at = 4
+    if at == 4:
+        if run_window(g, p, d + 1, W2, view, stream) == ASKED:
+            return suspend(g, d, 4)
+        if g[TURN_ENDED]:
+            return DONE  # DÉPENSE INCONSIDÉRÉE: the match is cancelled, the turn ends (VOX-A23)
+        at = 5
+    if at == 5:
+        if not p[O_ARENA_CARDS_AFTER_COMMIT]:
+            if choose_meters(g, p, d + 1, view) == ASKED:
+                return suspend(g, d, 5)
+    if resolve_match_step(g, p, d + 1, view, stream) == ASKED:
+        return suspend(g, d, 6)
+    return DONE
 
 
 # --------------------------------------------------------------------------- the turn and the game
@@ -789,45 +979,61 @@ def end_turn(g, p):
     g[HOOLIGANS_Q] = -1
 
 
-@njit(cache=True)
-def play_turn(g, p, view, stream, codes, params, slots):
-    """One player's three phases (spec 6). Returns 0 or an error code."""
-    start_turn(g)
+@njit(cache=True, inline="always")
+def play_turn(g, p, d, view, stream):
+    """One player's three phases (spec 6)."""
     active = g[ACTIVE]
-    empty = club_size(g, active) == 0
-    if empty and p[O_EMPTY_CLUB_TURN] == 1:
-        end_turn(g, p)
-        return 0
-    g[PHASE] = 1
-    if not empty:
-        err = phase_one(g, p, view, stream, codes, params, slots)
-        if err:
-            return err
-    if g[TURN_ENDED] == 0:
-        g[PHASE] = 2
-        err = phase_two(g, p, view, stream, codes, params, slots)
-        if err:
-            return err
-    if g[TURN_ENDED] == 0:
-        g[PHASE] = 3
-        if g[MATCH_ON] == 0:
-            # spec 6.4: no match this turn -> 1 sesterce or the top card (DP13)
-            open_decision(g, p, active, K_TURN_BONUS, 2, view)
-            view[VIEW_LEGAL] = 1
-            view[VIEW_LEGAL + 1] = 1 if g[DECK_LEFT] > 0 else 0
-            action, err = decide(active, view, stream, codes, params, slots)
-            if err:
-                return err
-            if action == 1:
-                draw_card(g, active)
-            else:
-                gain_money(g, p, active, 1)
-        err = run_window(g, p, W3, view, stream, codes, params, slots)
-        if err:
-            return err
+    at = resumed_at(g, d)
+    fresh = at == 0  # False while re-entering the stage the turn stopped in
+    action = -1
+    if at == 0:
+        start_turn(g)
+        empty = club_size(g, active) == 0
+        if empty and p[O_EMPTY_CLUB_TURN] == 1:
+            end_turn(g, p)
+            return DONE
+        g[PHASE] = 1
+        at = 2 if empty else 1
+    if at == 1:
+        if phase_one_step(g, p, d + 1, view, stream) == ASKED:
+            return suspend(g, d, 1)
+        fresh = True
+        at = 2
+    if at == 2:
+        if not fresh or g[TURN_ENDED] == 0:
+            if fresh:
+                g[PHASE] = 2
+            if phase_two(g, p, d + 1, view, stream) == ASKED:
+                return suspend(g, d, 2)
+        at = 3
+    if at == 3:
+        at = 6
+        if g[TURN_ENDED] == 0:
+            g[PHASE] = 3
+            at = 5
+            if g[MATCH_ON] == 0:
+                # spec 6.4: no match this turn -> 1 sesterce or the top card (DP13)
+                open_decision(g, p, active, K_TURN_BONUS, 2, view)
+                view[VIEW_LEGAL] = 1
+                view[VIEW_LEGAL + 1] = 1 if g[DECK_LEFT] > 0 else 0
+                action = post(g, d, 4, active, view)
+                if action < 0:
+                    return ASKED
+                at = 4
+    elif at == 4:
+        action = g[ANSWER]
+    if at == 4:
+        if action == 1:
+            draw_card(g, active)
+        else:
+            gain_money(g, p, active, 1)
+        at = 5
+    if at == 5:
+        if run_window(g, p, d + 1, W3, view, stream) == ASKED:
+            return suspend(g, d, 5)
     g[MATCH_ON] = 0
     end_turn(g, p)
-    return 0
+    return DONE
 
 
 @njit(cache=True)
@@ -889,27 +1095,28 @@ def winners(g, p, out):
 
 
 @njit(cache=True)
-def play_game(g, p, view, row, stream, codes, params, slots):
-    """One game from set-up to the winner; fills ``row``. Returns 0 or a policy error code."""
-    err = setup(g, p, view, stream, codes, params, slots)
-    if err:
-        return err
+def play_game_step(g, p, d, view, stream):
+    """One game from set-up to its last turn (spec 3, 8.1)."""
+    at = resumed_at(g, d)
+    if at <= 1:
+        if setup_step(g, p, d + 1, view, stream) == ASKED:
+            return suspend(g, d, 1)
     n = g[N_SEATS]
     while True:
-        if g[TURN_NO] >= p[P_MAX_TURNS]:
+        if at == 2:
+            at = 0  # re-entering the turn in progress
+        elif g[TURN_NO] >= p[P_MAX_TURNS]:
             g[TURN_GUARD_TRIPPED] = 1
             g[END_TRIGGER] = END_GUARD
             break
-        err = play_turn(g, p, view, stream, codes, params, slots)
-        if err:
-            return err
+        if play_turn(g, p, d + 1, view, stream) == ASKED:
+            return suspend(g, d, 2)
         g[TURN_NO] += 1
         if g[LAST_TURN] and (p[O_END_SCOPE] == 0 or g[ACTIVE] == n - 1):
             break
         g[ACTIVE] = (g[ACTIVE] + 1) % n
     g[GAME_OVER] = 1
-    fill_row(g, p, row)
-    return 0
+    return DONE
 
 
 @njit(cache=True)
@@ -942,6 +1149,61 @@ def fill_row(g, p, row):
     row[R_WIN_SCORE] = best
 
 
+# --------------------------------------------------------------------------- the game as a state machine
+# Where the game stands is the stack of frames in ``g`` (``procedures.py``, "Resumable procedures"): ``advance``
+# re-enters the game at depth 0, every procedure in progress re-enters the one it called, and the one that posted the
+# decision takes ``g[ANSWER]``. So ``(p, g, view, row)`` is the whole game in progress; ``view`` holds the posted
+# decision, seen by its seat alone (spec 11), and its seat is the decision point. A posted decision returns through
+# every procedure in progress and re-enters each: the turn's procedures (``play_turn``, the phases, the meters,
+# the reveal, the stars) are ``inline="always"`` in ``play_game_step`` so that this costs few calls (a call each
+# way per level made the game 20 % slower with random bots); ``run_window`` (four call sites) and the cards stay calls.
+@njit(cache=True)
+def vox_init(stream, p, g, view, row):
+    """A new game: no procedure in progress (``setup_step`` clears the rest of ``g`` and deals)."""
+    for d in range(MAX_DEPTH):
+        g[FRAMES + d * FRAME_SIZE] = 0
+    g[GAME_OVER] = 0
+
+
+@njit(cache=True, inline="always")
+def vox_advance(stream, p, g, view, row):
+    """Dice and automatic rules up to the next decision with two or more legal actions (one legal action is taken
+    at once, as ``procedures.decide`` does): its seat; or ``END``, the outcome row written."""
+    if g[GAME_OVER]:
+        return END
+    if play_game_step(g, p, 0, view, stream) == ASKED:
+        return g[ASK_SEAT]
+    fill_row(g, p, row)
+    return END
+
+
+@njit(cache=True, inline="always")
+def vox_legal(point, action, p, g, view, row):
+    """``procedures.decide``'s test: an action below the view's ``n_actions`` that its legal mask allows."""
+    return not (action < 0 or action >= view[VIEW_N_ACTIONS] or view[VIEW_LEGAL + action] == 0)
+
+
+@njit(cache=True, inline="always")
+def vox_apply(point, action, p, g, view, row):
+    g[ANSWER] = action
+
+
+@njit(cache=True, inline="always")
+def decide_seat(offset, point, codes, params, slots, stream, p, g, view, row):
+    """The policy of seat ``point`` on its view (``romesim.trace`` records the decision from this call)."""
+    return call_policy(offset + point, codes, params, view, stream, slots)
+
+
+# game_loop(stream, codes, params, slots, offset, p, g, view, row): one game to its end; 0 or a policy error code
+game_loop = machine_game("game_loop", vox_init, vox_advance, vox_legal, vox_apply, decide_seat)
+
+
+@njit(cache=True)
+def play_game(g, p, view, row, stream, codes, params, slots):
+    """One game from set-up to the winner; fills ``row``. Returns 0 or a policy error code."""
+    return game_loop(stream, codes, params, slots, 0, p, g, view, row)
+
+
 @njit(cache=True)
 def game_scratch(args):
     """A block's state and view; the board part of the view is static and written here once."""
@@ -954,10 +1216,12 @@ def game_scratch(args):
 @njit(cache=True)
 def game_play(stream, row, codes, params, slots, p, g, view):
     """One game of the block loop: ``args`` is ``(p,)``, the scenario's compiled parameter vector."""
-    return play_game(g, p, view, row, stream, codes, params, slots)
+    return game_loop(stream, codes, params, slots, 0, p, g, view, row)
 
 
 game_kernel = block_kernel("game_kernel", game_scratch, game_play, N_METRICS)
+# the game's arrays: (p,) + (g, view) + (row,); decisions read ``view``
+MACHINE = Machine(vox_init, vox_advance, vox_legal, vox_apply, decide_seat, game_scratch, 2)
 
 
 @njit(cache=True)

@@ -11,7 +11,7 @@ import numpy as np
 from ..core.errors import ScenarioError
 from ..core.scenario import REQUIRED, ParamSpec, Scenario, Seat, option_table, param, register
 from .board import custom_graph, grid
-from .game import game_kernel
+from .game import MACHINE, game_kernel
 from .policies import seat_points
 from .state import (
     MAX_DEGREE,
@@ -86,6 +86,7 @@ class Game(Scenario):
     metrics = METRICS
     decision_points = seat_points()
     kernel = staticmethod(game_kernel)
+    machine = MACHINE
 
     players: int = param(4, lo=2, hi=MAX_SEATS, doc="number of seats (2 only with allow_two_players)",
                          rule="VOX-A2")

@@ -146,6 +146,11 @@ assert len(_SCALAR_NAMES) == 74
 END_POPULARITY, END_CLUBS, END_GUARD = 1, 2, 3
 
 # --------------------------------------------------------------------------- g: hidden part
+# A game in progress is a stack of nested procedures (the game, the turn, a phase, a card window, a card, a vote, a
+# die...): the procedure at depth d keeps its resume step in g[FRAMES + d * FRAME_SIZE] (0: not suspended) and the
+# locals it needs after a decision in the words that follow (procedures.py, "Resumable procedures")
+MAX_DEPTH = 10
+FRAME_SIZE = 40
 _HIDDEN = (
     ("DECK", N_CARDS),                          # deck order; the top is DECK[N_CARDS - DECK_LEFT]
     ("HAND", MAX_SEATS * N_CARDS),              # 1 if the card is in that seat's hand
@@ -154,10 +159,15 @@ _HIDDEN = (
     ("STAGED", N_POL * MAX_SEATS),              # slips not yet made public (slip_order = simultaneous)
     ("CHOICE", MAX_SEATS),                      # meters chosen, not yet revealed (-1: not choosing)
     ("SCRATCH", 2 * N_CARDS),                   # work space (flood-fill stack, shuffle, tallies): no allocation
+    ("FRAMES", MAX_DEPTH * FRAME_SIZE),         # where the game stands: one frame per nested procedure (below)
+    ("MACHINE", 4),                             # ASK_SEAT, ANSWER, RET, RET2
 )
 _HID, _HIDDEN_SIZE = _layout(_HIDDEN)
-DECK, HAND, BOX_STARS, BOX_DECOYS, STAGED, CHOICE, SCRATCH = (PUBLIC_END + _HID[k] for k in (
-    "DECK", "HAND", "BOX_STARS", "BOX_DECOYS", "STAGED", "CHOICE", "SCRATCH"))
+DECK, HAND, BOX_STARS, BOX_DECOYS, STAGED, CHOICE, SCRATCH, FRAMES = (PUBLIC_END + _HID[k] for k in (
+    "DECK", "HAND", "BOX_STARS", "BOX_DECOYS", "STAGED", "CHOICE", "SCRATCH", "FRAMES"))
+# the game as a state machine (game.py): the seat whose decision is posted, the action taken there, and the values a
+# procedure that has finished hands back to its caller (a die, a pot, a vote's tallies)
+ASK_SEAT, ANSWER, RET, RET2 = range(PUBLIC_END + _HID["MACHINE"], PUBLIC_END + _HID["MACHINE"] + 4)
 G_SIZE = PUBLIC_END + _HIDDEN_SIZE
 
 # --------------------------------------------------------------------------- p: the compiled scenario
