@@ -11,8 +11,8 @@ A game written as a state machine (``core.loop.machine_game``; the scenario's ``
 stepped by its own ``advance`` and ``apply``: a state holds a copy of the game's arrays at the decision, and
 ``apply`` copies them once more and goes on from there, in the time the game takes to reach its next decision.
 
-Any other game: a state is its history, the actions taken so far. The game's own code replays it on the game's dice stream,
-in a one-game kernel that ``core.loop.replay_kernel`` makes from the same ``play`` and ``scratch`` as the
+Any other game: a state is its history, the actions taken so far. The game's own code replays it on the game's
+dice stream, in a one-game kernel that ``core.loop.replay_kernel`` makes from the same ``play`` and ``scratch`` as the
 ``simulate`` kernel, with ``scripted`` in the slot of every decision point the state decides: it returns the
 history's actions in order, then copies the next decision's state out and stops the game with ``STOP``, an action
 no rule allows (every game rejects it before any other use, and stops). So a state plays exactly the rules and
@@ -34,7 +34,7 @@ from . import rng
 from .engine import _as_scenario
 from .errors import PolicyError
 from .loop import END, Machine, replay_kernel
-from .policy import SIGNATURE, USER, builtin_slot, decode_error, resolve
+from .policy import SIGNATURE, USER, builtin_slot, decode_error, error_code, resolve
 
 # the script's words in the stream, after the generator's two (key, counter); then the history's actions, where
 # the stream goes on after each (a key and a counter; key 0: where it is) and the copied state
@@ -247,8 +247,8 @@ class _MachineGame:
             action = machine.decide(0, point, self.policies.codes, self.policies.params, slots, stream, *self.args,
                                     *arrays)
             if not machine.legal(point, action, *self.args, *arrays):
-                raise decode_error((point + 1) << 32 | (int(action) & 0xFFFFFFFF), self.scenario.decision_points,
-                                   self.game, self.seed, self.scenario.name)
+                raise decode_error(error_code(point, action), self.scenario.decision_points, self.game, self.seed,
+                                   self.scenario.name)
             machine.apply(point, action, *self.args, *arrays)
 
 
