@@ -1,7 +1,7 @@
 """The ``romesim`` command line.
 
     romesim list [NAME [--point POINT]] [--json]
-    romesim run NAME|FILE.toml [--set KEY=VALUE ...] [-n N] [--seed S] [--policy DP=NAME[:P,...] ...]
+    romesim run NAME|FILE.toml [--set KEY=VALUE ...] [-n N] [--seed S] [--policy DP=NAME[:P,...|:K=V,...] ...]
                 [--workers W] [--target-ci X] [--exact] [--progress | --no-progress] [--json | --csv]
     romesim exact NAME|FILE.toml [--set KEY=VALUE ...] [--policy ...] [--json]
     romesim matchups [--types TYPE ...] [-n N] [--seed S] [--set KEY=VALUE ...] [--json] [--plot FILE.png]
@@ -84,15 +84,29 @@ def parse_pairs(items, option):
 
 
 def parse_policy(point, text):
-    """``never`` -> "never"; ``reserve:1,2`` -> ("reserve", [1.0, 2.0]), the form romesim.simulate takes."""
+    """``never`` -> "never"; ``reserve:1,2`` -> ("reserve", [1.0, 2.0]); ``ismcts:budget=256,rollout=random`` ->
+    ("ismcts", {"budget": 256.0, "rollout": "random"}): the forms romesim.simulate takes."""
     name, sep, vector = text.partition(":")
     if not sep:
         return name
+    items = vector.split(",")
+    if any("=" in item for item in items):
+        named = {}
+        for item in items:
+            key, equals, value = item.partition("=")
+            if not equals or not key.strip():
+                raise UsageError(f"--policy {point}={text}: give every parameter by name (budget=256,rollout="
+                                 "random) or none (reserve:1)")
+            try:
+                named[key.strip()] = float(value)
+            except ValueError:
+                named[key.strip()] = value.strip()
+        return name, named
     try:
-        return name, [float(v) for v in vector.split(",")]
+        return name, [float(v) for v in items]
     except ValueError:
         raise UsageError(f"--policy {point}={text}: the parameters after ':' must be comma-separated numbers, "
-                         "e.g. reserve:1") from None
+                         "e.g. reserve:1, or name=value pairs, e.g. ismcts:budget=256") from None
 
 
 def build(args):
@@ -619,7 +633,8 @@ def make_parser():
                         help="a parameter, as a TOML literal ([4,3,2], true, 2) or else a plain string; "
                              "overrides the file's [params]")
     common.add_argument("--policy", action="append", default=[], metavar="DP=NAME[:P,...]",
-                        help="a built-in policy for decision point DP, optionally with its parameters")
+                        help="a built-in policy for decision point DP, optionally with its parameters, in order "
+                             "or by name (tactic=ismcts:budget=256)")
     common.add_argument("--json", action="store_true", help="print JSON instead of a report")
 
     run = commands.add_parser("run", parents=[common], help="simulate a scenario")

@@ -213,8 +213,9 @@ def exact(scenario, *, policies=None):
     """The exact answer for ``scenario`` under built-in ``policies``, as a ``Result`` with the same metrics."""
     scenario = _as_scenario(scenario)
     resolved = _policy.resolve(scenario.decision_points, policies)
-    if resolved.has_user_functions:
-        raise ExactNotSupported(f"{scenario.name}: exact answers are computed for built-in policies only")
+    if resolved.has_user_functions or resolved.has_search:
+        raise ExactNotSupported(f"{scenario.name}: exact answers are computed for built-in policies only, not for "
+                                "user functions or the search bots")
     values = scenario.exact_solution(resolved)
     names = dict(zip((dp.name for dp in scenario.decision_points), resolved.names))
     return Result(scenario, scenario.metrics, exact=values, policies=names)
@@ -225,6 +226,8 @@ def reference(scenario, n, seed=0, *, policies=None):
     from .rng import PyStream
     scenario = _as_scenario(scenario)
     resolved = _policy.resolve(scenario.decision_points, policies)
+    if resolved.has_search:
+        raise ExactNotSupported(f"{scenario.name}: the plain-Python reference plays no search bot")
     rows = [scenario.reference(PyStream(seed, g), resolved) for g in range(n)]
     return pd.DataFrame(rows, columns=list(scenario.metrics)).rename_axis("game")
 

@@ -8,14 +8,16 @@ hooks a scenario class provides (``kernel``, ``kernel_args``, ``reference``, ``e
 import csv
 import re
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import ClassVar
 
 import pandas as pd
 
 from .errors import ExactNotSupported, ScenarioError, did_you_mean
+from .loop import searchable
 from .policy import SIGNATURE_TEXT
+from .search import search_builtins
 
 _REGISTRY = {}
 
@@ -287,6 +289,10 @@ def _toml_literal(value):
 def register(cls):
     """Class decorator: make ``cls`` a frozen dataclass and register it under ``cls.name``."""
     cls = dataclass(frozen=True)(cls)
+    if searchable(getattr(cls, "machine", None)):  # a state machine's decisions may be searched (core.search)
+        cls.decision_points = tuple(
+            dp if dp.hook else replace(dp, builtins={**dp.builtins, **search_builtins(dp)})
+            for dp in cls.decision_points)
     if not cls.name or cls.name in _REGISTRY:
         raise ValueError(f"scenario name {cls.name!r} is empty or taken")
     _REGISTRY[cls.name] = cls

@@ -174,10 +174,26 @@ class _Recorder:
         self.events, self.positions, self.stack, self.deciding = [], {}, [], None
         # a state machine's stage is entered again with each answer: its rule is shown once, not at each decision
         self.rules_at, self.resumed = {}, False  # depth -> the function whose rule was shown last there
+        self.machine, self.searching = getattr(scenario, "machine", None), None  # the search bot's frame, if one runs
 
     def __call__(self, frame, event, arg):
         module = frame.f_globals.get("__name__", "")
         name = frame.f_code.co_name
+        if self.searching is not None:  # a search bot's playouts are not the game's events: only its answer is
+            if event == "return" and frame is self.searching:
+                self.searching = None
+                self._answer(frame, arg)
+            return
+        if module == "romesim.core.loop" and name.endswith("_search") and event == "call":
+            self.searching = frame
+            local = frame.f_locals
+            arrays = [local[f"input_{i}"] for i in range(len(local)) if f"input_{i}" in local]
+            view = self.machine.view
+            state = view(int(local["point"]), arrays) if callable(view) else arrays[view]
+            self.deciding = _Pending(frame, len(self.events), self._state(state), self._where())
+            self.events.append(("decision", self.deciding.where, "", name, None, None, name, {}, "", None))
+            self._resolve(int(local["offset"]) + int(local["point"]))
+            return
         if module == "romesim.core.rng":
             if event == "return" and name == "dn":
                 self._die(frame, arg)
@@ -215,15 +231,19 @@ class _Recorder:
             if self.stack:
                 self.stack.pop()
             if self.deciding is not None and self.deciding.frame is frame:
-                at = self.deciding.at
-                row = list(self.events[at])
-                action = arg[0] if isinstance(arg, tuple) else arg  # Vox's decide returns (action, error)
-                row[4] = None if action is None else int(action)
-                self.events[at] = tuple(row)
-                stream = frame.f_locals.get("stream")
-                if stream is not None:  # where the dice go on: after any the policy drew
-                    self.positions[at] = (int(stream[0]), int(stream[1]))
-                self.deciding = None
+                self._answer(frame, arg)
+
+    def _answer(self, frame, arg):
+        """The pending decision's action, returned by ``frame``."""
+        at = self.deciding.at
+        row = list(self.events[at])
+        action = arg[0] if isinstance(arg, tuple) else arg  # Vox's decide returns (action, error)
+        row[4] = None if action is None else int(action)
+        self.events[at] = tuple(row)
+        stream = frame.f_locals.get("stream")
+        if stream is not None:  # where the dice go on: after any the policy drew
+            self.positions[at] = (int(stream[0]), int(stream[1]))
+        self.deciding = None
 
     def _where(self):
         return " > ".join(n for n in self.stack if not n.startswith("<"))
@@ -250,7 +270,7 @@ class _Recorder:
 
     @staticmethod
     def _state(frame):
-        state = frame.f_locals.get("state", frame.f_locals.get("view", ()))
+        state = frame.f_locals.get("state", frame.f_locals.get("view", ())) if hasattr(frame, "f_locals") else frame
         return np.asarray(state, np.int64).ravel().tolist() if isinstance(state, np.ndarray) else []
 
     def _index(self, frame):

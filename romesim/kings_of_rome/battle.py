@@ -15,7 +15,8 @@ import numpy as np
 
 from ..core.jit import njit
 from ..core import rng
-from ..core.loop import END, Machine, block_kernel, machine_game
+from ..core.loop import END, Machine, block_kernel, decider, machine_game
+from ..core.search import Search
 from .policies import (
     BATTLE_POINTS,
     BATTLE_STATE_SIZE,
@@ -1375,9 +1376,29 @@ def battle_decide(offset, point, codes, params, slots, stream, p, units, leaders
     return decide_battle(offset, point, codes, params, slots, state, stream)
 
 
+@njit(cache=True)
+def battle_player(point, p, units, leaders, status, g, state, row):
+    """Who decides ``point``: the NR tactic is the NR side's (1), every other decision Rome's (0)."""
+    return np.int64(NR if point == DP_B_NR_TACTIC else ROME)
+
+
+@njit(cache=True)
+def battle_actions(point, p, units, leaders, status, g, state, row):
+    return np.int64(8)  # every decision's actions are among its state's 8-entry legal mask
+
+
+@njit(cache=True)
+def battle_reward(player, p, units, leaders, status, g, state, row):
+    """A finished battle's value for ``player``: 1 a win, 0 a loss, 1/2 no winner."""
+    rome = 1.0 if row[WIN] == 1 else 0.0 if row[LOSS] == 1 else 0.5
+    return rome if player == ROME else 1.0 - rome
+
+
 # battle_game(stream, codes, params, slots, offset, p, units, leaders, status, g, state, row): one battle to its
-# end, the siege's sortie and relief battles too
-battle_game = machine_game("battle_game", battle_init, battle_advance, battle_legal, battle_apply, battle_decide)
+# end, the siege's sortie and relief battles too. A battle hides nothing (the NR tactic is drawn after the Roman's),
+# so a search needs no determinization
+battle_game = machine_game("battle_game", battle_init, battle_advance, battle_legal, battle_apply, battle_decide,
+                           Search(battle_player, battle_actions, battle_reward, None), max_actions=8)
 
 
 @njit(cache=True)
@@ -1401,4 +1422,4 @@ def battle_play(stream, row, codes, params, slots, p, units, leaders, status, g,
 
 battle_kernel = block_kernel("battle_kernel", battle_scratch, battle_play, N_METRICS)
 # the game's arrays: (p, units, leaders) + (status, g, state) + (row,); decisions read ``state``
-MACHINE = Machine(battle_init, battle_advance, battle_legal, battle_apply, battle_decide, battle_scratch, 5)
+MACHINE = Machine(battle_init, battle_advance, battle_legal, battle_apply, decider(battle_game), battle_scratch, 5)
