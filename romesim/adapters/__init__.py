@@ -6,7 +6,8 @@ needs none of them, and each module here says which it misses when it is importe
 * ``romesim.adapters.pettingzoo``: ``aec_env(scenario, seed=0, *, seats=None, policies=None)``, a PettingZoo AEC
   environment whose agents are the game's seats;
 * ``romesim.adapters.gymnasium``: ``RomesimEnv(scenario, seat=None, seed=0, *, policies=None)``, one seat against
-  the built-in (or given) policies of the others; ``gymnasium.make("romesim/Game-v0", scenario=...)`` too;
+  the built-in (or given) policies of the others; ``gymnasium.make("romesim/Game-v0", scenario=...)`` once the
+  module is imported;
 * ``romesim.adapters.openspiel``: ``openspiel_game(scenario, seed=0, *, policies=None)``, a ``pyspiel.Game``, and
   the whole games registered with ``pyspiel`` as ``python_romesim_<game>`` (``python_romesim_jugule_duel``).
 

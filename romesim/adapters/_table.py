@@ -9,6 +9,7 @@ from ..core.engine import _as_scenario
 from ..core.errors import PolicyError, ScenarioError
 from ..core.machine import new_game
 from ..core.policy import resolve
+from . import GAMES
 
 OBS_LOW, OBS_HIGH = -(2 ** 31), 2 ** 31 - 1  # the bounds of an observation entry (state entries are small integers)
 ILLEGAL = ("lose", "raise")
@@ -95,8 +96,7 @@ class Table:
         self.seats = tuple(scenario.seats())
         if not self.seats:
             raise ScenarioError(f"{scenario.name}: a procedure without players (no seats); the adapters play whole "
-                                "games: kings_of_rome.battle, kings_of_rome.ambush, jugule.duel, vox_populi.game, "
-                                "semper_victor.battle, semper_victor.usurpation")
+                                f"games: {', '.join(GAMES)}")
         names = [seat.name for seat in self.seats]
         chosen = names if seats is None else [seats] if isinstance(seats, str) else list(seats)
         for name in chosen:

@@ -13,7 +13,8 @@ Observations, actions and rewards are those of ``romesim.adapters.pettingzoo`` f
 int64 vector, "action_mask": int8 vector}`` (the seat's decision points one-hot, then the pending point's state
 entries, zero-padded), an index into the point's fixed action list, and at the end the seat's share of the win less
 the mean of the others' (+1 / -1 / 0 against one opponent). ``action_masks()`` gives the mask as booleans for
-maskable learners. Also registered: ``gymnasium.make("romesim/Game-v0", scenario="jugule.duel", seat="A")``.
+maskable learners. Importing this module registers ``gymnasium.make("romesim/Game-v0", scenario="jugule.duel",
+seat="A")``.
 """
 from . import _require
 
