@@ -1,12 +1,13 @@
 """Bot ladders: Bradley-Terry ratings, with intervals, of random play, every heuristic and preset, and the search
 bots at rising budgets (``romesim.core.search``).
 
-A game with seats (``Scenario.seats()``: Vox Populi's seats, Jugule's two gladiators) is rated by a round robin
-(``round_robin``: every seating, the same dice in every seat). A solo game (the Kings of Rome battle against the
-rules' NR bot, a Semper Victor usurpation) pairs the bots game by game instead: every bot plays the same games
-(the same seed, so the same dice up to the first decision they take differently), and bot ``i`` beats bot ``j``
-in a game its score there is higher (the score: 1 a win, 0 a loss, 1/2 neither); a game both score alike says
-nothing about the pair.
+A game whose seats play alike (``Scenario.seats()``: Vox Populi's seats, Jugule's two gladiators, each seat's points
+the same but for the prefix) is rated by a round robin (``round_robin``: every seating, the same dice in every
+seat). Any other game is rated from its first seat, the others keeping their policies (the Kings of Rome battle:
+Rome against the rules' NR bot, ``nr_rules``; a Semper Victor usurpation: its one player): every bot plays the same
+games (the same seed, so the same dice up to the first decision they take differently), and bot ``i`` beats bot
+``j`` in a game its score there is higher (the score: 1 a win, 0 a loss, 1/2 neither); a game both score alike
+says nothing about the pair.
 """
 import numpy as np
 import pandas as pd
@@ -21,12 +22,25 @@ SEARCH_BOTS = ("ismcts", "flat_mc")
 
 
 def player_points(scenario, seat=None):
-    """The decision points a bot plays: a seat's (its prefix), or in a solo game those with a ``random`` built-in
-    (the rules' own decisions, such as the battle's ``nr_tactic``, have none)."""
+    """The decision points a bot plays: those of ``seat`` (default: the scenario's first seat; all but the
+    procedure hooks in a scenario without seats)."""
     points = [dp for dp in scenario.decision_points if not dp.hook]
-    if seat is not None:
-        return [dp for dp in points if dp.name.startswith(seat.prefix)]
-    return [dp for dp in points if "random" in dp.builtins]
+    seats = tuple(scenario.seats())
+    seat = seat if seat is not None else (seats[0] if seats else None)
+    if seat is None:
+        return points
+    owned = seat.point_names(scenario.decision_points)
+    return [dp for dp in points if dp.name in owned]
+
+
+def alike(scenario):
+    """Whether the scenario's seats (two or more) decide the same points under their own prefixes, so a bot may
+    sit in any of them."""
+    seats = tuple(scenario.seats())
+    if len(seats) < 2 or any(seat.side for seat in seats):
+        return False
+    names = [{dp.name[len(seat.prefix):] for dp in player_points(scenario, seat)} for seat in seats]
+    return all(n == names[0] for n in names) and bool(seats[0].prefix)
 
 
 def default_bots(scenario, budgets=(16, 64, 256), search="ismcts"):
@@ -34,8 +48,10 @@ def default_bots(scenario, budgets=(16, 64, 256), search="ismcts"):
     presets), then ``search`` at each budget (``"ismcts 64"``)."""
     if search not in SEARCH_BOTS:
         raise PolicyError(f"search: {search!r} is not allowed; expected one of {', '.join(SEARCH_BOTS)}")
-    seats = tuple(scenario.seats())
-    points = player_points(scenario, seats[0] if len(seats) >= 2 else None)
+    if any(seat.side for seat in scenario.seats()):
+        raise ScenarioError(f"{scenario.name}: its seats share decision points (the state tells whose a decision "
+                            "is), so a bot would play every seat; a ladder needs each seat's own points")
+    points = player_points(scenario)
     if not points:
         raise ScenarioError(f"{scenario.name}: no decision point a bot plays")
     if any(search not in dp.builtins for dp in points):
@@ -43,7 +59,7 @@ def default_bots(scenario, budgets=(16, 64, 256), search="ismcts"):
                             "written as state machines)")
     common = [b for b in points[0].builtins if all(b in dp.builtins for dp in points)
               and points[0].builtins[b].code not in SEARCH_CODES]
-    prefix = seats[0].prefix if len(seats) >= 2 else ""
+    prefix = scenario.seats()[0].prefix if alike(scenario) else ""
     bots = {name: name for name in common}
     for budget in budgets:
         budget = _check_int("budgets", budget, 1)
@@ -56,8 +72,8 @@ def ladder(scenario, bots=None, n=2_000, seed=0, *, budgets=(16, 64, 256), searc
     """Rate ``bots`` (default: ``default_bots(scenario, budgets, search)``) in ``scenario``, strongest first.
 
     A bot is a built-in's name (played at every point of the player that has it) or a mapping ``{point:
-    policy}`` (points named without the seat's prefix in a game with seats). ``n``: games per seating (seats) or
-    per bot (solo). Columns: ``bot, rating, ci_low, ci_high`` (Bradley-Terry on the Elo scale, mean 0, 95 %
+    policy}`` (points named without the seat's prefix in a game whose seats play alike). ``n``: games per seating
+    (a round robin) or per bot (one seat rated). Columns: ``bot, rating, ci_low, ci_high`` (Bradley-Terry on the Elo scale, mean 0, 95 %
     intervals), ``decisive`` (the games that told it apart from another bot), ``p_win`` (its win rate), and
     ``budget`` (a search's playouts or iterations, else NaN)."""
     game = _as_scenario(scenario)
@@ -65,8 +81,7 @@ def ladder(scenario, bots=None, n=2_000, seed=0, *, budgets=(16, 64, 256), searc
         bots = default_bots(game, budgets, search)
     elif not isinstance(bots, dict):
         bots = {name: name for name in bots}
-    seats = tuple(game.seats())
-    if len(seats) >= 2:
+    if alike(game):
         frame = round_robin(game, bots, n, seed, policies=policies, workers=workers, prior=prior)
     else:
         frame = _solo(game, bots, n, seed, policies, workers, prior)
@@ -121,4 +136,4 @@ def _solo(game, bots, n, seed, policies, workers, prior):
     return frame
 
 
-__all__ = ["ladder", "default_bots", "player_points", "score"]
+__all__ = ["ladder", "default_bots", "player_points", "alike", "score"]

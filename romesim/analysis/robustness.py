@@ -18,7 +18,7 @@ import pandas as pd
 from ..core.engine import _as_scenario, simulate
 from ..core.errors import ScenarioError
 from ..core.result import Z95
-from .ladder import default_bots, player_points, score
+from .ladder import alike, default_bots, player_points, score
 
 SIZE = 2.0  # a finding's size holds when every strong family's estimate is within this factor of the reference's
 
@@ -70,10 +70,11 @@ HEADLINES = (
 
 def _family_policies(scenario, bot):
     """The ``policies`` that make every player of ``scenario`` play ``bot`` (a built-in's name or a mapping of
-    point names without the seat prefix, as ``default_bots`` makes them)."""
-    seats = tuple(scenario.seats())
+    point names without the seat prefix, as ``default_bots`` makes them): every seat of a game whose seats play
+    alike, else the first seat (the battle's Rome; the rules' NR bot keeps ``nr_tactic``)."""
+    seats = tuple(scenario.seats()) if alike(scenario) else (None,)
     chosen = {}
-    for seat in (seats if len(seats) >= 2 else (None,)):
+    for seat in seats:
         prefix = seat.prefix if seat is not None else ""
         for dp in player_points(scenario, seat):
             point = dp.name[len(prefix):]
