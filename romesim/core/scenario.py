@@ -3,7 +3,8 @@
 A game declares a scenario as a frozen dataclass whose fields are made with ``param`` (or a game's
 ``option``), decorated with ``@register``. Construction validates every field and then the scenario's own
 ``check``; errors name the field, the value and what is allowed. The core knows no game: it only calls the
-hooks a scenario class provides (``kernel``, ``kernel_args``, ``reference``, ``exact_solution``).
+hooks a scenario class provides (``kernel``, ``kernel_args``, ``reference``, ``exact_solution``,
+``narrator``).
 """
 import csv
 import re
@@ -229,6 +230,11 @@ class Scenario:
     def seats(self):
         """The players of a game, one ``Seat`` each (for round robins of bots); none for a solo procedure."""
         return ()
+
+    def narrator(self):
+        """How a trace of this scenario reads as sentences (a ``core.narrative.Narrator``), or None: then
+        ``Trace.narrative()`` tells every event with its generic line."""
+        return None
 
     @classmethod
     def reference_tables(cls):

@@ -166,6 +166,10 @@ class Duel(Scenario):
     def seats(self):
         return (Seat("A", "a_", "p_win"), Seat("B", "b_", "p_loss"))
 
+    def narrator(self):
+        from .narrative import DuelNarrator
+        return DuelNarrator()
+
     @classmethod
     def reference_tables(cls):
         columns = ["type_id", "name_fr", "ap", "head", "thorax", "left_arm", "right_arm", "left_leg", "right_leg",

@@ -660,6 +660,10 @@ class Usurpation(Scenario):
     def reference(self, dice, policies):
         return _sv_reference.usurpation(self, dice, _usurp_names(self, policies))
 
+    def narrator(self):
+        from .narrative import UsurpationNarrator
+        return UsurpationNarrator()
+
     def exact_solution(self, policies):
         return _sv_exact.usurpation(self, _usurp_names(self, policies), self.metrics)
 # ------------------------------------------------------------------ battle: PROPOSAL P8 (spec 3.2)
@@ -821,6 +825,10 @@ class Battle(Scenario):
 
     def reference(self, dice, policies):
         return _sv_reference.battle(self, dice, dict(zip((dp.name for dp in BATTLE_POINTS), policies.names)))
+
+    def narrator(self):
+        from .narrative import BattleNarrator
+        return BattleNarrator()
 
     def exact_solution(self, policies):
         return _sv_exact.battle(self, dict(zip((dp.name for dp in BATTLE_POINTS), policies.names)))
