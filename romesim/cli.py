@@ -258,15 +258,17 @@ def cmd_exact(args):
 def cmd_trace(args):
     scenario, settings, policies = build(args)
     seed = args.seed if args.seed is not None else settings.get("seed", 0)
-    events = romesim.trace(scenario, args.game, seed, policies=policies)
+    # the sentences show no decision's legal actions: only the event table and the detailed lines need them
+    events = romesim.trace(scenario, args.game, seed, policies=policies, legal=args.json or args.csv or args.detail)
     if args.json:
         out = {"scenario": scenario.name, "game": args.game, "seed": seed, "outcome": events.outcome,
-               "error": events.error, "events": json.loads(events.to_json(orient="records"))}
+               "error": events.error, "events": json.loads(events.to_json(orient="records")),
+               "sentences": [{"step": int(x.step), "text": x.text, "heading": x.heading} for x in events.sentences()]}
         print(json.dumps(with_version(out), indent=2))
     elif args.csv:
         print(events.to_csv(), end="")
     else:
-        print(events.narrative())
+        print(events.narrative(detail=args.detail))
 
 
 def cmd_matchups(args):
@@ -649,11 +651,13 @@ def make_parser():
     run.add_argument("--csv", action="store_true", help="print the table of metrics as CSV")
     run.set_defaults(func=cmd_run)
 
-    trace = commands.add_parser("trace", parents=[common], help="one game, die by die and decision by decision "
-                                "(the same dice as game K of `romesim run`)")
+    trace = commands.add_parser("trace", parents=[common], help="one game told in sentences, die by die and decision "
+                                "by decision (the same dice as game K of `romesim run`)")
     trace.add_argument("--game", type=count, default=0, metavar="K", help="the game's index in the run (default 0)")
     trace.add_argument("--seed", type=int, help="seed of the run (default 0)")
     trace.add_argument("--csv", action="store_true", help="print the events as CSV")
+    trace.add_argument("--detail", action="store_true", help="every event in one line (the die and the source line "
+                       "that rolled it, a decision's state and legal actions) instead of the sentences")
     trace.set_defaults(func=cmd_trace)
 
     exact = commands.add_parser("exact", parents=[common], help="the exact answer of a scenario")

@@ -3,7 +3,8 @@
 A game declares a scenario as a frozen dataclass whose fields are made with ``param`` (or a game's
 ``option``), decorated with ``@register``. Construction validates every field and then the scenario's own
 ``check``; errors name the field, the value and what is allowed. The core knows no game: it only calls the
-hooks a scenario class provides (``kernel``, ``kernel_args``, ``reference``, ``exact_solution``).
+hooks a scenario class provides (``kernel``, ``kernel_args``, ``reference``, ``exact_solution``,
+``narrator``).
 """
 import csv
 import re
@@ -269,6 +270,11 @@ class Scenario:
             raise ScenarioError(f"{self.name}: decision point {point!r} computes its candidates from the state; "
                                 "the scenario does not list all its actions")
         return tuple(range(dp.candidates))
+
+    def narrator(self):
+        """How a trace of this scenario reads as sentences (a ``core.narrative.Narrator``), or None: then
+        ``Trace.narrative()`` tells every event with its generic line."""
+        return None
 
     @classmethod
     def reference_tables(cls):

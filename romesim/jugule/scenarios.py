@@ -176,6 +176,10 @@ class Duel(Scenario):
             return tuple(m * 100 + c for m in range(ap + 1) for c in range(ap + 1 - m))
         return super().all_actions(point)
 
+    def narrator(self):
+        from .narrative import DuelNarrator
+        return DuelNarrator()
+
     @classmethod
     def reference_tables(cls):
         columns = ["type_id", "name_fr", "ap", "head", "thorax", "left_arm", "right_arm", "left_leg", "right_leg",

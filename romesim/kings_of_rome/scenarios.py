@@ -205,6 +205,10 @@ class Siege(Scenario):
                 self.sortie_extra_battle_results == "vp_only", self.astutia_reroll == "chained")
         return (p, success_table(p), *self.battle_arrays())
 
+    def narrator(self):
+        from .narrative import SiegeNarrator
+        return SiegeNarrator()
+
     def reference(self, dice, policies):
         if self.battles():
             raise ExactNotSupported(f"{self.name}: the plain-Python siege does not fight the sortie or relief battle "
@@ -942,6 +946,10 @@ class _Armies(Scenario):
         nr = "nr_tactic"
         return (Seat("rome", "", "p_win", points=tuple(dp.name for dp in self.decision_points if dp.name != nr)),
                 Seat("nr", "", "p_loss", points=(nr,)))
+
+    def narrator(self):
+        from .narrative import BattleNarrator
+        return BattleNarrator()
 
     def exact_solution(self, policies):
         try:

@@ -664,6 +664,10 @@ class Usurpation(Scenario):
         """One player: the usurping ``player`` takes every decision (the victim's Assassinat plays are counts)."""
         return (Seat("usurper", "", "p_win"),)
 
+    def narrator(self):
+        from .narrative import UsurpationNarrator
+        return UsurpationNarrator()
+
     def exact_solution(self, policies):
         return _sv_exact.usurpation(self, _usurp_names(self, policies), self.metrics)
 # ------------------------------------------------------------------ battle: PROPOSAL P8 (spec 3.2)
@@ -829,6 +833,10 @@ class Battle(Scenario):
     def seats(self):
         """The two sides share the decision points: the state's ``side`` (0 the attacker) says whose it is."""
         return (Seat("attacker", "", "p_win", side=("side", 0)), Seat("defender", "", "p_loss", side=("side", 1)))
+
+    def narrator(self):
+        from .narrative import BattleNarrator
+        return BattleNarrator()
 
     def exact_solution(self, policies):
         return _sv_exact.battle(self, dict(zip((dp.name for dp in BATTLE_POINTS), policies.names)))

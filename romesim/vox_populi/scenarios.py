@@ -201,5 +201,9 @@ class Game(Scenario):
     def kernel_args(self):
         return (self.compiled(),)
 
+    def narrator(self):
+        from .narrative import GameNarrator
+        return GameNarrator()
+
 
 __all__ = ["Game", "METRICS", "POLITICIANS", "encode_option"]
