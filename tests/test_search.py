@@ -137,8 +137,10 @@ def test_vox_determinization_redraws_only_what_the_seat_cannot_see():
     assert changed
 
 
-def test_vox_and_duel_searches_play_legal_games():
-    """A search at every seat's decisions, and at one gladiator's, plays whole games to their end."""
+def test_searches_play_whole_games_to_their_end():
+    """A search at two seats of a Vox Populi table, at two of a gladiator's points, at both sides' losses of a
+    Semper Victor P8 battle (whose loop runs without reference counting) and at a usurper's target plays whole
+    games to their end."""
     vox = romesim.simulate(romesim.scenario("vox_populi.game"), 4, 1,
                            policies={"seat0": ("ismcts", {"budget": 4}), "seat1": ("flat_mc", {"budget": 4})})
     assert vox.n == 4 and vox["p_win"] + vox["p_win_seat1"] <= 2
@@ -146,6 +148,11 @@ def test_vox_and_duel_searches_play_legal_games():
     duel = romesim.simulate(sc, 20, 1, policies={"a_allocate": ("ismcts", {"budget": 16}),
                                                  "b_move": ("flat_mc", {"budget": 16})})
     assert duel.n == 20
+    p8 = romesim.simulate(romesim.scenario("semper_victor.battle"), 200, 1,
+                          policies={"losses": ("ismcts", {"budget": 16}), "retreat": ("flat_mc", {"budget": 8})})
+    usurpation = romesim.simulate(romesim.scenario("semper_victor.usurpation"), 200, 1,
+                                  policies={"target": ("ismcts", {"budget": 16})})
+    assert p8.n == usurpation.n == 200
 
 
 def test_duel_determinization_hides_the_split_and_the_scutum_zone():
@@ -191,3 +198,15 @@ def test_the_command_line_takes_a_search_by_named_parameters(capsys):
     assert doc["policies"]["tactic"] == "ismcts" and doc["n"] == 300
     assert main(["run", BATTLE, "--policy", "tactic=ismcts:budget=32,random"]) == 2
     assert "give every parameter by name" in capsys.readouterr().err
+
+
+def test_a_trace_shows_the_search_decision_and_none_of_its_playouts():
+    """``romesim.trace`` of a game with a search: one decision at the searched point, the action it took, and the
+    game's own dice only, the same as the game under the fixed policy of that action."""
+    searched = romesim.trace(BATTLE, game=2, seed=6, policies={"tactic": ("flat_mc", {"budget": 8})}, legal=False)
+    tactic = searched[(searched["kind"] == "decision") & (searched["point"] == "tactic")]
+    assert len(tactic) == 1
+    action = int(tactic["value"].iloc[0])
+    fixed = romesim.trace(BATTLE, game=2, seed=6, policies={"tactic": ("defence", "attack")[action]}, legal=False)
+    dice = lambda t: t.loc[t["kind"] == "die", ["value", "sides"]].to_numpy().tolist()  # noqa: E731
+    assert dice(searched) == dice(fixed) and searched.outcome == fixed.outcome

@@ -139,7 +139,8 @@ def _generate(template, name, count, functions, module, line, helpers=(), **jit)
                      **functions)
     exec(compile(source, module.__file__, "exec"), namespace)
     for helper in helpers:
-        namespace[helper] = GENERATED[helper] = njit(cache=True)(namespace[helper])
+        # with reference counting whatever the caller's: numba passes a loop's _nrt=False on to its callees
+        namespace[helper] = GENERATED[helper] = njit(cache=True, _nrt=True)(namespace[helper])
     return njit(cache=True, **jit)(namespace[name])
 
 
