@@ -16,7 +16,7 @@ from ..core.engine import _as_scenario, _check_int, simulate
 from ..core.errors import PolicyError, ScenarioError
 from ..core.policy import SEARCH_CODES
 from .ratings import rate_round_robin
-from .round_robin import round_robin
+from .round_robin import _seat_policies, round_robin
 
 SEARCH_BOTS = ("ismcts", "flat_mc")
 
@@ -77,6 +77,8 @@ def ladder(scenario, bots=None, n=2_000, seed=0, *, budgets=(16, 64, 256), searc
     intervals), ``decisive`` (the games that told it apart from another bot), ``p_win`` (its win rate), and
     ``budget`` (a search's playouts or iterations, else NaN)."""
     game = _as_scenario(scenario)
+    if not game.seats():
+        raise ScenarioError(f"{game.name}: a ladder rates the bots of a game's seats; this scenario declares none")
     if bots is None:
         bots = default_bots(game, budgets, search)
     elif not isinstance(bots, dict):
@@ -96,19 +98,6 @@ def _budget(bot):
     return float(budgets.pop()) if len(budgets) == 1 else np.nan
 
 
-def _solo_policies(scenario, bot):
-    points = player_points(scenario)
-    if isinstance(bot, str):
-        chosen = {dp.name: bot for dp in points if bot in dp.builtins}
-        if not chosen:
-            raise PolicyError(f"bots: {bot!r} is no built-in of the player's decision points "
-                              f"({', '.join(dp.name for dp in points)})")
-        return chosen
-    if isinstance(bot, dict):
-        return dict(bot)
-    raise PolicyError(f"bots: {bot!r}; expected a built-in's name or a mapping of decision point to policy")
-
-
 def score(scenario, outcomes):
     """Each game's score for the player: 1 a win, 0 a loss, 1/2 neither (``p_win``, and ``p_loss`` where the
     scenario has it)."""
@@ -122,7 +111,8 @@ def _solo(game, bots, n, seed, policies, workers, prior):
     names = list(bots)
     if len(names) < 2:
         raise ScenarioError(f"bots: {names!r}; expected at least two distinct bots to rate")
-    placed = {name: {**(policies or {}), **_solo_policies(game, bots[name])} for name in names}
+    seat = game.seats()[0]
+    placed = {name: {**(policies or {}), **_seat_policies(game, seat, bots[name])} for name in names}
     scores, wins_rate = [], {}
     for name in names:
         outcomes = simulate(game, n, seed, policies=placed[name], workers=workers, keep=True, progress=False).outcomes
