@@ -50,6 +50,7 @@ from .policies import (
     PHASE_SETUP,
     PHASE_TACTICS,
     decide_battle,
+    tactic_estimates,
 )
 
 N_BATTLE_POINTS = len(BATTLE_POINTS)
@@ -672,7 +673,45 @@ def spolia(stream, p, leaders, status, g, state, row):
 
 
 @njit(cache=True)
-def tactic(p, units, status, g, state):
+def tactic_inputs(p, units, leaders, status, g):
+    """``policies.tactic_estimates`` of the battle as it stands: each side's fighting units (Virtus, cavalry,
+    Roman class DRM, track points if lost (5.7.8), Roman units NR cavalry may not attack (5.7.9)), the track, the
+    NR commander's Astutia, who rolls first in the clash (KOR-A20), the rules' NR draw (KOR-A19), KOR-A23, A24."""
+    arrays = np.zeros((2, 5, 8), np.int64)
+    counts = np.zeros(2, np.int64)
+    for side in range(2):
+        for i in range(p[P_UNITS + side]):
+            if not (status[side, i, S_PART] and status[side, i, S_ALIVE]):
+                continue
+            k = counts[side]
+            cav = units[side, i, U_KIND] == CAVALRY
+            arrays[side, 0, k] = units[side, i, U_VIRTUS]
+            arrays[side, 1, k] = 1 if cav else 0
+            if side == ROME:
+                arrays[side, 2, k] = class_drm(p, units, i)
+                arrays[side, 3, k] = 3 if cav else (2 if units[side, i, U_CLASS] <= 2 else 1)
+                arrays[side, 4, k] = 1 if cav or units[side, i, U_CLASS] <= 2 else 0
+            else:
+                arrays[side, 3, k] = 3 if cav else (0 if p[P_NR_INF_NO_POINTS] else 1)
+            counts[side] += 1
+    cmd = g[G_CMD + 1]
+    nr_astutia = leaders[NR, cmd, L_ASTUTIA] if cmd >= 0 and g[G_LEAD_ALIVE + 1] else 0
+    hex_rome = p[P_ROMAN_ATTACKER] != 0
+    first_attack = True if p[P_VC_MARKER_FIRST] else hex_rome
+    first_defence = False if p[P_VC_MARKER_FIRST] else hex_rome
+    if p[P_TACTIC_POOL]:
+        total = p[P_POOL_ATTACK] + p[P_POOL_DEFENCE] - 1
+        if_attack, if_defence = (p[P_POOL_ATTACK] - 1) / total, p[P_POOL_ATTACK] / total
+    else:
+        if_attack, if_defence = 0.5, 0.5
+    return tactic_estimates(arrays[ROME, 0], arrays[ROME, 1], arrays[ROME, 2], arrays[ROME, 3], arrays[ROME, 4],
+                            counts[ROME], arrays[NR, 0], arrays[NR, 1], arrays[NR, 3], counts[NR], p[P_OMEN],
+                            g[G_PEN], g[G_PEN + 1], nr_astutia, first_attack, first_defence, if_attack, if_defence,
+                            p[P_MAY_DECLINE] != 0, p[P_RR_NO_CAVALRY] != 0)
+
+
+@njit(cache=True)
+def tactic(p, units, leaders, status, g, state):
     """KoR 5.7.3 (DP-B04): Rome picks ATTACK or DEFENCE."""
     if not g[G_ASKED]:
         header(p, status, g, state, PHASE_TACTICS)
@@ -681,6 +720,9 @@ def tactic(p, units, status, g, state):
                                                                                                   NR)
         state[BS_OWN + 2] = alive_of_kind(p, units, status, ROME, CAVALRY)
         state[BS_OWN + 3] = alive_of_kind(p, units, status, NR, CAVALRY)
+        attack, defence = tactic_inputs(p, units, leaders, status, g)
+        state[BS_OWN + 4] = int(np.floor(1000.0 * attack + 0.5))
+        state[BS_OWN + 5] = int(np.floor(1000.0 * defence + 0.5))
         return ask(g, DP_B_TACTIC)
     g[G_ROMAN_TACTIC] = answer(g)
     g[G_STAGE] = ST_NR_TACTIC
@@ -1325,7 +1367,7 @@ def battle_advance(stream, p, units, leaders, status, g, state, row):
         elif stage == ST_SPOLIA:
             point = spolia(stream, p, leaders, status, g, state, row)
         elif stage == ST_TACTIC:
-            point = tactic(p, units, status, g, state)
+            point = tactic(p, units, leaders, status, g, state)
         elif stage == ST_NR_TACTIC:
             point = nr_tactic(p, units, status, g, state)
         elif stage == ST_VANGUARD:
