@@ -146,6 +146,8 @@ def describe(scenario, result, policies, asked=None):
     changed = [f"{k}={json.dumps(v)}" for k, v in scenario.to_dict().items() if v != defaults[k]]
     lines = [f"{scenario.name} — {cls.rule}: {cls.title}", f"p_win = {cls.p_win}",
              "parameters: " + (", ".join(changed) or "all defaults")]
+    if scenario.data_source is not None:
+        lines.append("data: " + ", ".join(f"{k}={v}" for k, v in scenario.data_source.items()))
     if not result.is_exact:
         early = f"   (target CI reached; asked for {asked:,})" if asked and result.n != asked else ""
         lines.append(f"n = {result.n:,}   seed = {result.seed}{early}")

@@ -23,6 +23,7 @@ def values_for(spec):
             "bool": st.booleans(),
             "choice": st.sampled_from(list(spec.choices)),
             "ints": st.lists(st.integers(-1, 7), max_size=8),
+            "text": st.sampled_from(["", "no/such/file.csv"]),
         }[spec.kind]
     junk = st.one_of(st.none(), st.floats(allow_nan=True), st.text(max_size=5), st.integers(-10**20, 10**20),
                      st.lists(st.text(max_size=2), max_size=3), st.dictionaries(st.text(max_size=2), st.integers()))

@@ -16,7 +16,7 @@ from romesim.core.scenario import _REGISTRY
 # whole games are slow when interpreted: a few of them show as much as many small procedures
 GAMES = {"jugule.duel": 6, "jugule.career": 2, "jugule.career_ladder": 2, "vox_populi.game": 2,
          "kings_of_rome.battle": 20, "kings_of_rome.ambush": 20, "semper_victor.battle": 20,
-         "semper_victor.usurpation": 20}
+         "semper_victor.usurpation": 20, "kings_of_rome.campaign": 3}
 N = 60
 SEED = 11
 

@@ -109,8 +109,11 @@ class Result:
         for i, m in enumerate(self.metrics):
             est, low, high = self._row(i, m)
             metrics[m] = {"estimate": _json_float(est), "ci_low": _json_float(low), "ci_high": _json_float(high)}
-        return {"scenario": self.scenario.name, "params": self.scenario.to_dict(), "n": self.n, "seed": self.seed,
-                "policies": self.policies, "generator": self.generator, "metrics": metrics}
+        out = {"scenario": self.scenario.name, "params": self.scenario.to_dict(), "n": self.n, "seed": self.seed,
+               "policies": self.policies, "generator": self.generator, "metrics": metrics}
+        if self.scenario.data_source is not None:
+            out["data"] = self.scenario.data_source
+        return out
 
     def __repr__(self):
         head = f"{self.scenario.name}  " + ("exact" if self.is_exact else f"n={self.n:,} seed={self.seed}")

@@ -25,7 +25,7 @@ _REGISTRY = {}
 
 @dataclass(frozen=True)
 class ParamSpec:
-    kind: str  # "int", "bool", "choice", "ints", "records"
+    kind: str  # "int", "bool", "choice", "ints", "records", "text"
     doc: str = ""
     rule: str = ""  # rule number or ambiguity id the parameter comes from
     lo: int = None
@@ -38,6 +38,8 @@ class ParamSpec:
     def allowed(self):
         if self.kind == "bool":
             return "true or false"
+        if self.kind == "text":
+            return "a string"
         if self.kind == "choice":
             return "one of " + ", ".join(repr(c) for c in self.choices)
         bounds = _bounds(self.lo, self.hi)
@@ -55,6 +57,10 @@ class ParamSpec:
         bad = ScenarioError(f"{name}: {value!r} is not allowed{hint}; expected {self.allowed()}")
         if self.kind == "bool":
             if not isinstance(value, bool):
+                raise bad
+            return value
+        if self.kind == "text":
+            if not isinstance(value, str):
                 raise bad
             return value
         if self.kind == "choice":
@@ -238,6 +244,11 @@ class Scenario:
     # --- hooks a game provides
     def check(self):
         """Cross-field validation; raise ScenarioError."""
+
+    @property
+    def data_source(self):
+        """Where the data files a scenario plays on came from (a dict), for scenarios read from files; else None."""
+        return None
 
     def kernel_args(self):
         """The scenario as a tuple of numbers and arrays, the kernel's arguments after ``(seed, first, count)``."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.errors import ExactNotSupported, ScenarioError
+from ..core.errors import ExactNotSupported, ScenarioError, did_you_mean
 from ..core.exact import enumerate_dice, expectations
 from ..core.policy import resolve as _resolve_policies
 from ..core.scenario import Scenario, Seat, option_table, param, register
@@ -1051,3 +1051,252 @@ class Ambush(_Armies):
         b = _battle
         return {b.P_AMBUSH_PHASE3_ONLY: self.ambush_battle_phases == "phase3_only",
                 b.P_AMBUSH_STACK: self.ambush_scoring == "stack", b.P_REACTIONS: 0}
+
+
+# ------------------------------------------------------------------------------------------------ the campaign
+from . import campaign as _campaign           # noqa: E402  (after the procedures whose defaults it compiles)
+from . import campaign_data as _campaign_data  # noqa: E402
+from . import siege as _siege                  # noqa: E402
+from ..core.policy import MAX_PARAMS           # noqa: E402
+
+_C = _campaign
+# kor_periods.csv, 9.1-9.7: first and last turn, draws R/NR, mission, failure tokens (and whether they are
+# military units), tokens per container (0: half of all, 3.6), Inauguratio fails on (0: none), Senate, Tullus'
+# formula, random units and garrisons of the preparation
+_PERIODS = (
+    (1, 3, 2, 2, 4, 3, 0, 0, 0, 0, 0, 29, 0),
+    (4, 7, 2, 3, 3, 1, 0, 6, 0, 0, 0, 10, 0),
+    (8, 10, 2, 2, 4, 2, 1, 6, 5, 1, 1, 0, 8),
+    (11, 12, 2, 2, 2, 2, 1, 4, 5, 1, 0, 0, 11),
+    (13, 15, 2, 3, 3, 2, 1, 4, 6, 1, 0, 0, 4),
+    (16, 19, 2, 1, 4, 2, 1, 4, 6, 1, 0, 0, 5),
+    (20, 24, 1, 1, 3, 0, 0, 6, 6, 1, 0, 8, 0),
+)
+_ALL = _C.T_ROMAN | _C.T_LATIN | _C.T_SABINE | _C.T_ETRUSCAN | _C.T_OTHER
+# kor_invasions.csv: people, start, infantry (base, die), cavalry (base, die), caps (infantry, cavalry, army),
+# targets, spared, invader (KOR-A35), extra reactions, stays until eradicated, token at the period end, fights
+# Roman armies, Rome taken -5/-5, +VP for a failed siege
+_WARS = {
+    _C.W_AEQUI: ("aequi", "Aequi entry", 4, 0, 0, 0, 4, 0, 4, _C.T_LATIN, _C.T_ETRUSCAN | _C.T_SABINE, 0, 0, 0,
+                 _C.AFTER_R, 1, 0, 0),
+    _C.W_VOLSCI: ("volsci", "Volsci entry", 4, 0, 0, 0, 4, 0, 4, _ALL, _C.T_LATIN, 0, 0, 0, _C.AFTER_NR, 1, 0, 0),
+    _C.W_PICENI: ("piceni", "Piceni entry", 3, 0, 0, 0, 3, 0, 3, _C.T_SABINE | _C.T_ROMAN, 0, 0, 0, 0, _C.AFTER_NR, 0,
+                  0, 0),
+    _C.W_FALISCI: ("falisci", "Falisci entry", 3, 0, 0, 0, 3, 0, 3, _ALL, _C.T_ETRUSCAN, 0, 0, 0, _C.AFTER_NR, 1, 0,
+                   0),
+    _C.W_CAPENA: ("capenati", "Capenati entry", 2, 0, 0, 0, 2, 0, 2, _ALL, _C.T_ETRUSCAN | _C.T_LATIN, 0, 0, 0,
+                  _C.AFTER_NR, 1, 0, 0),
+    _C.W_SAMNITE: ("samnites", "Rufrium", 2, 1, 1, 1, 4, 2, 6, _C.T_ROMAN, 0, 1, 0, 0, _C.AFTER_REMOVED, 1, 0, 0),
+    _C.W_GALLIC: ("gauls", "Sena Gallica", 0, 1, -2, 1, 3, 1, 4, _C.T_ROMAN, 0, 1, 0, 1, _C.AFTER_REMOVED, 1, 1, 0),
+    _C.W_ETRUSCAN: ("etruscans", "Kaieta", 2, 1, -2, 1, 3, 3, 3, _C.T_ROMAN, 0, 1, 2, 1, _C.AFTER_REMOVED, 1, 1, 1),
+    _C.W_DANAI: ("greeks", "Cumae", -1, 1, -2, 1, 3, 3, 3, _C.T_ROMAN, 0, 1, 1, 1, _C.AFTER_REMOVED, 1, 1, 1),
+    _C.W_UMBRIAN: ("umbri", "Umbri entry", 3, 0, 1, 0, 3, 1, 4, _C.T_ROMAN, 0, 1, 0, 0, _C.AFTER_NR, 1, 0, 0),
+}
+_ETRUSCAN_STARTS = ("Cosa", "Vetulonia")  # the second and third Etruscan wars (9.6.7.1, 9.7.7.3)
+_EVENTS = {"Rape of the Sabines": _C.EV_SABINES, "Aequi War": _C.EV_AEQUI, "Volsci War": _C.EV_VOLSCI,
+           "Piceni War": _C.EV_PICENI, "Falisci War": _C.EV_FALISCI, "Capena War": _C.EV_CAPENA,
+           "Horatii & Curiatii": _C.EV_HORATII, "Alba Longa War": _C.EV_ALBA, "Samnite War": _C.EV_SAMNITE,
+           "Foundation of Ostia": _C.EV_OSTIA, "Sublicius Bridge": _C.EV_BRIDGE, "Good/Bad Omen": _C.EV_OMEN,
+           "End of Actions": _C.EV_END_ACTIONS, "Gallic War": _C.EV_GALLIC, "Etruscan War": _C.EV_ETRUSCAN,
+           "Danai War": _C.EV_DANAI, "Umbrian War": _C.EV_UMBRIAN, "Mucius Scaevola": _C.EV_MUCIUS,
+           "Horatius Cocles": _C.EV_COCLES}
+EVENT_KEYS = ("sabines", "aequi_war", "volsci_war", "piceni_war", "falisci_war", "capena_war", "horatii",
+              "alba_longa_war", "samnite_war", "ostia", "sublicius_bridge", "omen", "end_of_actions", "gallic_war",
+              "etruscan_war", "danai_war", "umbrian_war", "mucius", "cocles")
+_LEADERS = {"Titus Tatius": _C.LD_TATIUS, "Metius Fufetius": _C.LD_METIUS, "Porsenna": _C.LD_PORSENNA,
+            "Larth": _C.LD_LARTH, "Zilath": _C.LD_ZILATH}
+_OFFICES = {"Magister Populi": _C.OF_MAGISTER_POPULI, "Magister Equitum": _C.OF_MAGISTER_EQUITUM,
+            "Tribunus Populi": _C.OF_TRIBUNUS_POPULI, "Tribunus Celerum": _C.OF_TRIBUNUS_CELERUM}
+_WAR_OF_PEOPLE = {"aequi": _C.W_AEQUI, "volsci": _C.W_VOLSCI, "piceni": _C.W_PICENI, "falisci": _C.W_FALISCI,
+                  "capenati": _C.W_CAPENA, "samnites": _C.W_SAMNITE, "gauls": _C.W_GALLIC,
+                  "etruscans": _C.W_ETRUSCAN, "greeks": _C.W_DANAI, "umbri": _C.W_UMBRIAN}
+CAMPAIGN_METRICS = (
+    ("p_win", "p_end_nr_empty", "p_end_vp_20", "p_end_turn_24_win", "p_end_r_empty", "p_end_ip_0",
+     "p_end_turn_24_loss", "vp", "ip", "turn", "cities_romanized", "missions_met", "kings_lost", "invasions",
+     "invasions_beaten", "cities_lost", "p_rome_taken", "sieges", "sieges_won", "battles", "battles_won",
+     "pillages", "corruptions", "intimidations", "hostile_reactions", "roman_actions")
+    + tuple(f"p_mission_{k}" for k in range(1, 8)) + tuple(f"r_{e}" for e in EVENT_KEYS)
+    + tuple(f"nr_{e}" for e in EVENT_KEYS))
+
+
+@register
+class Campaign(Scenario):
+    """KoR 3.4-9.7: the whole solo campaign, 24 turns from Romulus to Tarquinius Superbus, as a state machine
+    (``campaign.py``). Names, parameters, options, the decision point and metrics, and what is not played yet:
+    ``docs/contracts/kings_of_rome_campaign.md``.
+
+    The map is the abstract one of ``data/campaign`` (real geography, not the printed map) and the counters a
+    documented assumed set; ``map_folder``/``counters`` take a designer's own files, and every result records which
+    it used (``data_source``).
+    """
+
+    name = "kings_of_rome.campaign"
+    rule = "KoR 3.4-9.7"
+    title = "The solo campaign: 24 turns, seven reigns, the rules' own opponent"
+    p_win = "Rome wins the campaign (8.0: the NR container emptied, 20 VP at a period's end, or after turn 24)"
+    metrics = CAMPAIGN_METRICS
+    decision_points = _campaign.CAMPAIGN_POINTS
+    kernel = staticmethod(_campaign.campaign_kernel)
+    machine = _campaign.MACHINE
+
+    map_folder: str = param("", kind="text", doc="a folder with kor_cities.csv, kor_roads.csv, kor_sea.csv "
+                            "(empty: the package's abstract map)", rule="spec 5.8.1, data/kor_map")
+    counters: str = param("", kind="text", doc="a counter manifest CSV (empty: the package's assumed set)",
+                          rule="spec 5.8.3-5.8.7")
+    hex_km: int = param(6, lo=1, hi=50, doc="km per hex of the abstract map (movement costs)", rule="data/kor_map")
+    turns: int = param(24, lo=1, hi=24, doc="play up to this turn (the campaign ends after it, 8.0)", rule="9.7.6")
+    victory_vp: int = param(20, lo=1, hi=100, doc="VP for victory (8.0 b)", rule="8.0")
+    without: str = param("", kind="text", doc="special tokens left out of play, comma-separated keys (e.g. "
+                         "'gallic_war,etruscan_war'): the same seeds without them, for what an event changes",
+                         rule="9.1-9.7")
+    reaction_fallback: str = option("reaction_fallback")
+    mission_count_scope: str = option("mission_count_scope")
+    prestige_test: str = option("prestige_test")
+    prestige_frequency: str = option("prestige_frequency")
+    period_end_swap: str = option("period_end_swap")
+    fides_limit_from_period: int = option("fides_limit_from_period")
+    numa_inauguratio: bool = option("numa_inauguratio")
+    nr_office_arrival: str = option("nr_office_arrival")
+    bad_omen_action_loss: str = option("bad_omen_action_loss")
+    war_trigger_any_container: str = option("war_trigger_any_container")
+    danai_fight_blocking_army: bool = option("danai_fight_blocking_army")
+    samnite_roll_mapping: str = option("samnite_roll_mapping")
+    end_below_20_vp: str = option("end_below_20_vp")
+
+    def check(self):
+        super().check()
+        for key in self.left_out():
+            if key not in EVENT_KEYS:
+                raise ScenarioError(f"without: {key!r} is not a special token{did_you_mean(key, EVENT_KEYS)}; "
+                                    f"expected comma-separated keys among {', '.join(EVENT_KEYS)}")
+        self.data()  # the files load and validate now, with errors naming file, row and field
+
+    def left_out(self):
+        return [k.strip() for k in self.without.split(",") if k.strip()]
+
+    def data(self):
+        """The map and counters the campaign plays on (cached per scenario)."""
+        cached = self.__dict__.get("_data")
+        if cached is None:
+            cmap = _campaign_data.load_map(self.map_folder or None, hex_km=self.hex_km)
+            cached = (cmap, _campaign_data.load_counters(self.counters or None, campaign_map=cmap))
+            object.__setattr__(self, "_data", cached)
+        return cached
+
+    @property
+    def data_source(self):
+        cmap, counters = self.data()
+        return {"map": cmap.source, "counters": counters.source, "hex_km": self.hex_km}
+
+    def kernel_args(self):
+        cmap, cnt = self.data()
+        n = len(cmap.cities)
+        if n > _C.MAX_CITIES:
+            raise ScenarioError(f"map_folder: {n} places is more than the campaign's {_C.MAX_CITIES}")
+        index = cmap.index
+        cp = np.zeros(_C.N_CP, np.int64)
+        cp[_C.CP_CITIES], cp[_C.CP_TOKENS], cp[_C.CP_ROME] = n, len(cnt.names), index("Rome")
+        cp[_C.CP_HEX_KM] = self.hex_km
+        cp[_C.CP_MISSION_SCOPE] = self.mission_count_scope == "all_roman_cities"
+        cp[_C.CP_PRESTIGE_GE] = self.prestige_test == "ge_double"
+        cp[_C.CP_PRESTIGE_EVERY_TURN] = self.prestige_frequency == "every_turn"
+        cp[_C.CP_PERIOD_SWAP_TWICE] = self.period_end_swap == "twice"
+        cp[_C.CP_VICTORY_VP] = self.victory_vp
+        cp[_C.CP_END_BELOW_20_DEFEAT] = self.end_below_20_vp == "defeat"
+        cp[_C.CP_FIDES_FROM] = self.fides_limit_from_period
+        cp[_C.CP_REACTION_FALLBACK_LOST] = self.reaction_fallback == "lost"
+        cp[_C.CP_MAX_TURN] = self.turns
+        cp[_C.CP_SABINES_EXTRA] = 2
+        cp[_C.CP_BAD_OMEN_EVERY_TURN] = self.bad_omen_action_loss == "every_turn"
+        cp[_C.CP_WAR_ANY_CONTAINER] = self.war_trigger_any_container == "true"
+        cp[_C.CP_OFFICE_TO_R] = self.nr_office_arrival == "to_r_container_after_2_turns"
+        cp[_C.CP_ALBA] = index("Alba Longa")
+        cp[_C.CP_AMBUSH_DRM] = 1
+        cp[_C.CP_ASTUTIA_IN_SIEGE] = Siege(astutia=1).kernel_args()[0][_siege.ASTUTIA] > 0
+        city = np.zeros((n, _C.CT_COLS), np.int64)
+        city[:, _C.CT_PEOPLE] = cmap.people
+        city[:, _C.CT_PORT] = cmap.port
+        city[:, _C.CT_ENTRY] = cmap.entry
+        city[:, _C.CT_GARRISON0] = cmap.initial_garrison
+        tok = self._manifest(cmap, cnt)
+        for key in self.left_out():  # never enters the containers: its period is past the campaign's
+            tok[(tok[:, _C.TK_KIND] == _C.EVENT) & (tok[:, _C.TK_CODE] == EVENT_KEYS.index(key)), _C.TK_PERIOD] = 99
+        per = np.zeros((8, _C.PR_COLS), np.int64)
+        for k, row in enumerate(_PERIODS, start=1):
+            per[k] = row
+        if self.numa_inauguratio:
+            per[2, _C.PR_INAUGURATIO_FAIL] = 5
+        war = np.zeros((_C.N_WARS + 2, _C.WR_COLS), np.int64)
+        for w, row in _WARS.items():
+            people, start, *numbers = row
+            war[w] = (_campaign_data.PEOPLES.index(people), index(start), *numbers)
+        if self.samnite_roll_mapping == "example":
+            war[_C.W_SAMNITE, _C.WR_INF], war[_C.W_SAMNITE, _C.WR_CAV] = 1, 2
+        war[_C.W_DANAI, _C.WR_FIGHTS_ARMIES] = self.danai_fight_blocking_army
+        for i, start in enumerate(_ETRUSCAN_STARTS):
+            war[_C.N_WARS + i] = war[_C.W_ETRUSCAN]
+            war[_C.N_WARS + i, _C.WR_START] = index(start)
+        pv0, stab, subc, subp = _procedure_defaults()
+        return (cp, city, np.ascontiguousarray(cmap.cost, np.int64), tok, per, war, pv0, stab, subc, subp)
+
+    @staticmethod
+    def _manifest(cmap, cnt):
+        """The counters as ``tok`` rows (``TK_*``): kinds and peoples by the data's codes; a king's code is his
+        period (0: the Interrex); named leaders, offices and events their ``LD_``/``OF_``/``EV_`` codes; an
+        invasion army's unit (a unit of a later period) the code of its war + 1, waiting in the general reserve."""
+        kinds, peoples = _campaign_data.KINDS, _campaign_data.PEOPLES
+        tok = np.zeros((len(cnt.names), _C.TK_COLS), np.int64)
+        war_homes = {cmap.index(start) for _, start, *_ in _WARS.values()} | {cmap.index(s) for s in _ETRUSCAN_STARTS}
+        for t, name in enumerate(cnt.names):
+            kind = kinds[cnt.kind[t]]
+            people = peoples[cnt.people[t]]
+            code, period = 0, int(cnt.period[t])
+            if kind == "king":
+                code = 0 if name == "Interrex" else period
+            elif kind == "leader":
+                code = _LEADERS.get(name, _C.LD_WAR if int(cnt.home[t]) in war_homes else _C.LD_OTHER)
+            elif kind == "office":
+                code = _OFFICES[name]
+            elif kind == "event":
+                code = _EVENTS[name]
+            elif kind in ("infantry", "cavalry") and period > 0:
+                code, period = _WAR_OF_PEOPLE[people] + 1, 0
+            elif kind == "garrison":
+                period = 0
+            tok[t] = (cnt.kind[t], cnt.people[t], cnt.virtus[t], cnt.astutia[t], cnt.roman_class[t], cnt.home[t],
+                      period, code)
+        return tok
+
+    def seats(self):
+        return (Seat("rome", "", "p_win", points=("action",)),)
+
+
+_PROCEDURE_DEFAULTS = []
+
+
+def _procedure_defaults():
+    """The procedures' compiled parameter vectors and built-in policies at their scenarios' defaults: the campaign
+    plays each by the same rules and bots as ``kings_of_rome.siege``, ``.pillage`` ... (rows ``PROC_*``)."""
+    if not _PROCEDURE_DEFAULTS:
+        scenarios = {_C.PROC_SIEGE: Siege(), _C.PROC_PILLAGE: Pillage(), _C.PROC_CORRUPTION: Corruption(),
+                     _C.PROC_INTIMIDATION: Intimidation(), _C.PROC_TREASON: Treason(),
+                     _C.PROC_BATTLE: Battle(invader_war=True, nr_people="samnites"), _C.PROC_AMBUSH: Ambush()}
+        pv0 = np.zeros((_C.N_PROC, _C.PV_SIZE), np.int64)
+        subc = np.zeros((_C.N_PROC, _C.SUB_POINTS), np.int64)
+        subp = np.zeros((_C.N_PROC, _C.SUB_POINTS, MAX_PARAMS), np.float64)
+        for k, scenario in scenarios.items():
+            p = scenario.kernel_args()[0]
+            pv0[k, :p.size] = p
+            resolved = _resolve_policies(scenario.decision_points)
+            subc[k, :resolved.codes.size] = resolved.codes
+            subp[k, :resolved.codes.size] = resolved.params
+        siege_p = pv0[_C.PROC_SIEGE].copy()
+        stab = np.zeros((4, 7, 2, 5, 7), np.int64)
+        s = _siege
+        for g in range(4):
+            for lead in range(7):
+                for omen in range(2):
+                    siege_p[s.GARRISON], siege_p[s.LEADER], siege_p[s.OMEN] = g, lead, omen
+                    stab[g, lead, omen] = success_table(siege_p)
+        _PROCEDURE_DEFAULTS.extend((pv0, stab, subc, subp))
+    return tuple(_PROCEDURE_DEFAULTS)

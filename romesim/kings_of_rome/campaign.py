@@ -1,0 +1,2304 @@
+"""The Kings of Rome solo campaign (KoR 3.4-9.7; spec section 5): 24 turns, seven reigns, as a state machine.
+
+A campaign is played by ``campaign_game`` (``core.loop.machine_game``) on arrays that hold everything about it:
+where every counter is (``ts``: a container, the general reserve, the Rome reserve, the royal army, a city, an
+invasion army, the turn track, set aside, out of play; and which face is up), the cities (``cs``: who holds them,
+when Rome romanized them), the invasion armies (``ws``), and the scalars (``g``: turn, period, IP, VP, actions
+left, the stage of the turn, the omens ...). ``campaign_advance`` plays the turn sequence of 5.2 (4.0) up to the
+Roman decision DP-K01, which action next; every procedure the campaign fights is the tested one of its module,
+called on arrays filled from the counters (``siege.siege_rolls``, ``pillage.pillage_game``,
+``corruption.corruption_game``, ``intimidation.intimidation_game``, ``treason.treason_game``,
+``battle.battle_game`` for battles against invasion armies, ``senate.senate_consents``), with its decision points
+played by their default built-ins (``subc``/``subp``).
+
+The scenario's arrays (``kernel_args``): ``cp`` sizes and rule options (``CP_*``), ``city`` the map's places
+(``CT_*``), ``cost``/``hop`` the cheapest land paths in half movement points and their next place, ``tok`` the
+counter manifest (``TK_*``), ``per`` the periods (``PR_*``, row = period), ``war`` the invasion armies (``WR_*``,
+row = war code), ``pv0`` the procedures' compiled parameter vectors (row = ``PROC_*``), ``stab`` the siege success
+tables, ``subc``/``subp`` the procedures' built-in codes and parameters.
+
+What is played and what is not yet is listed in ``docs/contracts/kings_of_rome_campaign.md``.
+"""
+import numpy as np
+
+from ..core import rng
+from ..core.jit import njit
+from ..core.loop import END, Machine, block_kernel, decider, machine_game
+from ..core.policy import USER, Builtin, DecisionPoint, call
+from ..core.search import Search
+from . import battle as _battle
+from . import corruption as _corruption
+from . import intimidation as _intimidation
+from . import pillage as _pillage
+from . import siege as _siege
+from . import treason as _treason
+from .senate import senate_consents
+
+# ---------------------------------------------------------------------------------------------------- counters
+INF, CAV, GARRISON, LEADER, KING, OFFICE, EVENT, SHIP = range(8)          # campaign_data.KINDS
+(ROMAN, LATINS, SABINES, VOLSCI, ETRUSCANS, AEQUI, PICENI, FALISCI, CAPENATI, SAMNITES, GAULS, GREEKS, UMBRI,
+ OSCAN, N_PEOPLES) = range(15)                                             # campaign_data.PEOPLES
+# tok[t]: the manifest
+TK_KIND, TK_PEOPLE, TK_VIRTUS, TK_ASTUTIA, TK_CLASS, TK_HOME, TK_PERIOD, TK_CODE, TK_COLS = range(9)
+# event codes (TK_CODE of an event)
+(EV_SABINES, EV_AEQUI, EV_VOLSCI, EV_PICENI, EV_FALISCI, EV_CAPENA, EV_HORATII, EV_ALBA, EV_SAMNITE, EV_OSTIA,
+ EV_BRIDGE, EV_OMEN, EV_END_ACTIONS, EV_GALLIC, EV_ETRUSCAN, EV_DANAI, EV_UMBRIAN, EV_MUCIUS, EV_COCLES,
+ N_EVENTS) = range(20)
+# leader codes (TK_CODE of a leader; of a king: his period, 0 for the Interrex)
+LD_OTHER, LD_TATIUS, LD_METIUS, LD_PORSENNA, LD_LARTH, LD_ZILATH, LD_WAR = range(7)
+# office codes (TK_CODE of an office)
+OF_MAGISTER_POPULI, OF_MAGISTER_EQUITUM, OF_TRIBUNUS_POPULI, OF_TRIBUNUS_CELERUM = range(4)
+
+# ts[t]: where a counter is, and its face
+L_OUT, L_R, L_NR, L_RESERVE, L_ROME, L_ARMY, L_CITY, L_WAR, L_TRACK, L_ASIDE = range(10)
+L_PREP = L_ASIDE + 1  # tokens being shared out (9.x.2) or drawn and waiting to go back (9.5.7.4): never at a decision
+TS_LOC, TS_AT, TS_FACE, TS_COLS = range(4)
+FACE_ROMAN, FACE_NR = 0, 1
+
+# ------------------------------------------------------------------------------------------------------ map
+CT_PEOPLE, CT_PORT, CT_ENTRY, CT_GARRISON0, CT_COLS = range(5)
+# cs[c]: the city's state: romanized (held by Rome), the period it was romanized in (0: not this campaign's
+# doing, or not romanized), captured by an NR army this turn (7.5)
+CS_ROMAN, CS_ROMANIZED_IN, CS_CAPTURED, CS_COLS = range(4)
+
+# ------------------------------------------------------------------------------------------------ periods
+(PR_FIRST, PR_LAST, PR_R_DRAWS, PR_NR_DRAWS, PR_MISSION, PR_FAIL_TOKENS, PR_FAIL_UNITS_R_NR, PR_PER_CONTAINER,
+ PR_INAUGURATIO_FAIL, PR_SENATE, PR_TULLUS, PR_PREP_UNITS, PR_PREP_GARRISONS, PR_COLS) = range(14)
+
+# ---------------------------------------------------------------------------------------------------- wars
+W_AEQUI, W_VOLSCI, W_PICENI, W_FALISCI, W_CAPENA, W_SAMNITE, W_GALLIC, W_ETRUSCAN, W_DANAI, W_UMBRIAN, N_WARS = \
+    range(11)
+(WR_PEOPLE, WR_START, WR_INF, WR_INF_DIE, WR_CAV, WR_CAV_DIE, WR_CAP_INF, WR_CAP_CAV, WR_CAP, WR_TARGETS,
+ WR_SPARES, WR_INVADER, WR_EXTRA_REACTIONS, WR_STAYS, WR_TOKEN_AFTER, WR_FIGHTS_ARMIES, WR_ROME_TAKEN,
+ WR_FAILED_VP, WR_COLS) = range(19)
+# WR_TARGETS / WR_SPARES bits: which cities a war besieges on its way, which it never attacks (kor_invasions.csv):
+# a city's bits are its people's and T_ROMAN while Rome holds it
+T_ROMAN, T_LATIN, T_SABINE, T_ETRUSCAN, T_OTHER = 1, 2, 4, 8, 16
+# where a war's token goes at the period end (WR_TOKEN_AFTER)
+AFTER_REMOVED, AFTER_R, AFTER_NR = range(3)
+MAX_WARS = 4  # invasion armies on the map at once
+# ws[k]: an invasion army
+WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_COLS = range(7)
+
+# ------------------------------------------------------------------------------------- options and sizes (cp)
+(CP_CITIES, CP_TOKENS, CP_ROME, CP_HEX_KM, CP_ACTION_ACCOUNTING, CP_REACTION_TIMING, CP_MISSION_SCOPE,
+ CP_PRESTIGE_GE, CP_PRESTIGE_EVERY_TURN, CP_PERIOD_SWAP_TWICE, CP_VICTORY_VP, CP_END_BELOW_20_DEFEAT,
+ CP_FIDES_FROM, CP_REACTION_FALLBACK_LOST, CP_MAX_TURN, CP_SABINES_EXTRA, CP_BAD_OMEN_EVERY_TURN,
+ CP_EOA_NR_BEFORE_OMEN, CP_WAR_ANY_CONTAINER, CP_SAMNITE_EXAMPLE, CP_OFFICE_TO_R, CP_MISSION_LOSS_RANDOM,
+ CP_ALBA, CP_AMBUSH_DRM, CP_ASTUTIA_IN_SIEGE, N_CP) = range(26)
+
+# -------------------------------------------------------------------------------------- procedures (pv0, subc)
+PROC_SIEGE, PROC_PILLAGE, PROC_CORRUPTION, PROC_INTIMIDATION, PROC_TREASON, PROC_BATTLE, PROC_AMBUSH, N_PROC = range(8)
+PV_SIZE, SUB_POINTS = 64, 16
+
+# ------------------------------------------------------------------------------------------------ scalars (g)
+(G_TURN, G_PERIOD, G_IP, G_VP, G_STAGE, G_ACTIONS, G_ARMY_AT, G_KING, G_COMMANDER, G_REACTIONS, G_IMMEDIATE,
+ G_NEW_ARMY, G_ENDED, G_WON, G_END_REASON, G_OMEN, G_OMEN_DRAWN, G_STOP_ACTIONS, G_BRIDGE, G_PORSENNA_EVER,
+ G_ETRUSCAN_WARS, G_ETRUSCAN_RUNNING, G_FIRST_ETRUSCAN_LEADER, G_WAR_PEOPLE, G_PRESTIGE_DONE, G_EXTRA_R_DRAWS,
+ G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_SENATE) = range(32)
+G_SENATE_SIZE = 4  # G_SENATE + i: the Senate on Curia people i (senate.PEOPLE_*): 0 unasked, 1 approved, 2 refused
+G_SIZE = G_SENATE + G_SENATE_SIZE
+# the stages of a turn (5.2)
+(ST_PERIOD, ST_DRAWS, ST_ALLOWANCE, ST_ACTIONS, ST_REACTIONS, ST_MARCH, ST_END_TURN, ST_OVER) = range(8)
+# how a campaign ended (8.0); the metric ``end_*``
+(END_NONE, END_NR_EMPTY, END_VP, END_TURN_24_WIN, END_R_EMPTY, END_IP, END_TURN_24_LOSS, N_ENDS) = range(8)
+OMEN_NONE, OMEN_GOOD, OMEN_BAD = range(3)
+
+# ------------------------------------------------------------------------------------------------- metrics
+M_WIN = 0
+M_END = 1                            # one 0/1 column per way a campaign ends, END_NR_EMPTY ... END_TURN_24_LOSS
+(M_VP, M_IP, M_TURN, M_ROMANIZED, M_MISSIONS_MET, M_KINGS_LOST, M_WARS, M_WARS_BEATEN, M_CITIES_LOST, M_ROME_TAKEN,
+ M_SIEGES, M_SIEGES_WON, M_BATTLES, M_BATTLES_WON, M_PILLAGES, M_CORRUPTIONS, M_INTIMIDATIONS, M_REACTIONS,
+ M_ACTIONS, M_MISSION_1) = range(M_END + N_ENDS - 1, M_END + N_ENDS + 19)
+M_EVENT_R = M_MISSION_1 + 7          # one column per event code: drawn from R
+M_EVENT_NR = M_EVENT_R + N_EVENTS    # ... drawn from NR
+N_METRICS = M_EVENT_NR + N_EVENTS
+
+# ------------------------------------------------------------------------------------------- DP-K01 (action)
+ACT_END, ACT_MOVE = 0, 1              # 1 + c: move to place c
+OP_SIEGE, OP_PILLAGE, OP_CORRUPTION, OP_INTIMIDATION, OP_BATTLE, N_OPS = range(6)  # action = 1 + n + op
+MP_INFANTRY, MP_CAVALRY = 28, 40      # 5.2: 14 and 20 movement points, in half points
+MAX_CITIES = 64
+# DP-K01 state: the header, then one block per place
+(K_TURN, K_PERIOD, K_IP, K_VP, K_ACTIONS, K_ARMY_AT, K_INF, K_CAV, K_KING_VIRTUS, K_R, K_NR, K_ROMANIZED,
+ K_MISSION, K_CITIES, K_LAST_TURN, K_MP, K_ROME, K_OPS) = range(18)
+K_HEADER = K_OPS + N_OPS
+(KC_ROMAN, KC_GARRISON, KC_UNITS, KC_STRONGEST, KC_LEADER, KC_COST, KC_PEOPLE, KC_WAR, KC_ALLOWED, KC_ENTRY,
+ KC_COLS) = range(11)
+K_STATE_SIZE = K_HEADER + KC_COLS * MAX_CITIES
+
+
+@njit(cache=True, inline="always")
+def kc(c, col):
+    """DP-K01's state index of place ``c``'s entry ``col``: one block of ``MAX_CITIES`` entries per column."""
+    return K_HEADER + col * MAX_CITIES + c
+
+
+# ============================================================================================= counters
+@njit(cache=True)
+def count_at(ts, loc):
+    n = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == loc:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def pick_at(ts, loc, stream):
+    """A counter of ``loc`` drawn at random (C5), or -1 if there is none."""
+    n = count_at(ts, loc)
+    if n == 0:
+        return -1
+    k = rng.dn(stream, n)
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == loc:
+            k -= 1
+            if k == 0:
+                return t
+    return -1
+
+
+@njit(cache=True)
+def pick_kind(tok, ts, loc, kind, people, stream):
+    """A counter of ``kind`` (INF/CAV: either military kind when ``kind`` < 0) and ``people`` (-1: any) at
+    ``loc``, at random; -1 if none."""
+    n = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == loc and is_kind(tok, t, kind) and (people < 0 or tok[t, TK_PEOPLE] == people):
+            n += 1
+    if n == 0:
+        return -1
+    k = rng.dn(stream, n)
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == loc and is_kind(tok, t, kind) and (people < 0 or tok[t, TK_PEOPLE] == people):
+            k -= 1
+            if k == 0:
+                return t
+    return -1
+
+
+@njit(cache=True)
+def is_kind(tok, t, kind):
+    k = tok[t, TK_KIND]
+    if kind < 0:
+        return k == INF or k == CAV
+    return k == kind
+
+
+@njit(cache=True)
+def put(ts, t, loc, at, face):
+    ts[t, TS_LOC], ts[t, TS_AT], ts[t, TS_FACE] = loc, at, face
+
+
+@njit(cache=True)
+def move_random(ts, src, dst, count, stream, g, row):
+    """C5: ``count`` random counters from container ``src`` to container ``dst``. An NR container emptied is a
+    Roman victory at once (8.0 a)."""
+    for _ in range(count):
+        t = pick_at(ts, src, stream)
+        if t < 0:
+            break
+        put(ts, t, dst, 0, FACE_NR if dst == L_NR else FACE_ROMAN)
+    check_containers(ts, g, row)
+
+
+@njit(cache=True)
+def check_containers(ts, g, row):
+    """8.0 a (KOR-A62 immediate): an empty NR container wins the campaign at once."""
+    if g[G_ENDED] == 0 and count_at(ts, L_NR) == 0:
+        finish(g, row, 1, END_NR_EMPTY)
+
+
+@njit(cache=True)
+def finish(g, row, won, reason):
+    if g[G_ENDED] == 0:
+        g[G_ENDED], g[G_WON], g[G_END_REASON] = 1, won, reason
+
+
+@njit(cache=True)
+def add_ip(g, row, ip):
+    """C7 / 8.0 b: IP at 0 loses the campaign at once."""
+    g[G_IP] += ip
+    if g[G_IP] <= 0:
+        finish(g, row, 0, END_IP)
+
+
+# ================================================================================================ cities
+@njit(cache=True)
+def garrison_value(tok, ts, c, face):
+    """The garrison points of ``face`` in city ``c``."""
+    v = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == face and \
+                tok[t, TK_KIND] == GARRISON:
+            v += tok[t, TK_VIRTUS]
+    return v
+
+
+@njit(cache=True)
+def nr_units_in(tok, ts, c, virtus):
+    """The NR military units in city ``c``; their Virtus written into ``virtus`` (up to its size)."""
+    n = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and is_kind(tok, t, -1):
+            if n < virtus.shape[0]:
+                virtus[n] = tok[t, TK_VIRTUS]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def nr_leader_in(tok, ts, c):
+    """The strongest NR leader in city ``c`` (his counter), or -1."""
+    best = -1
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and \
+                tok[t, TK_KIND] == LEADER:
+            if best < 0 or tok[t, TK_VIRTUS] > tok[best, TK_VIRTUS]:
+                best = t
+    return best
+
+
+@njit(cache=True)
+def nr_present(tok, ts, c):
+    """Any NR counter (garrison, unit, leader) in city ``c``."""
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR:
+            return True
+    return False
+
+
+@njit(cache=True)
+def romanize(cs, c, g):
+    """The city passes to Rome (7.4: it holds Roman troops or a Roman garrison)."""
+    if cs[c, CS_ROMAN] == 0:
+        cs[c, CS_ROMAN] = 1
+        cs[c, CS_ROMANIZED_IN] = g[G_PERIOD]
+
+
+@njit(cache=True)
+def lose_city(cs, c):
+    cs[c, CS_ROMAN] = 0
+    cs[c, CS_ROMANIZED_IN] = 0
+
+
+@njit(cache=True)
+def clear_nr(tok, ts, c, dst):
+    """Every NR military unit and leader in city ``c`` goes to ``dst`` (5.5 a: the R container)."""
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and \
+                tok[t, TK_KIND] != GARRISON:
+            put(ts, t, dst, 0, FACE_ROMAN if dst == L_R else FACE_NR)
+
+
+@njit(cache=True)
+def flip_garrisons(tok, ts, c, face):
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and tok[t, TK_KIND] == GARRISON:
+            ts[t, TS_FACE] = face
+
+
+@njit(cache=True)
+def nearest_city(city, cost, cs, tok, ts, src, people, want_roman):
+    """The place of ``people`` (-1: any NR city) cheapest to reach from ``src``, held by Rome or not as asked."""
+    best, best_cost = -1, 1 << 40
+    for c in range(city.shape[0]):
+        if city[c, CT_ENTRY]:
+            continue
+        if people >= 0 and city[c, CT_PEOPLE] != people:
+            continue
+        if (cs[c, CS_ROMAN] == 1) != want_roman:
+            continue
+        d = cost[src, c] if src >= 0 else 0
+        if d >= 0 and d < best_cost:
+            best, best_cost = c, d
+    return best
+
+
+# ============================================================================================ Roman army
+@njit(cache=True)
+def army_counts(tok, ts):
+    inf, cav = 0, 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_ARMY:
+            if tok[t, TK_KIND] == INF:
+                inf += 1
+            elif tok[t, TK_KIND] == CAV:
+                cav += 1
+    return inf, cav
+
+
+@njit(cache=True)
+def weakest(tok, ts, loc, kind):
+    """The weakest Roman unit at ``loc`` (of ``kind``; -1 either), the lowest Virtus, or -1."""
+    best = -1
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == loc and is_kind(tok, t, kind):
+            if best < 0 or tok[t, TK_VIRTUS] < tok[best, TK_VIRTUS]:
+                best = t
+    return best
+
+
+@njit(cache=True)
+def strongest(tok, ts, loc, kind):
+    best = -1
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == loc and is_kind(tok, t, kind):
+            if best < 0 or tok[t, TK_VIRTUS] > tok[best, TK_VIRTUS]:
+                best = t
+    return best
+
+
+@njit(cache=True)
+def form_army(tok, ts, g, cp):
+    """DP-K02 (4.2; default: the strongest first): in Rome the royal army takes units of the Rome reserve up to
+    the King's capacity of table 5.1, 4 infantry and 2 cavalry."""
+    if g[G_ARMY_AT] != cp[CP_ROME]:
+        return
+    inf, cav = army_counts(tok, ts)
+    while inf < 4:
+        t = strongest(tok, ts, L_ROME, INF)
+        if t < 0:
+            break
+        put(ts, t, L_ARMY, 0, FACE_ROMAN)
+        inf += 1
+    while cav < 2:
+        t = strongest(tok, ts, L_ROME, CAV)
+        if t < 0:
+            break
+        put(ts, t, L_ARMY, 0, FACE_ROMAN)
+        cav += 1
+
+
+@njit(cache=True)
+def army_home(tok, ts, g, cp):
+    """The army goes back to Rome; its units join the Rome reserve (7.3-7.4 and a lost battle)."""
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_ARMY:
+            put(ts, t, L_ROME, 0, FACE_ROMAN)
+    g[G_ARMY_AT] = cp[CP_ROME]
+
+
+@njit(cache=True)
+def commander(tok, g):
+    """The counter commanding the royal army: the King, or the Interrex (9.3.1: a failed Inauguratio)."""
+    return g[G_COMMANDER]
+
+
+@njit(cache=True)
+def army_mp(tok, ts):
+    """5.2: an army moves at its slowest unit's allowance (infantry 14 MP, cavalry and leaders 20)."""
+    inf, cav = army_counts(tok, ts)
+    return MP_INFANTRY if inf > 0 else MP_CAVALRY
+
+
+# ======================================================================================= set-up (5.1, 3.4-3.6)
+@njit(cache=True)
+def place_nr_garrison(city, cost, cs, tok, ts, t, cp, stream):
+    """4.1.1: an NR garrison goes to a city of its people not held by Rome: first those with no garrison or a
+    1-point one (even if farther), then the nearest to Rome by road. No such city: the general reserve."""
+    rome = cp[CP_ROME]
+    people = tok[t, TK_PEOPLE]
+    best, best_key = -1, 1 << 50
+    for c in range(city.shape[0]):
+        if city[c, CT_ENTRY] or city[c, CT_PEOPLE] != people or cs[c, CS_ROMAN]:
+            continue
+        tier = 0 if garrison_value(tok, ts, c, FACE_NR) <= 1 else 1
+        key = tier * (1 << 40) + cost[rome, c]
+        if key < best_key:
+            best, best_key = c, key
+    if best < 0:
+        put(ts, t, L_RESERVE, 0, FACE_NR)
+    else:
+        put(ts, t, L_CITY, best, FACE_NR)
+
+
+@njit(cache=True)
+def place_roman_garrison(tok, ts, cs, t, cp):
+    """4.1.1 (DP-K05, default: the weakest): a Roman garrison joins a Roman city whose garrison stays within 3
+    points; none: the general reserve."""
+    best, best_value = -1, 4
+    v = tok[t, TK_VIRTUS]
+    for c in range(cs.shape[0]):
+        if cs[c, CS_ROMAN] and c != cp[CP_ROME]:
+            have = garrison_value(tok, ts, c, FACE_ROMAN)
+            if have + v <= 3 and have < best_value:
+                best, best_value = c, have
+    if best < 0:
+        put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+    else:
+        put(ts, t, L_CITY, best, FACE_ROMAN)
+
+
+@njit(cache=True)
+def place_nr_unit(city, cost, cs, tok, ts, t, cp):
+    """4.1.2: an NR unit goes to the city printed on its NR face; held by Rome: the nearest city of its people
+    that is not; none: the general reserve."""
+    home = tok[t, TK_HOME]
+    if home >= 0 and not cs[home, CS_ROMAN] and not city[home, CT_ENTRY]:
+        put(ts, t, L_CITY, home, FACE_NR)
+        return
+    c = nearest_city(city, cost, cs, tok, ts, home if home >= 0 else cp[CP_ROME], tok[t, TK_PEOPLE], False)
+    put(ts, t, L_CITY if c >= 0 else L_RESERVE, c if c >= 0 else 0, FACE_NR)
+
+
+@njit(cache=True)
+def place_nr_leader(city, cost, cs, tok, ts, t, cp):
+    """9.1.4: an NR leader goes to a city of his people, first one where troops are (the most), else one with a
+    garrison; nearest to Rome among equals. None: the general reserve."""
+    rome = cp[CP_ROME]
+    people = tok[t, TK_PEOPLE]
+    best, best_key = -1, 1 << 50
+    virt = np.zeros(1, np.int64)
+    for c in range(city.shape[0]):
+        if city[c, CT_ENTRY] or city[c, CT_PEOPLE] != people or cs[c, CS_ROMAN]:
+            continue
+        units = nr_units_in(tok, ts, c, virt)
+        if units == 0 and garrison_value(tok, ts, c, FACE_NR) == 0:
+            continue
+        key = (16 - min(units, 15)) * (1 << 40) + cost[rome, c]
+        if key < best_key:
+            best, best_key = c, key
+    if best < 0:
+        put(ts, t, L_RESERVE, 0, FACE_NR)
+    else:
+        put(ts, t, L_CITY, best, FACE_NR)
+
+
+@njit(cache=True)
+def campaign_setup(stream, cp, city, tok, per, ts, g, cs, ws, row):
+    """5.1 (3.4-3.6): Romulus' army and the Rome reserve, IP 5, VP 1, the NR garrisons of 3.5, the containers."""
+    rome = cp[CP_ROME]
+    for t in range(tok.shape[0]):
+        kind = tok[t, TK_KIND]
+        # the general reserve holds every base counter; kings, named leaders, offices and events wait for their
+        # period, invasion units for their war (TK_CODE > 0)
+        if (kind == INF or kind == CAV or kind == GARRISON) and tok[t, TK_PERIOD] == 0:
+            put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+        else:
+            put(ts, t, L_ASIDE, 0, FACE_ROMAN)
+    cs[:, :] = 0
+    ws[:, :] = -1
+    g[:] = 0
+    g[G_TURN], g[G_PERIOD], g[G_IP], g[G_VP] = 1, 1, 5, 1
+    g[G_ARMY_AT] = rome
+    g[G_FIRST_ETRUSCAN_LEADER] = -1
+    g[G_WAR_PEOPLE] = -1
+    row[:] = 0
+    # the King and Rome's own garrison of 3 (3.4)
+    for t in range(tok.shape[0]):
+        if tok[t, TK_KIND] == KING and tok[t, TK_CODE] == 1:
+            put(ts, t, L_ROME, 0, FACE_ROMAN)
+            g[G_KING] = t
+            g[G_COMMANDER] = t
+    cs[rome, CS_ROMAN] = 1
+    for t in range(tok.shape[0]):
+        if tok[t, TK_KIND] == GARRISON and tok[t, TK_PEOPLE] == ROMAN and ts[t, TS_LOC] == L_RESERVE:
+            put(ts, t, L_CITY, rome, FACE_ROMAN)
+            break
+    # 5.1.1: 4 infantry + 1 cavalry for Romulus' army, 3 infantry for the Rome reserve, drawn from the base units
+    for k in range(8):
+        t = pick_base(tok, ts, INF if k != 4 else CAV, stream)
+        if t >= 0:
+            put(ts, t, L_ARMY if k < 5 else L_ROME, 0, FACE_ROMAN)
+    # 3.5: the NR garrisons, one per listed city with the listed value
+    for c in range(city.shape[0]):
+        v = city[c, CT_GARRISON0]
+        if v > 0 and c != rome:
+            t = pick_garrison(tok, ts, city[c, CT_PEOPLE], v, stream)
+            if t >= 0:
+                put(ts, t, L_CITY, c, FACE_NR)
+    # 3.6: 29 random units + the period's events and leaders, shuffled, half in each container
+    prepare_period(stream, cp, city, tok, per, ts, g, row, 1)
+
+
+@njit(cache=True)
+def pick_base(tok, ts, kind, stream):
+    """A random base military unit (not an invasion army's) of ``kind`` (-1: either) in the general reserve."""
+    n = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_RESERVE and is_kind(tok, t, kind) and tok[t, TK_CODE] == 0:
+            n += 1
+    if n == 0:
+        return -1
+    k = rng.dn(stream, n)
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_RESERVE and is_kind(tok, t, kind) and tok[t, TK_CODE] == 0:
+            k -= 1
+            if k == 0:
+                return t
+    return -1
+
+
+@njit(cache=True)
+def pick_garrison(tok, ts, people, value, stream):
+    """A garrison counter of ``people`` (-1: any but Rome's) in the general reserve, of ``value`` if there is one
+    (0: any value), at random."""
+    for exact in (True, False):
+        n = 0
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_RESERVE and tok[t, TK_KIND] == GARRISON and \
+                    (tok[t, TK_PEOPLE] == people or (people < 0 and tok[t, TK_PEOPLE] != ROMAN)) and \
+                    (not exact or value == 0 or tok[t, TK_VIRTUS] == value):
+                n += 1
+        if n == 0:
+            continue
+        k = rng.dn(stream, n)
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_RESERVE and tok[t, TK_KIND] == GARRISON and \
+                    (tok[t, TK_PEOPLE] == people or (people < 0 and tok[t, TK_PEOPLE] != ROMAN)) and \
+                    (not exact or value == 0 or tok[t, TK_VIRTUS] == value):
+                k -= 1
+                if k == 0:
+                    return t
+    return -1
+
+
+@njit(cache=True)
+def enters_containers(tok, t, period):
+    """The named counters that enter the containers at ``period``'s start: its events and its leaders and offices
+    (kings, the Interrex, Titus Tatius and the invasion armies' leaders come otherwise)."""
+    kind, code = tok[t, TK_KIND], tok[t, TK_CODE]
+    if tok[t, TK_PERIOD] != period:
+        return False
+    if kind == EVENT or kind == OFFICE:
+        return True
+    return kind == LEADER and (code == LD_OTHER or code == LD_METIUS or code == LD_PORSENNA)
+
+
+@njit(cache=True)
+def prepare_period(stream, cp, city, tok, per, ts, g, row, period):
+    """9.x.2 container preparation (3.6 for the first period): the period's random units and garrisons from the
+    general reserve and its named tokens, shuffled; ``PR_PER_CONTAINER`` into each container; what is left:
+    units and garrisons back to the general reserve, named tokens shared R/NR, the odd one to NR (9.2.2), or
+    events to NR (9.4.2)."""
+    for _ in range(per[period, PR_PREP_UNITS]):
+        t = pick_base(tok, ts, -1, stream)
+        if t >= 0:
+            put(ts, t, L_PREP, 0, FACE_ROMAN)
+    for _ in range(per[period, PR_PREP_GARRISONS]):
+        t = pick_garrison(tok, ts, -1, 0, stream)
+        if t >= 0:
+            put(ts, t, L_PREP, 0, FACE_ROMAN)
+    for t in range(tok.shape[0]):
+        if ts[t, TS_LOC] == L_ASIDE and enters_containers(tok, t, period):
+            put(ts, t, L_PREP, 0, FACE_ROMAN)
+    k = per[period, PR_PER_CONTAINER]
+    if k == 0:  # the first period: all of them, half in each (3.6)
+        k = count_at(ts, L_PREP) // 2
+    for _ in range(k):
+        t = pick_at(ts, L_PREP, stream)
+        if t >= 0:
+            put(ts, t, L_R, 0, FACE_ROMAN)
+        t = pick_at(ts, L_PREP, stream)
+        if t >= 0:
+            put(ts, t, L_NR, 0, FACE_NR)
+    # what is left, in counter order: an odd one of the named tokens goes to NR (9.2.2)
+    to_nr = True
+    for t in range(tok.shape[0]):
+        if ts[t, TS_LOC] != L_PREP:
+            continue
+        kind = tok[t, TK_KIND]
+        if kind == INF or kind == CAV or kind == GARRISON:
+            put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+        elif period == 4:
+            if kind == EVENT:
+                put(ts, t, L_NR, 0, FACE_NR)
+            else:
+                put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+        else:
+            put(ts, t, L_NR if to_nr else L_R, 0, FACE_NR if to_nr else FACE_ROMAN)
+            to_nr = not to_nr
+
+
+# ============================================================================================== period start
+@njit(cache=True)
+def start_period(stream, cp, city, tok, per, ts, g, cs, ws, row):
+    """9.x.1-9.x.2: the new King (Inauguratio from period 3: a failure gives the Interrex, 9.3.1, 2.12), the
+    period's tokens into the containers, then the 2-for-2 swap of 7.6 (KOR-A56 once_after_new_tokens)."""
+    period = g[G_PERIOD]
+    old = g[G_KING]
+    put(ts, old, L_OUT, 0, FACE_ROMAN)
+    if g[G_COMMANDER] != old:
+        put(ts, g[G_COMMANDER], L_ASIDE, 0, FACE_ROMAN)
+    for t in range(tok.shape[0]):
+        if tok[t, TK_KIND] == KING and tok[t, TK_CODE] == period:
+            put(ts, t, L_ROME, 0, FACE_ROMAN)
+            g[G_KING] = t
+            g[G_COMMANDER] = t
+    fail_on = per[period, PR_INAUGURATIO_FAIL]
+    if fail_on > 0 and rng.d6(stream) >= fail_on:
+        for t in range(tok.shape[0]):
+            if tok[t, TK_KIND] == KING and tok[t, TK_CODE] == 0:
+                put(ts, t, L_ROME, 0, FACE_ROMAN)
+                g[G_COMMANDER] = t
+    g[G_PRESTIGE_DONE] = 0
+    prepare_period(stream, cp, city, tok, per, ts, g, row, period)
+    swap(stream, ts, g, row)
+    if cp[CP_PERIOD_SWAP_TWICE]:
+        swap(stream, ts, g, row)
+
+
+@njit(cache=True)
+def swap(stream, ts, g, row):
+    """7.6: 2 random tokens from each container into the other (taken from both before either receives)."""
+    if g[G_ENDED]:
+        return
+    a0, a1 = pick_at(ts, L_R, stream), -1
+    if a0 >= 0:
+        ts[a0, TS_LOC] = L_PREP
+        a1 = pick_at(ts, L_R, stream)
+        if a1 >= 0:
+            ts[a1, TS_LOC] = L_PREP
+    b0, b1 = pick_at(ts, L_NR, stream), -1
+    if b0 >= 0:
+        ts[b0, TS_LOC] = L_PREP
+        b1 = pick_at(ts, L_NR, stream)
+        if b1 >= 0:
+            ts[b1, TS_LOC] = L_PREP
+    for t in (a0, a1):
+        if t >= 0:
+            put(ts, t, L_NR, 0, FACE_NR)
+    for t in (b0, b1):
+        if t >= 0:
+            put(ts, t, L_R, 0, FACE_ROMAN)
+    check_containers(ts, g, row)
+
+
+# ================================================================================================== draws
+@njit(cache=True)
+def draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, src):
+    """One token drawn from container ``src`` and applied at once, on the face of that container (4.0, 4.1); a
+    token that asks for a replacement (9.1.8.1, 9.5.7.4) is followed by another draw. A draw from an empty R
+    container loses the campaign (8.0 a)."""
+    again = True
+    while again and g[G_ENDED] == 0:
+        t = pick_at(ts, src, stream)
+        if t < 0:
+            if src == L_R:
+                finish(g, row, 0, END_R_EMPTY)
+            else:
+                check_containers(ts, g, row)
+            return
+        again = apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, src)
+        check_containers(ts, g, row)
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_PREP:
+            ts[t, TS_LOC] = src
+
+
+@njit(cache=True)
+def apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, src):
+    """The token table of 5.2 (4.0, 4.1.1, 4.1.2, 9.1.4, 9.2.7.1) and the special tokens of 9.1-9.7. Returns
+    whether the draw is to be replaced by another."""
+    kind = tok[t, TK_KIND]
+    roman = src == L_R
+    if kind == INF or kind == CAV:
+        if roman:
+            put(ts, t, L_ROME, 0, FACE_ROMAN)
+        else:
+            place_nr_unit(city, cost, cs, tok, ts, t, cp)
+    elif kind == GARRISON:
+        if roman:
+            place_roman_garrison(tok, ts, cs, t, cp)
+        else:
+            place_nr_garrison(city, cost, cs, tok, ts, t, cp, stream)
+    elif kind == OFFICE:
+        if roman:
+            put(ts, t, L_ROME, 0, FACE_ROMAN)
+        else:
+            put(ts, t, L_TRACK, g[G_TURN] + 2, FACE_ROMAN)  # KOR-A49: in Rome two turns later
+    elif kind == SHIP:
+        # 5.8 naval play is not part of the campaign yet: a Roman ship waits in Rome, an NR one leaves play
+        put(ts, t, L_ROME if roman else L_OUT, 0, FACE_ROMAN)
+    elif kind == LEADER:
+        code = tok[t, TK_CODE]
+        if code == LD_PORSENNA:
+            # 9.7.7.4: at Vetulonia whichever container he comes from
+            put(ts, t, L_CITY, war_start(war, W_ETRUSCAN, 3), FACE_NR)
+            g[G_PORSENNA_EVER] = 1
+        elif code == LD_METIUS:
+            if roman:
+                put(ts, t, L_OUT, 0, FACE_ROMAN)  # 9.3.7.1: removed from the game
+            else:
+                metius(stream, cp, cs, tok, ts, t)
+        elif roman:
+            put(ts, t, L_NR, 0, FACE_NR)  # the token table: an NR leader drawn from R goes into the NR container
+        else:
+            place_nr_leader(city, cost, cs, tok, ts, t, cp)
+    elif kind == EVENT:
+        row[(M_EVENT_R if roman else M_EVENT_NR) + tok[t, TK_CODE]] += 1
+        return apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman)
+    else:
+        put(ts, t, L_OUT, 0, FACE_ROMAN)
+    return False
+
+
+@njit(cache=True)
+def war_start(war, code, occurrence):
+    """Where war ``code`` starts; the Etruscan wars from Kaieta, Cosa, Vetulonia (9.5.7.4, 9.6.7.1, 9.7.7.3),
+    kept in the rows after ``N_WARS``."""
+    if code == W_ETRUSCAN and occurrence > 1:
+        return war[N_WARS + occurrence - 2, WR_START]
+    return war[code, WR_START]
+
+
+@njit(cache=True)
+def metius(stream, cp, cs, tok, ts, t):
+    """9.3.7.1: Metius Fufetius drawn from NR: at Alba Longa with 2 cavalry and 1 Latin infantry, an NR leader
+    (Alba Longa held by Rome: he leaves play)."""
+    alba = cp[CP_ALBA]
+    if cs[alba, CS_ROMAN]:
+        put(ts, t, L_OUT, 0, FACE_ROMAN)
+        return
+    put(ts, t, L_CITY, alba, FACE_NR)
+    for k in range(3):
+        u = pick_kind(tok, ts, L_RESERVE, CAV if k < 2 else INF, LATINS if k == 2 else -1, stream)
+        if u >= 0 and tok[u, TK_CODE] == 0:
+            put(ts, u, L_CITY, alba, FACE_NR)
+
+
+# ================================================================================================= events
+@njit(cache=True)
+def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
+    """The special tokens of the seven periods (9.1.8-9.7.7; kor_events.csv), the R or the NR side. Returns whether
+    the draw is replaced by another (9.1.8.1, 9.5.7.4)."""
+    code = tok[t, TK_CODE]
+    src = L_R if roman else L_NR
+    if code == EV_SABINES:
+        if g[G_PERIOD] > 1:
+            # 9.1.8.1: after the Romulus era it is discarded and replaced by another draw
+            put(ts, t, L_OUT, 0, FACE_ROMAN)
+            return True
+        put(ts, t, L_OUT, 0, FACE_ROMAN)
+        if roman:
+            # KOR-A63: 4 random general-reserve units into R, then 2 extra R draws
+            for _ in range(4):
+                u = pick_base(tok, ts, -1, stream)
+                if u >= 0:
+                    put(ts, u, L_R, 0, FACE_ROMAN)
+            g[G_EXTRA_R_DRAWS] += cp[CP_SABINES_EXTRA]
+        else:
+            tatius(stream, tok, ts)
+    elif code == EV_AEQUI or code == EV_VOLSCI or code == EV_PICENI or code == EV_FALISCI or \
+            code == EV_CAPENA or code == EV_SAMNITE or code == EV_UMBRIAN:
+        w = event_war(code)
+        if roman:
+            put(ts, t, L_NR, 0, FACE_NR)  # 9.1.8.3, 9.2.7.2-4, 9.4.7.3, 9.6.7.3: R side into the NR container
+        else:
+            start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, t, 1)
+    elif code == EV_GALLIC or code == EV_DANAI:
+        if roman and not cp[CP_WAR_ANY_CONTAINER] and code == EV_DANAI:
+            put(ts, t, L_NR, 0, FACE_NR)
+        else:
+            start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, event_war(code), t, 1)
+    elif code == EV_ETRUSCAN:
+        if roman and not cp[CP_WAR_ANY_CONTAINER]:
+            put(ts, t, L_NR, 0, FACE_NR)
+        elif g[G_ETRUSCAN_RUNNING]:
+            # 9.5.7.4: drawn while an earlier Etruscan war still runs: put back (after the replacement is drawn,
+            # so that it is not drawn again at once), draw a replacement
+            put(ts, t, L_PREP, 0, FACE_ROMAN if roman else FACE_NR)
+            return True
+        else:
+            occurrence = g[G_ETRUSCAN_WARS] + 1
+            if porsenna_at(tok, ts) >= 0:
+                occurrence = 3  # "if Porsenna is in play when a war is drawn, it becomes the third war"
+            start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, W_ETRUSCAN, t, occurrence)
+    elif code == EV_OSTIA:
+        if roman:
+            # 9.4.7.1: the two Roman ships and up to 2 random garrisons from the general reserve into R
+            for s in range(tok.shape[0]):
+                if tok[s, TK_KIND] == SHIP and tok[s, TK_PEOPLE] == ROMAN and ts[s, TS_LOC] == L_ASIDE:
+                    put(ts, s, L_R, 0, FACE_ROMAN)
+            for _ in range(2):
+                u = pick_garrison(tok, ts, -1, 0, stream)
+                if u >= 0:
+                    put(ts, u, L_R, 0, FACE_ROMAN)
+            put(ts, t, L_OUT, 0, FACE_ROMAN)
+        else:
+            put(ts, t, L_ASIDE, 0, FACE_ROMAN)
+            g[G_OSTIA_BACK] = t + 1  # back into the R container after all draws
+    elif code == EV_BRIDGE:
+        g[G_BRIDGE] = 1  # 9.4.7.2: stays on the Rome map from either container
+        put(ts, t, L_OUT, 0, FACE_ROMAN)
+    elif code == EV_OMEN:
+        # 9.5.7.1 (KOR-A58 stay_on_map): Good Omen from R, Bad Omen from NR (one action lost this turn)
+        g[G_OMEN] = OMEN_GOOD if roman else OMEN_BAD
+        g[G_OMEN_DRAWN] = 1
+        if not roman:
+            g[G_BAD_OMEN_TURN] = g[G_TURN]
+        put(ts, t, L_OUT, 0, FACE_ROMAN)
+    elif code == EV_END_ACTIONS:
+        end_of_actions(stream, tok, ts, g, row, t, roman, cp)
+    elif code == EV_MUCIUS:
+        p = porsenna_at(tok, ts)
+        if roman and p >= 0:
+            # 9.7.7.1 (2.11): 4-6 with the Sublicius Bridge, 6 without; Mucius eliminated on a failure
+            if rng.d6(stream) >= (4 if g[G_BRIDGE] else 6):
+                remove_porsenna(tok, ts, ws, p)
+            put(ts, t, L_OUT, 0, FACE_ROMAN)
+        else:
+            put(ts, t, L_R, 0, FACE_ROMAN)
+    elif code == EV_COCLES:
+        if roman and g[G_BRIDGE] and g[G_PORSENNA_EVER]:
+            # 9.7.7.2 (KOR-A47): the direct attempt, 5-6 destroys the bridge
+            if rng.d6(stream) >= 5:
+                g[G_BRIDGE] = 0
+            put(ts, t, L_OUT, 0, FACE_ROMAN)
+        else:
+            put(ts, t, L_R, 0, FACE_ROMAN)
+    elif code == EV_HORATII:
+        # 9.3.7.2: from NR removed; from R it waits for the Alba Longa war (the duel is not played yet)
+        put(ts, t, L_OUT if not roman else L_ASIDE, 0, FACE_ROMAN)
+    else:
+        # EV_ALBA (9.3.7.3): the Alba Longa war is not played yet; the token leaves play
+        put(ts, t, L_OUT, 0, FACE_ROMAN)
+    return False
+
+
+@njit(cache=True)
+def event_war(code):
+    if code == EV_AEQUI:
+        return W_AEQUI
+    if code == EV_VOLSCI:
+        return W_VOLSCI
+    if code == EV_PICENI:
+        return W_PICENI
+    if code == EV_FALISCI:
+        return W_FALISCI
+    if code == EV_CAPENA:
+        return W_CAPENA
+    if code == EV_SAMNITE:
+        return W_SAMNITE
+    if code == EV_GALLIC:
+        return W_GALLIC
+    if code == EV_DANAI:
+        return W_DANAI
+    if code == EV_UMBRIAN:
+        return W_UMBRIAN
+    return W_ETRUSCAN
+
+
+@njit(cache=True)
+def tatius(stream, tok, ts):
+    """9.1.8.1 NR: Titus Tatius enters Rome with 2 infantry and 1 Sabine cavalry; they defend Rome and leave
+    the royal army alone (``TS_AT`` 1 in the Rome reserve: Tatius' troops, which he alone may command)."""
+    for t in range(tok.shape[0]):
+        if tok[t, TK_KIND] == LEADER and tok[t, TK_CODE] == LD_TATIUS:
+            put(ts, t, L_ROME, 1, FACE_ROMAN)
+    for k in range(3):
+        u = pick_kind(tok, ts, L_RESERVE, CAV if k == 2 else INF, SABINES, stream)
+        if u >= 0 and tok[u, TK_CODE] == 0:
+            put(ts, u, L_ROME, 1, FACE_ROMAN)
+
+
+@njit(cache=True)
+def end_of_actions(stream, tok, ts, g, row, t, roman, cp):
+    """9.5.7.2 (KOR-A58): from R, with the Bad Omen on the map no more Roman actions this turn, with the Good
+    Omen 3 tokens NR->R, before the omen: into the NR container; from NR, the omen leaves play, or before it
+    (end_of_actions_nr_before_omen) End of Actions goes to the R container."""
+    if roman:
+        if g[G_OMEN] == OMEN_BAD:
+            g[G_STOP_ACTIONS] = 1
+            put(ts, t, L_OUT, 0, FACE_ROMAN)
+        elif g[G_OMEN] == OMEN_GOOD:
+            move_random(ts, L_NR, L_R, 3, stream, g, row)
+            put(ts, t, L_OUT, 0, FACE_ROMAN)
+        else:
+            put(ts, t, L_NR, 0, FACE_NR)
+    else:
+        if g[G_OMEN_DRAWN]:
+            g[G_OMEN] = OMEN_NONE
+            put(ts, t, L_OUT, 0, FACE_ROMAN)
+        else:
+            put(ts, t, L_R if cp[CP_EOA_NR_BEFORE_OMEN] == 0 else L_OUT, 0, FACE_ROMAN)
+
+
+@njit(cache=True)
+def porsenna_at(tok, ts):
+    """Porsenna's counter when he is on the map (a city or an army), else -1."""
+    for t in range(tok.shape[0]):
+        if tok[t, TK_KIND] == LEADER and tok[t, TK_CODE] == LD_PORSENNA and \
+                (ts[t, TS_LOC] == L_CITY or ts[t, TS_LOC] == L_WAR):
+            return t
+    return -1
+
+
+@njit(cache=True)
+def remove_porsenna(tok, ts, ws, p):
+    if ts[p, TS_LOC] == L_WAR:
+        ws[ts[p, TS_AT], WS_LEADER] = -1
+    put(ts, p, L_OUT, 0, FACE_ROMAN)
+
+
+# =================================================================================================== wars
+@njit(cache=True)
+def roll_units(stream, base, die):
+    """A war's dice (kor_invasions.csv): ``base`` + d6 when ``die``, never below 0 (KOR-A60)."""
+    n = base + (rng.d6(stream) if die else 0)
+    return max(n, 0)
+
+
+@njit(cache=True)
+def start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurrence):
+    """An invasion army formed (9.1.8.3 ... 9.7.7.3): its leader and the units its dice give, within the army's
+    caps (KOR-A60 max_cavalry_allowed_then_infantry for the Etruscans); the units over the caps stay in the
+    start place as NR units. It must make the first hostile reaction of the turn (6.0)."""
+    k = -1
+    for i in range(MAX_WARS):
+        if ws[i, WS_WAR] < 0:
+            k = i
+            break
+    if k < 0:
+        put(ts, token, L_NR, 0, FACE_NR)  # no room on the map: the token waits in the NR container
+        return
+    start = war_start(war, w, occurrence)
+    people = war[w, WR_PEOPLE]
+    leader = -1
+    if w == W_ETRUSCAN:
+        leader = porsenna_at(tok, ts) if occurrence == 3 else -1
+        if leader < 0:
+            # Larth on 5-6, otherwise Zilath; the second war gets the leader the first did not use
+            want = LD_LARTH
+            if g[G_FIRST_ETRUSCAN_LEADER] >= 0:
+                want = LD_ZILATH if g[G_FIRST_ETRUSCAN_LEADER] == LD_LARTH else LD_LARTH
+            elif rng.d6(stream) < 5:
+                want = LD_ZILATH
+            if g[G_FIRST_ETRUSCAN_LEADER] < 0:
+                g[G_FIRST_ETRUSCAN_LEADER] = want
+            for t in range(tok.shape[0]):
+                if tok[t, TK_KIND] == LEADER and tok[t, TK_CODE] == want and ts[t, TS_LOC] == L_ASIDE:
+                    leader = t
+    else:
+        for t in range(tok.shape[0]):
+            if tok[t, TK_KIND] == LEADER and tok[t, TK_CODE] == LD_WAR and tok[t, TK_PEOPLE] == people and \
+                    ts[t, TS_LOC] == L_ASIDE:
+                leader = t
+                break
+    inf = roll_units(stream, war[w, WR_INF], war[w, WR_INF_DIE])
+    cav = roll_units(stream, war[w, WR_CAV], war[w, WR_CAV_DIE])
+    cap = war[w, WR_CAP] + (2 if w == W_ETRUSCAN and leader >= 0 and tok[leader, TK_CODE] == LD_PORSENNA else 0)
+    if w == W_ETRUSCAN:
+        army_cav = min(cav, (cap - 1) // 2)   # cavalry fewer than infantry
+        army_inf = min(inf, cap - army_cav)
+    else:
+        army_inf = min(inf, war[w, WR_CAP_INF], cap)
+        army_cav = min(cav, war[w, WR_CAP_CAV], cap - army_inf)
+    ws[k, WS_WAR], ws[k, WS_AT], ws[k, WS_LEADER], ws[k, WS_NEW], ws[k, WS_TOKEN] = w, start, leader, 1, token
+    ws[k, WS_PASSED] = -1
+    if leader >= 0:
+        put(ts, leader, L_WAR, k, FACE_NR)
+    for kind, want, in_army in ((INF, inf, army_inf), (CAV, cav, army_cav)):
+        for j in range(want):
+            u = war_unit(tok, ts, w, kind)
+            if u < 0:
+                break  # the fixed counter mix caps the dice (9.4.7.3)
+            if j < in_army:
+                put(ts, u, L_WAR, k, FACE_NR)
+            elif not city[start, CT_ENTRY]:
+                put(ts, u, L_CITY, start, FACE_NR)
+    put(ts, token, L_ASIDE, 0, FACE_NR)  # on the map with its army
+    row[M_WARS] += 1
+    g[G_NEW_ARMY] = 1
+    g[G_REACTIONS] += war[w, WR_EXTRA_REACTIONS]
+    if w == W_ETRUSCAN:
+        g[G_ETRUSCAN_WARS] += 1
+        g[G_ETRUSCAN_RUNNING] = 1
+
+
+@njit(cache=True)
+def war_unit(tok, ts, w, kind):
+    """An invasion counter of war ``w`` (``TK_CODE`` = w + 1) of ``kind`` waiting in the general reserve."""
+    for t in range(tok.shape[0]):
+        if tok[t, TK_CODE] == w + 1 and tok[t, TK_KIND] == kind and ts[t, TS_LOC] == L_RESERVE:
+            return t
+    return -1
+
+
+@njit(cache=True)
+def war_size(ts, k):
+    n = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def war_units(tok, ts, k):
+    n = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and is_kind(tok, t, -1):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def end_war(tok, war, ts, g, ws, k, beaten, row):
+    """An invasion army gone: beaten (every unit lost) or sent home at a period end (7.3, KOR-A55). Its
+    counters go back to the general reserve, its token where its war's rule says."""
+    w = ws[k, WS_WAR]
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k:
+            put(ts, t, L_RESERVE if tok[t, TK_KIND] != LEADER else L_ASIDE, 0, FACE_ROMAN)
+    token = ws[k, WS_TOKEN]
+    after = war[w, WR_TOKEN_AFTER]
+    if beaten or after == AFTER_REMOVED:
+        put(ts, token, L_OUT, 0, FACE_ROMAN)
+    else:
+        put(ts, token, L_R if after == AFTER_R else L_NR, 0, FACE_ROMAN if after == AFTER_R else FACE_NR)
+    if beaten:
+        row[M_WARS_BEATEN] += 1
+    if w == W_ETRUSCAN:
+        g[G_ETRUSCAN_RUNNING] = 0
+    ws[k, WS_WAR] = -1
+    ws[k, WS_LEADER] = -1
+
+
+# ================================================================================================ battles
+@njit(cache=True)
+def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow, wbuf, row,
+          nr_loc, nr_at, nr_leader, people, invader, roman_attacks, mode):
+    """KoR 5.7: the royal army against the NR force at ``(nr_loc, nr_at)`` (an invasion army, or a sortie from a
+    city) led by ``nr_leader`` (-1: none), fought by ``battle.battle_game`` with the battle's default bots.
+    Counters lost go where C4 sends them (the manifest gives no Captivi backs: eliminated, to the general
+    reserve); a lost King gives the Interrex (KOR-A38). Returns ``(error, Rome won)``."""
+    b = _battle
+    p = pv[PROC_BATTLE]
+    p[:] = pv0[PROC_AMBUSH if mode == b.MODE_AMBUSH else PROC_BATTLE]
+    bu[:, :, :] = 0
+    bl[:, :, :] = 0
+    n = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_ARMY and n < b.MAX_UNITS:
+            cavalry = tok[t, TK_KIND] == CAV
+            bu[b.ROME, n, b.U_KIND] = cavalry
+            bu[b.ROME, n, b.U_VIRTUS] = tok[t, TK_VIRTUS]
+            bu[b.ROME, n, b.U_CLASS] = 1 if cavalry else max(tok[t, TK_CLASS], 1)
+            wbuf[n] = t
+            n += 1
+    m = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == nr_loc and ts[t, TS_AT] == nr_at and ts[t, TS_FACE] == FACE_NR and is_kind(tok, t, -1) \
+                and m < b.MAX_UNITS:
+            bu[b.NR, m, b.U_KIND] = tok[t, TK_KIND] == CAV
+            bu[b.NR, m, b.U_VIRTUS] = tok[t, TK_VIRTUS]
+            wbuf[b.MAX_UNITS + m] = t
+            m += 1
+    cmd = g[G_COMMANDER]
+    king = tok[cmd, TK_KIND] == KING and tok[cmd, TK_CODE] > 0
+    bl[b.ROME, 0, b.L_RANK] = 1
+    bl[b.ROME, 0, b.L_VIRTUS] = tok[cmd, TK_VIRTUS]
+    bl[b.ROME, 0, b.L_ASTUTIA] = tok[cmd, TK_ASTUTIA]
+    bl[b.ROME, 0, b.L_MAX_INF], bl[b.ROME, 0, b.L_MAX_CAV] = 4, 2
+    bl[b.ROME, 0, b.L_KING] = king
+    bl[b.ROME, 0, b.L_KINGLIKE] = 1
+    if nr_leader >= 0:
+        bl[b.NR, 0, b.L_VIRTUS] = tok[nr_leader, TK_VIRTUS]
+        bl[b.NR, 0, b.L_ASTUTIA] = tok[nr_leader, TK_ASTUTIA]
+        bl[b.NR, 0, b.L_MAX_INF], bl[b.NR, 0, b.L_MAX_CAV] = 4, 2
+    p[b.P_UNITS], p[b.P_UNITS_NR], p[b.P_LEADERS], p[b.P_LEADERS_NR] = n, m, 1, 1 if nr_leader >= 0 else 0
+    p[b.P_ROMAN_ATTACKER], p[b.P_ROMAN_INITIATES] = roman_attacks, roman_attacks
+    p[b.P_REACTIONS] = 2 if roman_attacks else 0
+    p[b.P_PHASE3_COST] = roman_attacks or p[b.P_PHASE3_COST]
+    p[b.P_INVADER] = pv0[PROC_BATTLE, b.P_INVADER] if invader else 0
+    p[b.P_OMEN] = g[G_OMEN] == OMEN_GOOD
+    p[b.P_ETR_GALLIC_PEN] = 2 if people == ETRUSCANS or people == GAULS else 0
+    p[b.P_NR_INF_NO_POINTS] = pv0[PROC_BATTLE, b.P_NR_INF_NO_POINTS] and (people == GAULS or people == GREEKS)
+    err = b.battle_game(stream, subc[PROC_BATTLE], subp[PROC_BATTLE], slots, 0, p, bu, bl, bstat, bg, bst, brow)
+    if err:
+        return err, False
+    for i in range(n):
+        if bstat[b.ROME, i, b.S_ALIVE] == 0:
+            put(ts, wbuf[i], L_RESERVE, 0, FACE_ROMAN)
+    for i in range(m):
+        if bstat[b.NR, i, b.S_ALIVE] == 0:
+            put(ts, wbuf[b.MAX_UNITS + i], L_RESERVE, 0, FACE_ROMAN)
+    if brow[b.NR_LEADER_LOST] and nr_leader >= 0:
+        if nr_loc == L_WAR:
+            ws[nr_at, WS_LEADER] = -1
+        put(ts, nr_leader, L_OUT, 0, FACE_ROMAN)
+    if brow[b.ROMAN_LEADER_LOST]:
+        king_lost(tok, ts, g, row)
+    g[G_VP] += brow[b.VP]
+    add_ip(g, row, brow[b.IP])
+    move_random(ts, L_R, L_NR, brow[b.R_TO_NR], stream, g, row)
+    move_random(ts, L_NR, L_R, brow[b.NR_TO_R], stream, g, row)
+    g[G_REACTIONS] += brow[b.REACTIONS]
+    row[M_BATTLES] += 1
+    won = brow[b.WIN] == 1
+    if won:
+        row[M_BATTLES_WON] += 1
+    else:
+        army_home(tok, ts, g, cp)  # a beaten army falls back on Rome (5.7.11)
+    return 0, won
+
+
+@njit(cache=True)
+def king_lost(tok, ts, g, row):
+    """The King killed (5.7.2.1, 9.7.7.4; KOR-A38): the Interrex commands until the period's end."""
+    cmd = g[G_COMMANDER]
+    put(ts, cmd, L_OUT, 0, FACE_ROMAN)
+    row[M_KINGS_LOST] += 1
+    for t in range(tok.shape[0]):
+        if tok[t, TK_KIND] == KING and tok[t, TK_CODE] == 0 and t != cmd:
+            put(ts, t, L_ROME, 0, FACE_ROMAN)
+            g[G_COMMANDER] = t
+            return
+
+
+# ============================================================================================= NR sieges
+@njit(cache=True)
+def nr_roll(stream, wins_on, points):
+    """One NR siege roll with the besieger's Astutia (DP-S05: NR sieges always reroll a failed roll, once)."""
+    die = rng.d6(stream)
+    if die >= wins_on:
+        return True, points
+    if points > 0:
+        return rng.d6(stream) >= wins_on, points - 1
+    return False, points
+
+
+@njit(cache=True)
+def nr_siege(stream, garrison, leader, astutia, bonus):
+    """KOR-A44 mirror_5_5: an NR army besieges a Roman-held city with the rolls of 5.5, the NR side rolling (no
+    King effect). Roll a: d6 (+1 in an ambush, 6.4 b) > twice the leader's Virtus if a Roman leader is in the
+    city, else the garrison's: the city submits (2). Roll b: garrison + 1 reached twice, or the leader's Virtus
+    exceeded: the defenders lose one counter (1). Else 0: the siege fails."""
+    target = leader if leader > 0 else garrison
+    if target > 0:
+        ok, astutia = nr_roll(stream, 2 * target + 1 - bonus, astutia)
+        if ok:
+            return 2
+    need_b = 2 * (garrison + 1) if garrison > 0 else 99
+    if leader > 0:
+        need_b = min(need_b, leader + 1)
+    ok, astutia = nr_roll(stream, need_b, astutia)
+    return 1 if ok else 0
+
+
+@njit(cache=True)
+def roman_defence(tok, ts, g, cp, c):
+    """The defenders of Roman city ``c``: its garrison points (or, with none, its strongest Roman unit), and the
+    Virtus of a Roman leader inside (the royal army's commander, when the army is there)."""
+    garrison = garrison_value(tok, ts, c, FACE_ROMAN)
+    if garrison == 0:
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN and \
+                    is_kind(tok, t, -1):
+                garrison = max(garrison, tok[t, TK_VIRTUS])
+    leader = tok[g[G_COMMANDER], TK_VIRTUS] if g[G_ARMY_AT] == c else 0
+    return garrison, leader
+
+
+@njit(cache=True)
+def roman_troops(tok, ts, g, cp, c):
+    """Roman military units in city ``c`` (its garrison units; in Rome, the Rome reserve; the army if there)."""
+    n = 0
+    for t in range(ts.shape[0]):
+        loc = ts[t, TS_LOC]
+        if not is_kind(tok, t, -1):
+            continue
+        if (loc == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN) or \
+                (loc == L_ROME and c == cp[CP_ROME]) or (loc == L_ARMY and g[G_ARMY_AT] == c):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def lose_defender(tok, ts, c):
+    """One defender of a Roman city lost (roll b): its garrison first, else a unit, to the general reserve (a
+    garrison flips to the besiegers' side only with the city, ``city_falls``). Returns False when there was
+    none."""
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN and \
+                tok[t, TK_KIND] == GARRISON:
+            put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+            return True
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN and is_kind(tok, t, -1):
+            put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+            return True
+    return False
+
+
+@njit(cache=True)
+def city_falls(tok, ts, cs, g, cp, c, keeps_garrison):
+    """A Roman city taken by an NR army: its Roman garrison flipped to the NR face (kept by a people retaking its
+    own city, ``keeps_garrison``; invaders leave no garrison: to the general reserve), its Roman units to the
+    general reserve. 7.5 counts it at the end of the turn."""
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c:
+            if tok[t, TK_KIND] == GARRISON:
+                if keeps_garrison:
+                    ts[t, TS_FACE] = FACE_NR
+                else:
+                    put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+            elif ts[t, TS_FACE] == FACE_ROMAN:
+                put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+    cs[c, CS_CAPTURED] = 2 if cs[c, CS_ROMAN] else 1
+    lose_city(cs, c)
+
+
+# ============================================================================================ Roman actions
+CURIA = (LATINS, VOLSCI, SABINES, ETRUSCANS)  # 9.3.4: the peoples with a Curia, in senate.PEOPLE_* order
+
+
+@njit(cache=True)
+def curia_index(people):
+    for i in range(4):
+        if CURIA[i] == people:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def war_allowed(per, g, cp, people):
+    """Whether Rome may make war on ``people`` now: Fides, one people a turn from period ``fides_limit_from_period``
+    (KOR-A51); the Senate's consent for a Curia people from period 3 (9.3.4), asked for at the first attack of
+    the turn (refused: not this turn)."""
+    if g[G_PERIOD] >= cp[CP_FIDES_FROM] and g[G_WAR_PEOPLE] >= 0 and g[G_WAR_PEOPLE] != people:
+        return False
+    i = curia_index(people)
+    return not (per[g[G_PERIOD], PR_SENATE] and i >= 0 and g[G_SENATE + i] == 2)
+
+
+@njit(cache=True)
+def city_ops(city, tok, ts, cs, ws, g, cp, per, c, ops):
+    """DP-K01: which operations the rules allow the royal army in place ``c`` (``ops[OP_*]`` 1 or 0)."""
+    ops[:] = 0
+    inf, cav = army_counts(tok, ts)
+    units = inf + cav
+    ip = g[G_IP]
+    for k in range(MAX_WARS):
+        if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == c and units >= 3 and war_units(tok, ts, k) > 0:
+            ops[OP_BATTLE] = 1
+    if city[c, CT_ENTRY] or cs[c, CS_ROMAN] or not war_allowed(per, g, cp, city[c, CT_PEOPLE]):
+        return
+    virt = np.zeros(1, np.int64)
+    garrison = garrison_value(tok, ts, c, FACE_NR)
+    nr_units = nr_units_in(tok, ts, c, virt)
+    leader = nr_leader_in(tok, ts, c) >= 0
+    if units >= 1 and (garrison > 0 or leader):
+        ops[OP_SIEGE] = 1                                       # 5.5
+    if units >= 1 and not leader and ip >= 1 and (garrison > 0 or nr_units > 0 or inf > 0):
+        ops[OP_PILLAGE] = 1                                     # 5.4, 5.4.1 (occupying needs an infantry unit)
+    if units >= 1 and not leader and ip >= 2 and garrison > 0:
+        ops[OP_CORRUPTION] = 1                                  # 5.6 (KOR-A13: a garrison to roll against)
+    if cav >= 1 and leader and nr_units >= 1 and ip >= 1:
+        ops[OP_INTIMIDATION] = 1                                # 5.3
+
+
+@njit(cache=True)
+def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
+    """DP-K01's state vector (``K_*`` header, then ``KC_*`` per place)."""
+    n = cp[CP_CITIES]
+    at = g[G_ARMY_AT]
+    inf, cav = army_counts(tok, ts)
+    mp = army_mp(tok, ts)
+    dstate[:] = 0
+    dstate[K_TURN], dstate[K_PERIOD], dstate[K_IP], dstate[K_VP] = g[G_TURN], g[G_PERIOD], g[G_IP], g[G_VP]
+    dstate[K_ACTIONS], dstate[K_ARMY_AT], dstate[K_INF], dstate[K_CAV] = g[G_ACTIONS], at, inf, cav
+    dstate[K_KING_VIRTUS] = tok[g[G_COMMANDER], TK_VIRTUS]
+    dstate[K_R], dstate[K_NR] = count_at(ts, L_R), count_at(ts, L_NR)
+    dstate[K_ROMANIZED] = romanized_this_period(city, cs, g, cp)
+    dstate[K_MISSION] = per[g[G_PERIOD], PR_MISSION]
+    dstate[K_CITIES] = n
+    dstate[K_LAST_TURN] = per[g[G_PERIOD], PR_LAST]
+    dstate[K_MP], dstate[K_ROME] = mp, cp[CP_ROME]
+    for c in range(n):
+        dstate[kc(c, KC_ROMAN)] = cs[c, CS_ROMAN]
+        dstate[kc(c, KC_COST)] = cost[at, c]
+        dstate[kc(c, KC_PEOPLE)] = city[c, CT_PEOPLE]
+        dstate[kc(c, KC_ALLOWED)] = war_allowed(per, g, cp, city[c, CT_PEOPLE])
+        dstate[kc(c, KC_ENTRY)] = city[c, CT_ENTRY]
+    # one pass over the counters for what stands in each place
+    for t in range(ts.shape[0]):
+        loc = ts[t, TS_LOC]
+        if loc == L_CITY and ts[t, TS_FACE] == FACE_NR:
+            c, kind, v = ts[t, TS_AT], tok[t, TK_KIND], tok[t, TK_VIRTUS]
+            if kind == GARRISON:
+                dstate[kc(c, KC_GARRISON)] += v
+            elif kind == LEADER:
+                dstate[kc(c, KC_LEADER)] = max(dstate[kc(c, KC_LEADER)], v)
+            elif kind == INF or kind == CAV:
+                dstate[kc(c, KC_UNITS)] += 1
+                dstate[kc(c, KC_STRONGEST)] = max(dstate[kc(c, KC_STRONGEST)], v)
+        elif loc == L_WAR:
+            c = ws[ts[t, TS_AT], WS_AT]
+            dstate[kc(c, KC_WAR)] += 1
+    city_ops(city, tok, ts, cs, ws, g, cp, per, at, dstate[K_OPS:K_OPS + N_OPS])
+
+
+@njit(cache=True)
+def action_legal(dstate, action):
+    """DP-K01: end the actions; move to a place within the army's movement allowance (5.2); an operation the rules
+    allow where the army stands."""
+    n = dstate[K_CITIES]
+    if action == ACT_END:
+        return True
+    if 1 <= action <= n:
+        c = action - 1
+        return c != dstate[K_ARMY_AT] and dstate[kc(c, KC_COST)] <= dstate[K_MP]
+    op = action - 1 - n
+    return 0 <= op < N_OPS and dstate[K_OPS + op] == 1
+
+
+@njit(cache=True)
+def romanized_this_period(city, cs, g, cp):
+    """7.4 (KOR-A53 romanized_this_period_still_roman; all_roman_cities): the cities that count for the mission,
+    Rome excluded."""
+    n = 0
+    for c in range(cs.shape[0]):
+        if c != cp[CP_ROME] and cs[c, CS_ROMAN] and (cp[CP_MISSION_SCOPE] or cs[c, CS_ROMANIZED_IN] == g[G_PERIOD]):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def declare_war(stream, per, g, cp, people):
+    """The first attack on ``people`` this turn: the Senate is asked for a Curia people from period 3 (9.3.4;
+    ``senate.senate_consents``). Returns whether the attack may go on."""
+    i = curia_index(people)
+    if per[g[G_PERIOD], PR_SENATE] and i >= 0 and g[G_SENATE + i] == 0:
+        g[G_SENATE + i] = 1 if senate_consents(stream, i) else 2
+        if g[G_SENATE + i] == 2:
+            return False
+    if g[G_PERIOD] >= cp[CP_FIDES_FROM]:
+        g[G_WAR_PEOPLE] = people
+    return True
+
+
+@njit(cache=True)
+def settle(stream, ts, g, row, ip, vp, r_to_nr, nr_to_r, reactions):
+    """A procedure's outcome row on the campaign: points, container adjustments, hostile reactions."""
+    g[G_VP] += vp
+    add_ip(g, row, ip)
+    move_random(ts, L_R, L_NR, r_to_nr, stream, g, row)
+    move_random(ts, L_NR, L_R, nr_to_r, stream, g, row)
+    g[G_REACTIONS] += reactions
+
+
+@njit(cache=True)
+def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl, bstat,
+                bg, bst, brow, prow, wbuf, row, c):
+    """KoR 5.5 on city ``c``: the sortie first (5.5.1, KOR-A12), then ``siege.siege_rolls``; the garrison lost
+    first (DP-S04 garrison_first), a city taken (KOR-A9 attrition) passes to Rome with its garrison flipped,
+    every other NR counter in it to the R container (5.5 a)."""
+    s = _siege
+    virt = np.zeros(8, np.int64)
+    garrison = garrison_value(tok, ts, c, FACE_NR)
+    leader = nr_leader_in(tok, ts, c)
+    units = nr_units_in(tok, ts, c, virt)
+    inf, cav = army_counts(tok, ts)
+    row[M_SIEGES] += 1
+    if leader >= 0 and units >= inf + cav:
+        err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow,
+                         wbuf, row, L_CITY, c, leader, city[c, CT_PEOPLE], False, 0, _battle.MODE_BATTLE)
+        if err:
+            return err
+        if not won:
+            g[G_VP] -= 2  # 5.5.1: the sortie force survives; the siege is over
+            return 0
+        for t in range(ts.shape[0]):   # the sortie force defeated: its units to the R container
+            if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and is_kind(tok, t, -1):
+                put(ts, t, L_R, 0, FACE_ROMAN)
+        if ts[leader, TS_LOC] != L_CITY:
+            leader = -1
+        units = 0
+        if garrison == 0 and leader < 0:
+            romanize(cs, c, g)
+            row[M_SIEGES_WON] += 1
+            return 0
+    p = pv[PROC_SIEGE]
+    p[:] = pv0[PROC_SIEGE]
+    lead = tok[leader, TK_VIRTUS] if leader >= 0 else 0
+    cmd = g[G_COMMANDER]
+    p[s.GARRISON], p[s.LEADER], p[s.UNITS] = garrison, lead, units
+    p[s.KING_LED] = 1
+    p[s.ASTUTIA] = tok[cmd, TK_ASTUTIA] if cp[CP_ASTUTIA_IN_SIEGE] else 0
+    p[s.OMEN] = g[G_OMEN] == OMEN_GOOD
+    prow[:] = 0
+    err = s.siege_rolls(stream, prow, sst, p, stab[min(garrison, 3), min(lead, 6), p[s.OMEN]], lead, units,
+                        subc[PROC_SIEGE], subp[PROC_SIEGE], slots)
+    if err:
+        return err
+    if prow[s.WIN]:
+        row[M_SIEGES_WON] += 1
+        if prow[s.CITY_TAKEN]:
+            flip_garrisons(tok, ts, c, FACE_ROMAN)
+            clear_nr(tok, ts, c, L_R)
+            romanize(cs, c, g)
+        else:
+            # roll b without the city: the garrison (flipped to Rome, KOR-A9) and units lost; the rest stays
+            lost = prow[s.UNITS_LOST]
+            for t in range(ts.shape[0]):
+                if lost > 0 and ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and \
+                        is_kind(tok, t, -1):
+                    put(ts, t, L_NR, 0, FACE_NR)
+                    lost -= 1
+            if garrison > 0:
+                for t in range(ts.shape[0]):
+                    if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and tok[t, TK_KIND] == GARRISON:
+                        put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+        if prow[s.LEADER_CAPTURED] and leader >= 0:
+            put(ts, leader, L_OUT, 0, FACE_ROMAN)
+    settle(stream, ts, g, row, prow[s.IP], prow[s.VP], prow[s.R_TO_NR], prow[s.NR_TO_R], prow[s.REACTIONS])
+    return 0
+
+
+@njit(cache=True)
+def roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, c):
+    """KoR 5.4 / 5.4.1 on city ``c`` by ``pillage.pillage_game``: the strongest counters eliminated (the garrison
+    first among equals; a garrison flipped to Rome, units by C4 to the general reserve), an undefended city
+    occupied by the army's weakest infantry (DP-P03 occupy) or pillaged. Its 2 reactions come at once (KOR-A2
+    literal)."""
+    pl = _pillage
+    virt = np.zeros(8, np.int64)
+    garrison = garrison_value(tok, ts, c, FACE_NR)
+    units = nr_units_in(tok, ts, c, virt)
+    inf, cav = army_counts(tok, ts)
+    p = pv[PROC_PILLAGE]
+    p[:] = pv0[PROC_PILLAGE]
+    p[pl.GARRISON], p[pl.KING], p[pl.N_UNITS] = garrison, 1, min(units, 8)
+    prow[:] = 0
+    err = pl.pillage_game(stream, prow, subc[PROC_PILLAGE], subp[PROC_PILLAGE], slots, p, virt, sst)
+    if err:
+        return err
+    row[M_PILLAGES] += 1
+    if garrison == 0 and units == 0:
+        if prow[pl.ROMANIZED] and inf > 0:
+            put(ts, weakest(tok, ts, L_ARMY, INF), L_CITY, c, FACE_ROMAN)
+            romanize(cs, c, g)
+    else:
+        for _ in range(prow[pl.ELIMINATED]):
+            eliminate_strongest(tok, ts, c)
+        if prow[pl.ROMANIZED]:
+            romanize(cs, c, g)
+    settle(stream, ts, g, row, prow[pl.IP], prow[pl.VP], prow[pl.R_TO_NR], 0, 0)
+    g[G_IMMEDIATE] += prow[pl.REACTIONS]
+    return 0
+
+
+@njit(cache=True)
+def eliminate_strongest(tok, ts, c):
+    """The strongest NR counter of city ``c`` eliminated, the garrison first among equals (as ``pillage_game``
+    compares): a garrison flipped to Rome, a unit to the general reserve (C4)."""
+    best, best_v = -1, -1
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and \
+                tok[t, TK_KIND] == GARRISON and tok[t, TK_VIRTUS] > best_v:
+            best, best_v = t, tok[t, TK_VIRTUS]
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and is_kind(tok, t, -1) \
+                and tok[t, TK_VIRTUS] > best_v:
+            best, best_v = t, tok[t, TK_VIRTUS]
+    if best < 0:
+        return
+    if tok[best, TK_KIND] == GARRISON:
+        ts[best, TS_FACE] = FACE_ROMAN
+    else:
+        put(ts, best, L_RESERVE, 0, FACE_ROMAN)
+
+
+@njit(cache=True)
+def roman_corruption(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, c):
+    """KoR 5.6 on city ``c`` by ``corruption.corruption_game``: taken, the NR garrison leaves play for the general
+    reserve and the army's weakest unit garrisons the city (DP-C01), the other NR units go to the R container;
+    pillaged instead (DP-C02), the city is left empty."""
+    co = _corruption
+    virt = np.zeros(8, np.int64)
+    garrison = garrison_value(tok, ts, c, FACE_NR)
+    units = nr_units_in(tok, ts, c, virt)
+    p = pv[PROC_CORRUPTION]
+    p[:] = pv0[PROC_CORRUPTION]
+    p[co.GARRISON], p[co.UNITS] = garrison, units
+    prow[:] = 0
+    err = co.corruption_game(stream, prow, subc[PROC_CORRUPTION], subp[PROC_CORRUPTION], slots, p, sst)
+    if err:
+        return err
+    row[M_CORRUPTIONS] += 1
+    if prow[co.WIN]:
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and tok[t, TK_KIND] == GARRISON:
+                put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+        clear_nr(tok, ts, c, L_R)
+        if prow[co.VP] > 0:
+            put(ts, weakest(tok, ts, L_ARMY, -1), L_CITY, c, FACE_ROMAN)
+            romanize(cs, c, g)
+    settle(stream, ts, g, row, prow[co.IP], prow[co.VP], 0, prow[co.NR_TO_R], prow[co.REACTIONS])
+    return 0
+
+
+@njit(cache=True)
+def roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, c):
+    """KoR 5.3 on city ``c`` by ``intimidation.intimidation_game``: the army's weakest unit released to its NR
+    face (DP-I01, Fides); a success turns the weakest NR unit (DP-I02 default) Roman, into the army."""
+    it = _intimidation
+    virt = np.zeros(8, np.int64)
+    units = min(nr_units_in(tok, ts, c, virt), 6)
+    p = pv[PROC_INTIMIDATION]
+    p[:] = pv0[PROC_INTIMIDATION]
+    p[it.N_UNITS] = units
+    prow[:] = 0
+    err = it.intimidation_game(stream, prow, subc[PROC_INTIMIDATION], subp[PROC_INTIMIDATION], slots, p, virt, sst)
+    if err:
+        return err
+    row[M_INTIMIDATIONS] += 1
+    released = weakest(tok, ts, L_ARMY, -1)
+    if released >= 0:
+        place_nr_unit(city, cost, cs, tok, ts, released, cp)
+    if prow[it.WIN]:
+        target, best = -1, 99
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and \
+                    is_kind(tok, t, -1) and tok[t, TK_VIRTUS] < best:
+                target, best = t, tok[t, TK_VIRTUS]
+        if target >= 0:
+            put(ts, target, L_ARMY, 0, FACE_ROMAN)
+    settle(stream, ts, g, row, prow[it.IP], 0, prow[it.R_TO_NR], 0, 0)
+    return 0
+
+
+# ===================================================================================== hostile reactions (6.0)
+@njit(cache=True)
+def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, sst, bu, bl, bstat, bg,
+             bst, brow, prow, wbuf, row):
+    """One hostile reaction (6.0, table kor_reactions.csv): an invasion army formed this turn makes the first
+    one a military reaction; else a d6: 1 military (6.1), 2-4 revolt (6.2), 5 ambush (6.4), 6 treason (6.3). A
+    reaction no one can execute is a revolt (KOR-A42 revolt; ``lost``: nothing)."""
+    row[M_REACTIONS] += 1
+    k = -1
+    for i in range(MAX_WARS):
+        if ws[i, WS_WAR] >= 0 and ws[i, WS_NEW]:
+            k = i
+    if k >= 0:
+        ws[k, WS_NEW] = 0
+        return march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl, bstat, bg,
+                     bst, brow, wbuf, row, k)
+    die = rng.d6(stream)
+    if die == 1:
+        for i in range(MAX_WARS):
+            if ws[i, WS_WAR] >= 0 and ws[i, WS_LEADER] >= 0:
+                return march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl,
+                             bstat, bg, bst, brow, wbuf, row, i)
+    elif die == 5:
+        done, err = ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl,
+                           bstat, bg, bst, brow, wbuf, row)
+        if done or err:
+            return err
+    elif die == 6:
+        return treason(stream, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row)
+    if die != 1 and die != 5 or not cp[CP_REACTION_FALLBACK_LOST]:
+        # 6.2 revolt: NR units in the cities already shelter with their people; one token drawn from NR, on
+        # its NR face (an empty NR container wins the campaign, 8.0)
+        draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_NR)
+    return 0
+
+
+@njit(cache=True)
+def treason(stream, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row):
+    """KoR 6.3 by ``treason.treason_game``: the weakest Roman garrison outside Rome (KOR-A43; ties at random)
+    flips to its NR face on d6 - k > its Virtus, k IP bought by Rome (DP-T01); else +1 VP. None: no effect."""
+    tr = _treason
+    best, ties = 99, 0
+    for c in range(cs.shape[0]):
+        v = garrison_value(tok, ts, c, FACE_ROMAN)
+        if c != cp[CP_ROME] and v > 0:
+            if v < best:
+                best, ties = v, 1
+            elif v == best:
+                ties += 1
+    if ties == 0:
+        return 0
+    pick = rng.dn(stream, ties) if ties > 1 else 1
+    target = -1
+    for c in range(cs.shape[0]):
+        if c != cp[CP_ROME] and garrison_value(tok, ts, c, FACE_ROMAN) == best:
+            pick -= 1
+            if pick == 0:
+                target = c
+                break
+    p = pv[PROC_TREASON]
+    p[:] = pv0[PROC_TREASON]
+    p[tr.GARRISON], p[tr.IP_AVAILABLE] = best, g[G_IP]
+    prow[:] = 0
+    err = tr.treason_game(stream, prow, subc[PROC_TREASON], subp[PROC_TREASON], slots, p, sst)
+    if err:
+        return err
+    if not prow[tr.WIN]:
+        flip_garrisons(tok, ts, target, FACE_NR)
+        lose_city(cs, target)
+        row[M_CITIES_LOST] += 1
+    g[G_VP] += prow[tr.VP]
+    add_ip(g, row, prow[tr.IP])
+    return 0
+
+
+@njit(cache=True)
+def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
+           brow, wbuf, row):
+    """KoR 6.4: an NR army with a leader (a leader with units in a city of his people; proposed: the one nearest a
+    Roman-held city of his people) falls on that city, reinforced by a random unit of its people (the general
+    reserve, then the NR container). Roman troops or the army there: the ambush battle (6.4 c; Rome's victory
+    +2 VP, KOR-A44 stack); only a garrison: an NR siege with +1 on the first roll (6.4 b). It starts no further
+    reaction. Returns ``(executed, error)``."""
+    best, best_cost, src = -1, 1 << 40, -1
+    virt = np.zeros(1, np.int64)
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and tok[t, TK_KIND] == LEADER:
+            c0 = ts[t, TS_AT]
+            if nr_units_in(tok, ts, c0, virt) == 0:
+                continue
+            for c in range(cs.shape[0]):
+                if cs[c, CS_ROMAN] and city[c, CT_PEOPLE] == tok[t, TK_PEOPLE] and cost[c0, c] < best_cost:
+                    best, best_cost, src = c, cost[c0, c], t
+    if best < 0:
+        return False, 0
+    c0 = ts[src, TS_AT]
+    people = tok[src, TK_PEOPLE]
+    u = pick_kind(tok, ts, L_RESERVE, -1, people, stream)
+    if u < 0 or tok[u, TK_CODE] != 0:
+        u = pick_kind(tok, ts, L_NR, -1, people, stream)
+    if u >= 0:
+        put(ts, u, L_CITY, c0, FACE_NR)
+    if g[G_ARMY_AT] == best and army_counts(tok, ts)[0] + army_counts(tok, ts)[1] > 0:
+        err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow,
+                         wbuf, row, L_CITY, c0, src, people, False, 0, _battle.MODE_AMBUSH)
+        return True, err
+    garrison, leader = roman_defence(tok, ts, g, cp, best)
+    result = nr_siege(stream, garrison, leader, tok[src, TK_ASTUTIA], cp[CP_AMBUSH_DRM])
+    if result == 2 or (result == 1 and lose_defender(tok, ts, best) and roman_troops(tok, ts, g, cp, best) == 0
+                       and garrison_value(tok, ts, best, FACE_ROMAN) == 0):
+        city_falls(tok, ts, cs, g, cp, best, True)
+        row[M_CITIES_LOST] += 1
+    return True, 0
+
+
+# ========================================================================================= invasion armies
+@njit(cache=True)
+def city_bits(city, cs, c):
+    people = city[c, CT_PEOPLE]
+    bits = T_ROMAN if cs[c, CS_ROMAN] else 0
+    if people == LATINS:
+        bits |= T_LATIN
+    elif people == SABINES:
+        bits |= T_SABINE
+    elif people == ETRUSCANS:
+        bits |= T_ETRUSCAN
+    elif people != ROMAN:
+        bits |= T_OTHER
+    return bits
+
+
+@njit(cache=True)
+def is_target(city, cs, tok, ts, g, war, ws, cp, k, c):
+    """Whether invasion army ``k`` besieges place ``c`` on its way: Rome always (6.1: "if the city reached is Rome
+    it must besiege"), else a defended city its war attacks and does not spare, not the one where its last siege
+    failed (it goes on)."""
+    if c == cp[CP_ROME]:
+        return True
+    w = ws[k, WS_WAR]
+    if city[c, CT_ENTRY] or c == ws[k, WS_PASSED] or city[c, CT_PEOPLE] == war[w, WR_PEOPLE]:
+        return False
+    bits = city_bits(city, cs, c)
+    if (bits & war[w, WR_TARGETS]) == 0 or (bits & war[w, WR_SPARES]) != 0:
+        return False
+    if cs[c, CS_ROMAN]:
+        return True
+    return garrison_value(tok, ts, c, FACE_NR) > 0
+
+
+@njit(cache=True)
+def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
+          brow, wbuf, row, k):
+    """6.1 and the wars of 9.1-9.7: invasion army ``k`` moves toward Rome along the cheapest road path, at most
+    its movement allowance (5.2: 14 MP with infantry, 20 without), and stops to fight the royal army where it
+    meets it (if its war fights Roman armies: 5.7, Rome defending), or to besiege a city its war attacks (NR
+    sieges: KOR-A44 mirror_5_5). Invader results: a romanized city taken -2 IP, Rome taken -5 IP -5 VP (then the
+    army has reached its goal and leaves), a failed siege +1 VP for the Etruscans and Greeks."""
+    w = ws[k, WS_WAR]
+    rome = cp[CP_ROME]
+    if war_units(tok, ts, k) == 0:
+        end_war(tok, war, ts, g, ws, k, True, row)
+        return 0
+    mp = MP_CAVALRY
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and tok[t, TK_KIND] == INF:
+            mp = MP_INFANTRY
+    at = ws[k, WS_AT]
+    spent = 0
+    people = war[w, WR_PEOPLE]
+    leader = ws[k, WS_LEADER]
+    while True:
+        if g[G_ARMY_AT] == at and war[w, WR_FIGHTS_ARMIES]:
+            inf, cav = army_counts(tok, ts)
+            if inf + cav > 0:
+                err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
+                                 brow, wbuf, row, L_WAR, k, leader, people, war[w, WR_INVADER], 0,
+                                 _battle.MODE_BATTLE)
+                if war_units(tok, ts, k) == 0:
+                    end_war(tok, war, ts, g, ws, k, True, row)
+                return err
+            army_home(tok, ts, g, cp)  # the King alone withdraws to Rome
+        if is_target(city, cs, tok, ts, g, war, ws, cp, k, at):
+            war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, at)
+            return 0
+        nxt = hop_to(cost, at, rome)
+        if nxt < 0 or spent + cost[at, nxt] > mp:
+            return 0
+        spent += cost[at, nxt]
+        at = nxt
+        ws[k, WS_AT] = at
+
+
+@njit(cache=True)
+def hop_to(cost, a, dest):
+    """The next place from ``a`` on a cheapest path to ``dest``: the nearest place that lies on one (edges cost
+    at least a half point, so it is a neighbour); ties to the lowest index. -1 at ``dest``."""
+    best, best_cost = -1, 1 << 40
+    for n in range(cost.shape[0]):
+        if n != a and 0 < cost[a, n] < best_cost and cost[a, n] + cost[n, dest] == cost[a, dest]:
+            best, best_cost = n, cost[a, n]
+    return best
+
+
+@njit(cache=True)
+def war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, c):
+    """Invasion army ``k`` besieges place ``c`` (KOR-A44 mirror_5_5, its leader's Astutia rerolling)."""
+    w = ws[k, WS_WAR]
+    leader = ws[k, WS_LEADER]
+    astutia = tok[leader, TK_ASTUTIA] if leader >= 0 else 0
+    rome = cp[CP_ROME]
+    if cs[c, CS_ROMAN]:
+        garrison, lead = roman_defence(tok, ts, g, cp, c)
+        result = nr_siege(stream, garrison, lead, astutia, 0)
+        falls = result == 2 or (result == 1 and lose_defender(tok, ts, c) and roman_troops(tok, ts, g, cp, c) == 0
+                                and garrison_value(tok, ts, c, FACE_ROMAN) == 0)
+        if c == rome and result > 0 and war[w, WR_ROME_TAKEN]:
+            # 9.5.7.3 ... 9.7.7.3: Rome taken (Vae victis), -5 IP -5 VP; the army has reached its goal
+            row[M_ROME_TAKEN] += 1
+            g[G_VP] -= 5
+            add_ip(g, row, -5)
+            end_war(tok, war, ts, g, ws, k, False, row)
+            return
+        if falls and c != rome:
+            city_falls(tok, ts, cs, g, cp, c, False)
+            row[M_CITIES_LOST] += 1
+            if war[w, WR_INVADER]:
+                add_ip(g, row, -2)   # "-2 IP, sack, next city"
+            ws[k, WS_PASSED] = c
+            return
+        if not falls:
+            g[G_VP] += war[w, WR_FAILED_VP]
+        ws[k, WS_PASSED] = c
+        return
+    lead = nr_leader_in(tok, ts, c)
+    result = nr_siege(stream, garrison_value(tok, ts, c, FACE_NR), tok[lead, TK_VIRTUS] if lead >= 0 else 0,
+                      astutia, 0)
+    if result > 0:
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c:
+                put(ts, t, L_RESERVE if tok[t, TK_KIND] != LEADER else L_ASIDE, 0, FACE_ROMAN)
+        cs[c, CS_CAPTURED] = 1
+    ws[k, WS_PASSED] = c
+
+
+# ===================================================================================== end of turn (7.0)
+@njit(cache=True)
+def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row):
+    """7.1-7.6 (7.1's forced moves and 7.2's captives have nothing to do here: NR armies and Roman ones meet
+    only by fighting, and the manifest gives no Captivi backs), then the victory checks of 8.0."""
+    period = g[G_PERIOD]
+    last = g[G_TURN] == per[period, PR_LAST]
+    if last:
+        # 7.3 (KOR-A55): NR leaders and units on the map back into the NR container, invasions that stay until
+        # eradicated excepted; the others go home
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and tok[t, TK_KIND] != GARRISON:
+                put(ts, t, L_NR, 0, FACE_NR)
+        for k in range(MAX_WARS):
+            if ws[k, WS_WAR] >= 0 and not war[ws[k, WS_WAR], WR_STAYS]:
+                end_war(tok, war, ts, g, ws, k, False, row)
+        # 9.1.8.1: Titus Tatius leaves play at the end of the Romulus era; offices end with the reign (KOR-A55)
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_ROME and ts[t, TS_AT] == 1:
+                ts[t, TS_AT] = 0
+                if tok[t, TK_KIND] == LEADER:
+                    put(ts, t, L_OUT, 0, FACE_ROMAN)
+            if ts[t, TS_LOC] == L_ROME and tok[t, TK_KIND] == OFFICE:
+                put(ts, t, L_R, 0, FACE_ROMAN)
+        # 7.4: the mission
+        done = romanized_this_period(city, cs, g, cp)
+        need = per[period, PR_MISSION]
+        if done > need:
+            g[G_VP] += done - need
+        if done >= need:
+            row[M_MISSION_1 + period - 1] = 1
+            row[M_MISSIONS_MET] += 1
+        else:
+            mission_failed(stream, cp, tok, per, ts, g, row)
+    # 7.5: prestige, and the cities NR armies took this turn
+    done = romanized_this_period(city, cs, g, cp)
+    need = per[period, PR_MISSION]
+    triumph = done >= 2 * need if cp[CP_PRESTIGE_GE] else done > 2 * need
+    if triumph and (cp[CP_PRESTIGE_EVERY_TURN] or not g[G_PRESTIGE_DONE]):
+        g[G_VP] += 3
+        g[G_PRESTIGE_DONE] = 1
+    for c in range(cs.shape[0]):
+        if cs[c, CS_CAPTURED]:
+            g[G_VP] -= cs[c, CS_CAPTURED]
+            cs[c, CS_CAPTURED] = 0
+    # 7.6: 2 for 2 every turn; at a period's end after the next period's tokens (KOR-A56)
+    if not last:
+        swap(stream, ts, g, row)
+    # 8.0 (KOR-A62 immediate): 20 VP at the end of a period; after turn 24, below 20 VP is a defeat
+    if g[G_ENDED] == 0 and last and g[G_VP] >= cp[CP_VICTORY_VP]:
+        finish(g, row, 1, END_VP)
+    if g[G_ENDED] == 0 and g[G_TURN] >= cp[CP_MAX_TURN]:
+        if g[G_VP] >= cp[CP_VICTORY_VP] or not cp[CP_END_BELOW_20_DEFEAT]:
+            finish(g, row, 1, END_TURN_24_WIN)
+        else:
+            finish(g, row, 0, END_TURN_24_LOSS)
+
+
+@njit(cache=True)
+def mission_failed(stream, cp, tok, per, ts, g, row):
+    """7.4 failure (9.x.6; KOR-A54 count_equals_king_virtus, the bot's choice: the weakest units, army first, to
+    the general reserve), then the period's tokens R->NR."""
+    loss = tok[g[G_COMMANDER], TK_VIRTUS]
+    for _ in range(loss):
+        t = weakest(tok, ts, L_ARMY, -1)
+        if t < 0:
+            t = weakest(tok, ts, L_ROME, -1)
+        if t < 0:
+            break
+        put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+    period = g[G_PERIOD]
+    if per[period, PR_FAIL_UNITS_R_NR]:
+        for _ in range(per[period, PR_FAIL_TOKENS]):
+            t = pick_kind(tok, ts, L_R, -1, -1, stream)
+            if t >= 0:
+                put(ts, t, L_NR, 0, FACE_NR)
+        check_containers(ts, g, row)
+    else:
+        move_random(ts, L_R, L_NR, per[period, PR_FAIL_TOKENS], stream, g, row)
+
+
+# ============================================================================================ the turn (5.2)
+@njit(cache=True)
+def allowance(stream, cp, tok, per, ts, g):
+    """5.3: the King's (or the Interrex') Virtus + 1d6; Tullus Hostilius: Virtus + floor(1d6 / 2) + the Virtus of
+    up to two other Roman leaders or offices in play (KOR-A52: the two highest); the Bad Omen drawn this turn
+    takes one (KOR-A58 once_in_draw_turn; every_turn while it lies on the map); End of Actions on a Bad Omen, all."""
+    period = g[G_PERIOD]
+    virtus = tok[g[G_COMMANDER], TK_VIRTUS]
+    if per[period, PR_TULLUS]:
+        n = virtus + rng.d6(stream) // 2
+        first, second = 0, 0
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_ROME and t != g[G_COMMANDER] and \
+                    (tok[t, TK_KIND] == OFFICE or tok[t, TK_KIND] == LEADER):
+                v = tok[t, TK_VIRTUS]
+                if v > first:
+                    first, second = v, first
+                elif v > second:
+                    second = v
+        n += first + second
+    else:
+        n = virtus + rng.d6(stream)
+    if g[G_OMEN] == OMEN_BAD and (g[G_BAD_OMEN_TURN] == g[G_TURN] or cp[CP_BAD_OMEN_EVERY_TURN]):
+        n -= 1
+    if g[G_STOP_ACTIONS]:
+        n = 0
+    g[G_ACTIONS] = max(n, 0)
+
+
+@njit(cache=True)
+def turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
+    """Step 1 (the period's start on its first turn) and step 2 (the draws) of 5.2."""
+    period = g[G_PERIOD]
+    if g[G_TURN] == per[period, PR_FIRST] and period > 1:
+        start_period(stream, cp, city, tok, per, ts, g, cs, ws, row)
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_TRACK and ts[t, TS_AT] <= g[G_TURN]:
+            put(ts, t, L_R if cp[CP_OFFICE_TO_R] else L_ROME, 0, FACE_ROMAN)  # KOR-A49
+    g[G_WAR_PEOPLE] = -1
+    for i in range(G_SENATE_SIZE):
+        g[G_SENATE + i] = 0
+    g[G_STOP_ACTIONS] = 0
+    g[G_EXTRA_R_DRAWS] = 0
+    for _ in range(per[period, PR_R_DRAWS]):
+        if g[G_ENDED] == 0:
+            draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_R)
+    while g[G_EXTRA_R_DRAWS] > 0 and g[G_ENDED] == 0:
+        g[G_EXTRA_R_DRAWS] -= 1
+        draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_R)
+    for _ in range(per[period, PR_NR_DRAWS]):
+        if g[G_ENDED] == 0:
+            draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_NR)
+    if g[G_OSTIA_BACK]:
+        put(ts, g[G_OSTIA_BACK] - 1, L_R, 0, FACE_ROMAN)  # 9.4.7.1: back into R after all draws
+        g[G_OSTIA_BACK] = 0
+
+
+@njit(cache=True)
+def campaign_init(stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
+                  bl, bstat, bg, bst, brow, prow, wbuf, row):
+    campaign_setup(stream, cp, city, tok, per, ts, g, cs, ws, row)
+    g[G_STAGE] = ST_PERIOD
+
+
+@njit(cache=True)
+def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
+                     bl, bstat, bg, bst, brow, prow, wbuf, row):
+    """The turn sequence of 5.2 from where the campaign stands to the next DP-K01 decision (point 0) or its end.
+
+    Dice in this order each turn: the period's start (Inauguratio, container preparation, swap), the draws one by
+    one (with each token's own dice), the action allowance, each Roman action's procedure (pillage's reactions at
+    once), the hostile reactions, the invasion armies' marches, the end-of-turn swap.
+    """
+    slots = None
+    while True:
+        if g[G_ENDED]:
+            score(cp, city, tok, ts, cs, g, row)
+            return END
+        stage = g[G_STAGE]
+        if stage == ST_PERIOD:
+            turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row)
+            g[G_STAGE] = ST_ALLOWANCE
+        elif stage == ST_ALLOWANCE:
+            allowance(stream, cp, tok, per, ts, g)
+            g[G_STAGE] = ST_ACTIONS
+        elif stage == ST_ACTIONS:
+            if g[G_IMMEDIATE] > 0:
+                g[G_IMMEDIATE] -= 1
+                err = reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, sst, bu,
+                               bl, bstat, bg, bst, brow, prow, wbuf, row)
+                if err:
+                    return err_end(g, err)
+                continue
+            if g[G_ASKED]:
+                g[G_ASKED] = 0
+                err = roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, slots, ts, g, cs, ws,
+                                   pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row, g[G_ACTION])
+                if err:
+                    return err_end(g, err)
+                continue
+            if g[G_ACTIONS] <= 0:
+                g[G_STAGE] = ST_REACTIONS
+                continue
+            form_army(tok, ts, g, cp)
+            post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+            g[G_ASKED] = 1
+            return 0
+        elif stage == ST_REACTIONS:
+            if g[G_REACTIONS] > 0:
+                g[G_REACTIONS] -= 1
+                err = reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, sst, bu,
+                               bl, bstat, bg, bst, brow, prow, wbuf, row)
+                if err:
+                    return err_end(g, err)
+            else:
+                g[G_STAGE] = ST_MARCH
+        elif stage == ST_MARCH:
+            for k in range(MAX_WARS):
+                ws[k, WS_NEW] = 0
+                if ws[k, WS_WAR] >= 0 and g[G_ENDED] == 0:
+                    err = march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl,
+                                bstat, bg, bst, brow, wbuf, row, k)
+                    if err:
+                        return err_end(g, err)
+            g[G_STAGE] = ST_END_TURN
+        else:
+            end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row)
+            if g[G_ENDED]:
+                continue
+            g[G_TURN] += 1
+            if g[G_TURN] > per[g[G_PERIOD], PR_LAST]:
+                g[G_PERIOD] += 1
+            g[G_STAGE] = ST_PERIOD
+
+
+@njit(cache=True)
+def err_end(g, err):
+    """A procedure's policy error ends the campaign; the kernel reports it (``campaign_play``)."""
+    g[G_ERROR] = err
+    g[G_ENDED] = 1
+    return END
+
+
+@njit(cache=True)
+def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, slots, ts, g, cs, ws, pv, sst, bu, bl,
+                 bstat, bg, bst, brow, prow, wbuf, row, action):
+    """DP-K01's action taken (5.0): each costs one of the allowance (KOR-A1 separate); a war action asks the
+    Senate first (refused: nothing is spent). Returns 0 or a procedure's policy error code."""
+    n = cp[CP_CITIES]
+    at = g[G_ARMY_AT]
+    if action == ACT_END:
+        g[G_ACTIONS] = 0
+        return 0
+    if action <= n:
+        g[G_ARMY_AT] = action - 1   # 5.2: along roads and tracks, within the allowance (checked by legal)
+        g[G_ACTIONS] -= 1
+        row[M_ACTIONS] += 1
+        return 0
+    op = action - 1 - n
+    if op != OP_BATTLE and not declare_war(stream, per, g, cp, city[at, CT_PEOPLE]):
+        return 0
+    g[G_ACTIONS] -= 1
+    row[M_ACTIONS] += 1
+    if op == OP_SIEGE:
+        return roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl,
+                           bstat, bg, bst, brow, prow, wbuf, row, at)
+    if op == OP_PILLAGE:
+        return roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, at)
+    if op == OP_CORRUPTION:
+        return roman_corruption(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, at)
+    if op == OP_INTIMIDATION:
+        return roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row,
+                                  at)
+    for k in range(MAX_WARS):
+        if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == at and war_units(tok, ts, k) > 0:
+            w = ws[k, WS_WAR]
+            err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow,
+                             wbuf, row, L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE], war[w, WR_INVADER], 1,
+                             _battle.MODE_BATTLE)
+            if war_units(tok, ts, k) == 0:
+                end_war(tok, war, ts, g, ws, k, True, row)
+            return err
+    return 0
+
+
+@njit(cache=True)
+def score(cp, city, tok, ts, cs, g, row):
+    """The outcome row of a finished campaign (``Campaign.metrics``)."""
+    row[M_WIN] = g[G_WON]
+    row[M_END + g[G_END_REASON] - 1] = 1
+    row[M_VP], row[M_IP], row[M_TURN] = g[G_VP], g[G_IP], g[G_TURN]
+    n = 0
+    for c in range(cs.shape[0]):
+        if cs[c, CS_ROMAN] and c != cp[CP_ROME]:
+            n += 1
+    row[M_ROMANIZED] = n
+
+
+@njit(cache=True)
+def campaign_legal(point, action, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst,
+                   bu, bl, bstat, bg, bst, brow, prow, wbuf, row):
+    return action_legal(dstate, action)
+
+
+@njit(cache=True)
+def campaign_apply(point, action, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst,
+                   bu, bl, bstat, bg, bst, brow, prow, wbuf, row):
+    g[G_ACTION] = action
+
+
+@njit(cache=True)
+def campaign_decide(offset, point, codes, params, slots, stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp,
+                    ts, g, cs, ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row):
+    i = offset + point
+    return decide_action(codes[i], params[i], dstate, stream, slots, i)
+
+
+# ==================================================================================== DP-K01's built-ins
+ACTION_DEFAULT, ACTION_RANDOM, ACTION_PASSIVE = range(3)
+_PLACE_FIELDS = ("roman", "nr_garrison", "nr_units", "nr_strongest", "nr_leader", "cost", "people", "invaders",
+                 "war_allowed", "entry")
+
+
+def _action_candidates(state):
+    return range(1 + int(state[K_CITIES]) + N_OPS)
+
+
+ACTION = DecisionPoint(
+    "action", "DP-K01",
+    "The Roman player's next action of the turn (5.0; each costs one of the allowance, KOR-A1 separate): end the "
+    "actions, move the royal army to a place within its movement allowance (5.2: 14 MP with infantry, 20 without, "
+    "road hexes half a point), or an operation where it stands: siege (5.5), pillage or the undefended city "
+    "(5.4, 5.4.1), corruption (5.6), intimidation (5.3), battle against an invasion army (5.7). A war on a Curia "
+    "people asks the Senate first from period 3 (9.3.4); a refusal spends nothing and bars that people this turn.",
+    state=("turn", "period", "ip", "vp", "actions_left", "army_at", "army_infantry", "army_cavalry", "king_virtus",
+           "r_container", "nr_container", "romanized_this_period", "mission", "places", "period_last_turn",
+           "movement_half_points", "rome", "can_siege", "can_pillage", "can_corrupt", "can_intimidate",
+           "can_battle") + tuple(f"{name}[{c}]" for name in _PLACE_FIELDS for c in range(MAX_CITIES)),
+    actions="0 = end the actions; 1 + c = move to place c (c < places; cost[c] <= movement_half_points); "
+            "1 + places + op = op where the army stands: 0 siege, 1 pillage, 2 corruption, 3 intimidation, 4 battle "
+            "(legal when can_<op> is 1)",
+    builtins={"sensible": Builtin(ACTION_DEFAULT, "fight an invasion army where the army stands, or (defend) march on "
+                                  "one within reach; else the operation here with the best chance of taking the "
+                                  "city if it reaches threshold, sieges first; else move toward the best such city "
+                                  "(two actions left); a thin army goes back to Rome",
+                                  params=("threshold", "reserve", "defend"), defaults=(0.5, 3.0, 1.0)),
+              "random": Builtin(ACTION_RANDOM, "uniform among the legal actions"),
+              "passive": Builtin(ACTION_PASSIVE, "end the actions at once (the rules' own opponent plays alone)")},
+    default="sensible", candidates=_action_candidates)
+CAMPAIGN_POINTS = (ACTION,)
+
+
+@njit(cache=True)
+def decide_action(code, params, state, stream, slots, slot):
+    if code == USER:
+        return call(slots, slot, state, params, stream)
+    if code == ACTION_RANDOM:
+        return random_action(state, stream)
+    if code == ACTION_PASSIVE:
+        return ACT_END
+    return sensible_action(state, params)
+
+
+@njit(cache=True)
+def random_action(state, stream):
+    """Uniform among the legal actions."""
+    n = state[K_CITIES]
+    total = 1 + n + N_OPS
+    legal = 0
+    for a in range(total):
+        if action_legal(state, a):
+            legal += 1
+    k = rng.dn(stream, legal)
+    for a in range(total):
+        if action_legal(state, a):
+            k -= 1
+            if k == 0:
+                return a
+    return ACT_END
+
+
+@njit(cache=True)
+def take_chance(state, c, ip, reserve):
+    """The ``sensible`` bot's best operation on place ``c`` and its chance of taking the city: ``(chance, op)``,
+    or ``(0, -1)``. The siege first (it costs no IP and wins IP): roll a (5.5 a), else roll b (either criterion)
+    while at most 2 counters defend (the King takes 2). Without a siege worth it, the pillage (5.4: the die beats
+    the strongest of at most 2 counters; 5.4.1: an undefended city is occupied) or the corruption (5.6: the die
+    beats the garrison), with the IP above the reserve."""
+    if state[kc(c, KC_ROMAN)] or state[kc(c, KC_ENTRY)] or not state[kc(c, KC_ALLOWED)]:
+        return 0.0, -1
+    g, u, lead = state[kc(c, KC_GARRISON)], state[kc(c, KC_UNITS)], state[kc(c, KC_LEADER)]
+    if g == 0 and u == 0 and lead == 0:
+        return (1.0, OP_PILLAGE) if ip - 1 >= reserve else (0.0, -1)
+    siege = 0.0
+    if g > 0 or lead > 0:
+        target = lead if lead > 0 else g
+        pa = max(0, 6 - 2 * target) / 6.0
+        fb = max(0, 5 - 2 * g) if g > 0 else 0
+        if lead > 0:
+            fb = max(fb, 6 - lead)
+        counters = u + (1 if g > 0 else 0) + (1 if lead > 0 else 0)
+        siege = pa + (1 - pa) * (fb / 6.0 if counters <= 2 else 0.0)
+    best, op = siege, OP_SIEGE if siege > 0 else -1
+    if lead == 0 and ip - 1 >= reserve and u + (1 if g > 0 else 0) <= 2:
+        p = max(0, 6 - max(g, state[kc(c, KC_STRONGEST)])) / 6.0
+        if p > best + 0.25:   # a pillage risks 3 IP and brings 2 reactions: only for a clearly better chance
+            best, op = p, OP_PILLAGE
+    if lead == 0 and g > 0 and ip - 2 >= reserve:
+        p = max(0, 6 - g) / 6.0
+        if p > best + 0.25:
+            best, op = p, OP_CORRUPTION
+    return best, op
+
+
+@njit(cache=True)
+def sensible_action(state, params):
+    """The ``sensible`` built-in, a parametric family (``threshold``: the least chance of taking a city worth an
+    action; ``reserve``: the IP kept; ``defend``: 1 to march on an invasion army within reach first, 0 to leave
+    them be): fight an invasion army where the army stands; else, defending, move onto one within reach; else
+    the best operation here if its chance reaches the threshold; else, with two actions left, move toward the
+    place with the best chance (the nearest among equals); an army with fewer than 2 units goes back to Rome for
+    the reserve; else end the actions."""
+    threshold, reserve, defend = params[0], params[1], params[2]
+    n, at = state[K_CITIES], state[K_ARMY_AT]
+    ip, acts = state[K_IP], state[K_ACTIONS]
+    units = state[K_INF] + state[K_CAV]
+    if state[K_OPS + OP_BATTLE]:
+        return 1 + n + OP_BATTLE
+    if defend > 0 and units >= 3 and acts >= 2:
+        pick, best_cost = -1, 1 << 40
+        for c in range(n):
+            cost = state[kc(c, KC_COST)]
+            if state[kc(c, KC_WAR)] > 0 and c != at and action_legal(state, 1 + c) and cost < best_cost:
+                pick, best_cost = c, cost
+        if pick >= 0:
+            return 1 + pick
+    chance, op = take_chance(state, at, ip, reserve)
+    if op >= 0 and chance >= threshold and state[K_OPS + op]:
+        return 1 + n + op
+    rome = state[K_ROME]
+    if units < 2 and at != rome and action_legal(state, 1 + rome):
+        return 1 + rome
+    if acts >= 2 and units >= 1:
+        best, pick, best_cost = threshold, -1, 1 << 40
+        for c in range(n):
+            if c == at or not action_legal(state, 1 + c):
+                continue
+            chance, op = take_chance(state, c, ip, reserve)
+            cost = state[kc(c, KC_COST)]
+            if op >= 0 and (chance > best or (chance == best and cost < best_cost)):
+                best, pick, best_cost = chance, c, cost
+        if pick >= 0:
+            return 1 + pick
+    return ACT_END
+
+
+# ============================================================================================= the machine
+@njit(cache=True)
+def campaign_player(point, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
+                    bl, bstat, bg, bst, brow, prow, wbuf, row):
+    return 0  # every decision is Rome's; the NR side is the rules' bot
+
+
+@njit(cache=True)
+def campaign_actions(point, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
+                     bl, bstat, bg, bst, brow, prow, wbuf, row):
+    return 1 + cp[CP_CITIES] + N_OPS
+
+
+@njit(cache=True)
+def campaign_reward(player, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
+                    bl, bstat, bg, bst, brow, prow, wbuf, row):
+    """1 for a won campaign (8.0), 0 for a lost one."""
+    return 1.0 if g[G_WON] else 0.0
+
+
+# the dice of the containers are the only thing hidden, and they are chance, not another player's choice
+campaign_game = machine_game("campaign_game", campaign_init, campaign_advance, campaign_legal, campaign_apply,
+                             campaign_decide, Search(campaign_player, campaign_actions, campaign_reward, None),
+                             max_actions=1 + MAX_CITIES + N_OPS)
+
+
+@njit(cache=True)
+def campaign_scratch(args):
+    """A campaign in progress: the counters' places, the scalars, the cities, the invasion armies, DP-K01's state,
+    and the buffers the procedures it calls reuse."""
+    cp, tok, pv0 = args[0], args[3], args[6]
+    b = _battle
+    return (np.zeros((tok.shape[0], TS_COLS), np.int64), np.zeros(G_SIZE, np.int64),
+            np.zeros((cp[CP_CITIES], CS_COLS), np.int64), np.zeros((MAX_WARS, WS_COLS), np.int64),
+            np.zeros(K_STATE_SIZE, np.int64), np.zeros(pv0.shape, np.int64), np.zeros(32, np.int64),
+            np.zeros((2, b.MAX_UNITS, b.U_COLS), np.int64), np.zeros((2, b.MAX_LEADERS, b.L_COLS), np.int64),
+            np.zeros((2, b.MAX_UNITS, b.S_COLS), np.int64), np.zeros(b.G_SIZE, np.int64),
+            np.zeros(b.BATTLE_STATE_SIZE, np.int64), np.zeros(b.N_METRICS, np.int64), np.zeros(64, np.int64),
+            np.zeros(2 * b.MAX_UNITS, np.int64))
+
+
+@njit(cache=True)
+def campaign_play(stream, row, codes, params, slots, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs,
+                  ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf):
+    """One campaign to its end; 0 or a policy error code (DP-K01's, or a procedure's)."""
+    err = campaign_game(stream, codes, params, slots, 0, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g,
+                        cs, ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row)
+    return err if err else g[G_ERROR]
+
+
+campaign_kernel = block_kernel("campaign_kernel", campaign_scratch, campaign_play, N_METRICS)
+
+
+def campaign_view(point, arrays):
+    return arrays[14]
+
+
+MACHINE = Machine(campaign_init, campaign_advance, campaign_legal, campaign_apply, decider(campaign_game),
+                  campaign_scratch, campaign_view)
