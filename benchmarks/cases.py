@@ -67,6 +67,7 @@ CASES = (
     # the full kit: a Dimachaerus' double attacks against a Laquearius' lasso and shield bash
     Case("jugule.duel", "dimachaerus_laquearius", {"a": "dimachaerus", "b": "laquearius"}, nojit=True),
     Case("vox_populi.game", "default", {}, nojit=True),
+    Case("kings_of_rome.campaign", "sensible", {}, nojit=True),
     Case("vox_populi.game", "six_seats", {"players": 6}, nojit=True),
 )
 
