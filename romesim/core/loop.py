@@ -209,11 +209,11 @@ def replay_kernel(kernel):
 
 def _call_apart(machine):
     """``call_apart(address, arguments)``: ``machine(*arguments)`` compiled apart, at ``address`` (an int64): the
-    caller links none of its code. ``machine`` must be compiled for exactly the types of ``arguments`` (which
+    caller links none of its code. ``machine.callee`` must be compiled for exactly the types of ``arguments`` (which
     ``MachineKernel`` does before the kernel runs); a kernel typed otherwise does not compile."""
     @intrinsic
     def call_apart(typingctx, address, arguments):
-        if tuple(arguments) not in machine.overloads:
+        if tuple(arguments) not in machine.callee.overloads:
             raise TypingError(f"{machine.__name__} is not compiled for {arguments}")
 
         def codegen(context, builder, signature, args):
@@ -255,7 +255,7 @@ class MachineKernel:
             return self.machine
         key = (numba.typeof(args), numba.typeof(codes), numba.typeof(params), numba.typeof(slots))
         if key not in self._addresses:
-            result = self.machine.get_compile_result(types.int64(*self.signature(args, codes, params, slots)))
+            result = self.machine.callee.get_compile_result(types.int64(*self.signature(args, codes, params, slots)))
             self._addresses[key] = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
         return self._addresses[key]
 
