@@ -160,3 +160,15 @@ def test_a_borrowed_view_is_the_array_itself_without_its_reference_count():
     shape, strides, three, second = write_through(owner, (1, 2))
     assert (shape, strides, three, second) == ((2, 3), owner.strides, 3, 2)
     assert owner.tolist() == [[0, -1, 0], [0, 0, 7]]
+
+
+def test_roomy_calls_the_function_from_a_frame_with_room_for_its_calls():
+    import sys
+
+    from romesim.core.jit import ROOM, roomy
+
+    def caller_locals():
+        return sys._getframe(1).f_code.co_nlocals
+
+    assert roomy(divmod, 17, 5) == (3, 2)
+    assert roomy(caller_locals) >= ROOM
