@@ -167,8 +167,8 @@ def test_roomy_calls_the_function_from_a_frame_with_room_for_its_calls():
 
     from romesim.core.jit import ROOM, roomy
 
-    def caller_locals():
-        return sys._getframe(1).f_code.co_nlocals
+    def callers_stack():
+        return sys._getframe(1).f_code.co_stacksize
 
     assert roomy(divmod, 17, 5) == (3, 2)
-    assert roomy(caller_locals) >= ROOM
+    assert roomy(callers_stack) >= ROOM
