@@ -118,6 +118,7 @@ def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, err
 # apart and called at the address ``game`` (``block_kernel``)
 PLAY = "play(stream, row, block_codes, block_params, slots, {inputs})"
 PLAY_APART = "call_apart(game, (stream, block_codes, block_params, slots, np.int64(0), {inputs}, row))"
+PLAY_APART_GAME = "call_apart(game, (stream, row, block_codes, block_params, slots, {inputs}))"
 
 
 REPLAY = """\
@@ -154,7 +155,7 @@ def _arity(function, fixed, what):
     return function, count
 
 
-def block_kernel(name, scratch, play, n_metrics):
+def block_kernel(name, scratch, play, n_metrics, apart=False):
     """The parallel kernel ``name(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)``
     that plays games ``first .. first+count-1`` of run ``seed`` with ``play``, one dice stream per game and a
     block of ``BLOCK`` games per thread.
@@ -168,24 +169,24 @@ def block_kernel(name, scratch, play, n_metrics):
     compiled apart: the kernel calls it at its address (``MachineKernel``). numba links a callee's whole code into
     its caller and optimises and compiles it again there, and a parallel kernel is four such callers (the kernel,
     its parallel region and numba's two wrappers of the region): a whole game inlined into its kernel was compiled
-    five times over, called at its address once.
+    five times over, called at its address once. ``apart=True`` compiles and calls a ``play`` of the first kind
+    the same way, for a game that plays another whole game (a career of duels).
     """
     machine = play in _MACHINES
+    apart = apart or machine
     function, count = _arity(play, 6 if machine else 5, "a game takes at least the scenario's arrays after 'slots'")
     caller = sys._getframe(1)  # a machine's own module is this one's: it is made from this module's source
     module, line = sys.modules[caller.f_globals["__name__"] if machine else function.__module__], caller.f_lineno
     layout = dict(n_metrics=int(n_metrics))
-    if machine and not config.DISABLE_JIT:
-        layout.update(apart=", game", play=PLAY_APART)
-        functions = dict(scratch=scratch, call_apart=_call_apart(play), format=layout)
-    elif machine:  # interpreted: the machine is a Python function, called as it is
-        layout.update(apart=", game", play=PLAY_APART)
-        functions = dict(scratch=scratch, call_apart=lambda game, arguments: game(*arguments), format=layout)
+    if apart:
+        layout.update(apart=", game", play=PLAY_APART if machine else PLAY_APART_GAME)
+        call = (lambda game, arguments: game(*arguments)) if config.DISABLE_JIT else _call_apart(play)
+        functions = dict(scratch=scratch, call_apart=call, format=layout)
     else:
         functions = dict(scratch=scratch, play=play, format=layout)
     kernel = _generate(KERNEL, name, count, functions, module, line, parallel=True)
-    if machine:
-        kernel = MachineKernel(kernel, play, scratch)
+    if apart:
+        kernel = MachineKernel(kernel, play, scratch, machine)
     _GAMES[kernel] = (name, count, scratch, play, module, line)
     return kernel
 
@@ -229,12 +230,12 @@ def _call_apart(machine):
 
 
 class MachineKernel:
-    """A kernel that plays its games with a state machine compiled apart (``block_kernel``): called as the kernel,
-    it compiles (or loads from numba's cache) the machine for the types of the game's arrays and of the policies'
-    ``slots``, and passes its address to ``kernel``, the parallel loop, as a last argument ``game``."""
+    """A kernel that plays its games with a state machine (or a ``play``) compiled apart (``block_kernel``): called
+    as the kernel, it compiles (or loads from numba's cache) the machine for the types of the game's arrays and of
+    the policies' ``slots``, and passes its address to ``kernel``, the parallel loop, as a last argument ``game``."""
 
-    def __init__(self, kernel, machine, scratch):
-        self.kernel, self.machine, self.scratch = kernel, machine, scratch
+    def __init__(self, kernel, machine, scratch, is_machine=True):
+        self.kernel, self.machine, self.scratch, self.is_machine = kernel, machine, scratch, is_machine
         self._addresses = {}
 
     def __call__(self, seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
@@ -243,10 +244,12 @@ class MachineKernel:
 
     def signature(self, args, codes, params, slots):
         """The types ``kernel`` calls the machine with: ``(stream, codes, params, slots, offset, *args,
-        *scratch(args), row)``."""
+        *scratch(args), row)``; a ``play``, ``(stream, row, codes, params, slots, *args, *scratch(args))``."""
         arrays = tuple(numba.typeof(a) for a in (*args, *self.scratch(args)))
-        return (STREAM_TYPE, numba.typeof(codes), numba.typeof(params), numba.typeof(slots), types.int64, *arrays,
-                ROW_TYPE)
+        policies = (numba.typeof(codes), numba.typeof(params), numba.typeof(slots))
+        if self.is_machine:
+            return (STREAM_TYPE, *policies, types.int64, *arrays, ROW_TYPE)
+        return (STREAM_TYPE, ROW_TYPE, *policies, *arrays)
 
     def address(self, args, codes, params, slots):
         """The machine compiled for these inputs, as the address ``kernel`` calls (the machine under
