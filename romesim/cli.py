@@ -1,7 +1,7 @@
 """The ``romesim`` command line.
 
     romesim list [NAME [--point POINT]] [--json]
-    romesim run NAME|FILE.toml [--set KEY=VALUE ...] [-n N] [--seed S] [--policy DP=NAME[:P,...] ...]
+    romesim run NAME|FILE.toml [--set KEY=VALUE ...] [-n N] [--seed S] [--policy DP=NAME[:P,...|:K=V,...] ...]
                 [--workers W] [--target-ci X] [--exact] [--progress | --no-progress] [--json | --csv]
     romesim exact NAME|FILE.toml [--set KEY=VALUE ...] [--policy ...] [--json]
     romesim matchups [--types TYPE ...] [-n N] [--seed S] [--set KEY=VALUE ...] [--json] [--plot FILE.png]
@@ -84,15 +84,29 @@ def parse_pairs(items, option):
 
 
 def parse_policy(point, text):
-    """``never`` -> "never"; ``reserve:1,2`` -> ("reserve", [1.0, 2.0]), the form romesim.simulate takes."""
+    """``never`` -> "never"; ``reserve:1,2`` -> ("reserve", [1.0, 2.0]); ``ismcts:budget=256,rollout=random`` ->
+    ("ismcts", {"budget": 256.0, "rollout": "random"}): the forms romesim.simulate takes."""
     name, sep, vector = text.partition(":")
     if not sep:
         return name
+    items = vector.split(",")
+    if any("=" in item for item in items):
+        named = {}
+        for item in items:
+            key, equals, value = item.partition("=")
+            if not equals or not key.strip():
+                raise UsageError(f"--policy {point}={text}: give every parameter by name (budget=256,rollout="
+                                 "random) or none (reserve:1)")
+            try:
+                named[key.strip()] = float(value)
+            except ValueError:
+                named[key.strip()] = value.strip()
+        return name, named
     try:
-        return name, [float(v) for v in vector.split(",")]
+        return name, [float(v) for v in items]
     except ValueError:
         raise UsageError(f"--policy {point}={text}: the parameters after ':' must be comma-separated numbers, "
-                         "e.g. reserve:1") from None
+                         "e.g. reserve:1, or name=value pairs, e.g. ismcts:budget=256") from None
 
 
 def build(args):
@@ -244,15 +258,17 @@ def cmd_exact(args):
 def cmd_trace(args):
     scenario, settings, policies = build(args)
     seed = args.seed if args.seed is not None else settings.get("seed", 0)
-    events = romesim.trace(scenario, args.game, seed, policies=policies)
+    # the sentences show no decision's legal actions: only the event table and the detailed lines need them
+    events = romesim.trace(scenario, args.game, seed, policies=policies, legal=args.json or args.csv or args.detail)
     if args.json:
         out = {"scenario": scenario.name, "game": args.game, "seed": seed, "outcome": events.outcome,
-               "error": events.error, "events": json.loads(events.to_json(orient="records"))}
+               "error": events.error, "events": json.loads(events.to_json(orient="records")),
+               "sentences": [{"step": int(x.step), "text": x.text, "heading": x.heading} for x in events.sentences()]}
         print(json.dumps(with_version(out), indent=2))
     elif args.csv:
         print(events.to_csv(), end="")
     else:
-        print(events.narrative())
+        print(events.narrative(detail=args.detail))
 
 
 def cmd_matchups(args):
@@ -619,7 +635,8 @@ def make_parser():
                         help="a parameter, as a TOML literal ([4,3,2], true, 2) or else a plain string; "
                              "overrides the file's [params]")
     common.add_argument("--policy", action="append", default=[], metavar="DP=NAME[:P,...]",
-                        help="a built-in policy for decision point DP, optionally with its parameters")
+                        help="a built-in policy for decision point DP, optionally with its parameters, in order "
+                             "or by name (tactic=ismcts:budget=256)")
     common.add_argument("--json", action="store_true", help="print JSON instead of a report")
 
     run = commands.add_parser("run", parents=[common], help="simulate a scenario")
@@ -634,11 +651,13 @@ def make_parser():
     run.add_argument("--csv", action="store_true", help="print the table of metrics as CSV")
     run.set_defaults(func=cmd_run)
 
-    trace = commands.add_parser("trace", parents=[common], help="one game, die by die and decision by decision "
-                                "(the same dice as game K of `romesim run`)")
+    trace = commands.add_parser("trace", parents=[common], help="one game told in sentences, die by die and decision "
+                                "by decision (the same dice as game K of `romesim run`)")
     trace.add_argument("--game", type=count, default=0, metavar="K", help="the game's index in the run (default 0)")
     trace.add_argument("--seed", type=int, help="seed of the run (default 0)")
     trace.add_argument("--csv", action="store_true", help="print the events as CSV")
+    trace.add_argument("--detail", action="store_true", help="every event in one line (the die and the source line "
+                       "that rolled it, a decision's state and legal actions) instead of the sentences")
     trace.set_defaults(func=cmd_trace)
 
     exact = commands.add_parser("exact", parents=[common], help="the exact answer of a scenario")

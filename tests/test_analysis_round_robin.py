@@ -48,3 +48,27 @@ def test_seats_and_bad_bots_are_named():
         round_robin("jugule.duel", ["default", "nonsense"], 100)
     with pytest.raises(romesim.ScenarioError, match="at least two distinct bots"):
         round_robin("jugule.duel", ["default"], 100)
+
+
+def test_every_whole_game_says_which_seat_takes_each_decision():
+    """A seat's points by prefix, by name (Rome's points of a battle) or, where the sides share them, by the
+    state's side entry (Semper Victor's battle); the round robin refuses shared points, where one policy would
+    play both sides."""
+    battle = romesim.scenario("kings_of_rome.battle")
+    rome, nr = battle.seats()
+    assert nr.point_names(battle.decision_points) == ["nr_tactic"]
+    assert len(rome.point_names(battle.decision_points)) == len(battle.decision_points) - 1
+    sv = romesim.scenario("semper_victor.battle")
+    attacker, defender = sv.seats()
+    assert attacker.point_names(sv.decision_points) == ["losses", "retreat", "commander"]  # the hook left out
+    state = romesim.new_game(sv, seed=1)
+    side = state.observation["side"]
+    assert (attacker.decides(state.point, state.state), defender.decides(state.point, state.state)) == (
+        side == 0, side == 1)
+    assert [s.name for s in romesim.scenario("semper_victor.usurpation").seats()] == ["usurper"]
+    with pytest.raises(romesim.ScenarioError, match="its seats share decision points"):
+        round_robin(sv, ["preserve_sp", "random"], 100)
+    frame = round_robin(battle, ["attack", "defence"], 200, seed=1)  # the tactic markers of both sides
+    assert sorted(frame["bot"]) == ["attack", "defence"] and frame.attrs["seats"] == ["rome", "nr"]
+    with pytest.raises(romesim.PolicyError, match="'nr_tactic' is no decision point of seat rome"):
+        round_robin(battle, {"rules": {"nr_tactic": "nr_rules"}, "attack": {"tactic": "attack"}}, 200)

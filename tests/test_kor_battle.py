@@ -405,7 +405,8 @@ COMMANDER = tuple(_at("commander", f"rank_{a}", f"virtus_{a}", f"astutia_{a}") f
 (PART_VIRTUS,) = _at("participants", "virtus")
 SPOLIA_RV, SPOLIA_RA, SPOLIA_NV, SPOLIA_NA, SPOLIA_OMEN = _at("spolia", "roman_virtus", "roman_astutia", "nr_virtus",
                                                               "nr_astutia", "omen")
-TACTIC_ROME, TACTIC_NR = _at("tactic", "roman_strength", "nr_strength")
+TACTIC_ROME, TACTIC_NR, TACTIC_ATTACK, TACTIC_DEFENCE = _at("tactic", "roman_strength", "nr_strength",
+                                                            "attack_estimate", "defence_estimate")
 PAIRING = {point: _at(point, *(f"roman_virtus_{a}" for a in range(8)))
            for point in ("vanguard_pairing", "retreat_pairing", "deployment")}
 ALIVE_ROME, ALIVE_NR = _at("fight_phase3", "roman_alive", "nr_alive")
@@ -444,6 +445,8 @@ def user_spolia(state, params, stream):
 
 @numba.njit
 def user_tactic(state, params, stream):
+    if state[TACTIC_ATTACK] != state[TACTIC_DEFENCE]:
+        return 1 if state[TACTIC_ATTACK] > state[TACTIC_DEFENCE] else 0
     return 1 if state[TACTIC_ROME] >= state[TACTIC_NR] else 0
 
 

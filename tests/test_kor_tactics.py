@@ -101,3 +101,44 @@ def test_pinned_points_may_not_be_given():
         tactic_matrix(small_battle(), n=10, policies={"tactic": "attack"})
     with pytest.raises(romesim.ScenarioError, match="no tactic decision points"):
         tactic_matrix(romesim.scenario("kings_of_rome.siege"), n=10)
+
+
+# ------------------------------------------------------------------ DP-B04 default: the better marker
+def edge(values):
+    return values["p_win"] - values["p_loss"]
+
+
+def test_default_tactic_is_the_better_marker_in_the_default_battle():
+    """The contract's default battle (Romulus' army against the Latin army, both with cavalry): DEFENCE is better
+    than ATTACK on both counts, exactly (5.7.4: DEFENCE fights phase 3 only after Rome won the vanguard clash; an
+    NR DEFENCE ends the battle after the clash, no winner); the default picks it, so its exact values are
+    DEFENCE's, and the kernel's Monte Carlo agrees within 5 sigma."""
+    battle = romesim.scenario(BATTLE)
+    attack = romesim.exact(battle, policies={"tactic": "attack"}).exact_values
+    defence = romesim.exact(battle, policies={"tactic": "defence"}).exact_values
+    assert defence["p_win"] > attack["p_win"] and defence["p_loss"] < attack["p_loss"]
+    default = romesim.exact(battle).exact_values
+    assert default["p_win"] == max(attack["p_win"], defence["p_win"]) and default["p_loss"] == defence["p_loss"]
+    n = 200_000
+    sim = romesim.simulate(battle, n, seed=5)
+    for metric in ("p_win", "p_loss"):
+        p = float(default[metric])
+        assert abs(sim[metric] - p) <= 5 * math.sqrt(p * (1 - p) / n) + 1e-12, metric
+
+
+@pytest.mark.parametrize("roman, nr, better", [
+    # no cavalry, so no vanguard clash: both markers lead to phase 3, ATTACK twice as often (5.7.4, KOR-A23
+    # cavalry_lost); Rome attacks when phase 3 favours it and defends when it does not
+    ([{"kind": "infantry", "virtus": 4, "roman_class": 1}] * 3, [{"kind": "infantry", "virtus": 2}] * 3, "attack"),
+    ([{"kind": "infantry", "virtus": 2, "roman_class": 5}] * 3, [{"kind": "infantry", "virtus": 4}] * 3, "defence"),
+    # cavalry on both sides: the clash decides; Rome's cavalry is the stronger, so it defends
+    ([{"kind": "infantry", "virtus": 3, "roman_class": 3}] * 3 + [{"kind": "cavalry", "virtus": 4}],
+     [{"kind": "infantry", "virtus": 3}] * 3 + [{"kind": "cavalry", "virtus": 2}], "defence"),
+])
+def test_default_tactic_takes_the_marker_with_the_better_edge(roman, nr, better):
+    battle = romesim.scenario(BATTLE, roman_units=roman, nr_units=nr)
+    values = {t: romesim.exact(battle, policies={"tactic": t}).exact_values for t in ("attack", "defence")}
+    other = "defence" if better == "attack" else "attack"
+    assert edge(values[better]) > edge(values[other])  # the exact answer, not the estimate
+    default = romesim.exact(battle).exact_values
+    assert edge(default) == edge(values[better]) and default["p_win"] == values[better]["p_win"]

@@ -120,6 +120,35 @@ def test_resample_keeps_the_past_and_draws_another_future():
     assert differs > 0
 
 
+@pytest.mark.parametrize("policies", [{}, {"tactic": "random", "spolia": ("parametric", [0.5]),
+                                          "deployment": first_legal}], ids=["defaults", "given"])
+def test_apply_policy_takes_a_decision_as_simulate_does(policies):
+    """A policy asked by apply_policy draws its dice from the game's stream (the NR tactic's coin flip, the
+    random tactic): a battle stepped that way at every decision is simulate's game under those policies."""
+    battle = romesim.scenario("kings_of_rome.battle")
+    simulated = romesim.simulate(battle, 10, seed=3, keep=True, policies=policies).outcomes
+    for game in range(10):
+        state = romesim.new_game(battle, seed=3, game=game)
+        while not state.is_terminal:
+            after = state.apply_policy(policies.get(state.point.name))
+            assert after.history[:-1] == state.history and after.history[-1] in state.legal_actions()
+            state = after
+        assert state.outcome.tolist() == simulated.iloc[game].tolist(), game
+
+
+def test_apply_policy_errors_name_what_is_wrong():
+    battle = romesim.new_game("kings_of_rome.battle", seed=3)
+    with pytest.raises(romesim.PolicyError, match="unknown policy 'nonsense'"):
+        battle.apply_policy("nonsense")
+    with pytest.raises(romesim.PolicyError, match="is replayed from its history, not stepped as a state machine"):
+        romesim.new_game(SIEGE, seed=7, game=2).apply_policy()
+    duel = romesim.new_game("jugule.duel", seed=1, game=2).resample(4)
+    while not duel.is_terminal:
+        duel = duel.apply_policy()
+    with pytest.raises(romesim.PolicyError, match="apply_policy: game 2 is over"):
+        duel.apply_policy()
+
+
 def test_errors_name_what_is_wrong():
     state = romesim.new_game(SIEGE, seed=7, game=2)
     with pytest.raises(romesim.PolicyError, match=r"'reroll' \(DP-S05\): action 5 is not allowed at decision 0 of "

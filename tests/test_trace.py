@@ -88,7 +88,7 @@ def test_legal_actions_of_a_battle_trace_are_the_states_own_masks():
             for e in decisions.itertuples():
                 mask = [a for a, allowed in enumerate(list(e.state.values())[:8]) if allowed]
                 assert e.legal == mask, (e.point, e.state, e.legal)
-    assert "of [0, 1]" in romesim.trace("kings_of_rome.battle", 0, seed=11).narrative()
+    assert "of [0, 1]" in romesim.trace("kings_of_rome.battle", 0, seed=11).narrative(detail=True)
     assert romesim.trace("kings_of_rome.battle", 0, seed=11, legal=False)["legal"].isna().all()
 
 

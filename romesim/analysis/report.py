@@ -661,12 +661,33 @@ def _section(scenario):
     return "\n".join(parts), _findings(scenario, knobs)
 
 
-def write_report(source, path, title=None):
+def _bots_section(tables):
+    """"Strong play": each ``ladder`` and ``robustness`` table, as the reader needs it to judge a finding."""
+    parts = ['<section class="bots">\n<h2>Strong play: bot ladders and robustness</h2>']
+    for table in tables:
+        if "finding" in table.columns:
+            parts.append("<h3>Do the findings hold under stronger bots?</h3>")
+            rows = [[f'<td class="text">{_e(r.finding)}</td>', f'<td class="text">{_e(r.family)}</td>',
+                     f"<td>{_number(r.estimate)}</td>", f"<td>{_interval(r.ci_low, r.ci_high)}</td>",
+                     f'<td class="text">{"robust" if r.robust else "not robust"}</td>']
+                    for r in table.itertuples()]
+            parts.append(_table(("finding", "bots", "estimate", "95 % interval", "verdict"), rows))
+        else:
+            parts.append(f"<h3>Bot ladder: {_e(table.attrs.get('scenario', ''))}</h3>")
+            rows = [[f'<td class="text">{_e(r.bot)}</td>', f"<td>{_number(r.rating, 1)}</td>",
+                     f"<td>{_interval(r.ci_low, r.ci_high)}</td>", f"<td>{_number(r.p_win)}</td>"]
+                    for r in table.itertuples()]
+            parts.append(_table(("bot", "rating (Elo scale)", "95 % interval", "p_win"), rows))
+    return "\n".join(parts) + "\n</section>"
+
+
+def write_report(source, path, title=None, bots=()):
     """Write the HTML report of ``source`` to ``path`` and return its Path.
 
     ``source``: a ``Sweep``, a store folder or ``romesim.store.Store``, or a sweep TOML file (its ``store``).
-    ``title`` defaults to "romesim report: " and the scenario names. Raises ``RomesimError`` naming the path when
-    the source does not exist, is not a store or holds no results.
+    ``title`` defaults to "romesim report: " and the scenario names. ``bots``: ``ladder`` and ``robustness``
+    tables, shown in a section of their own. Raises ``RomesimError`` naming the path when the source does not
+    exist, is not a store or holds no results.
     """
     scenarios, description = _resolve(source)
     title = title if title is not None else "romesim report: " + ", ".join(s.name for s in scenarios)
@@ -676,7 +697,8 @@ def write_report(source, path, title=None):
                                                                              for line in lines) + "</ul>"
         for s, (_, lines) in zip(scenarios, sections))
     body = "\n".join([_header(title, scenarios, description), f'<section class="findings">\n<h2>Findings</h2>\n'
-                       f"{findings}\n</section>", *(html_ for html_, _ in sections)])
+                       f"{findings}\n</section>", *(html_ for html_, _ in sections),
+                       *([_bots_section(bots)] if len(bots) else [])])
     document = (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{_e(title)}</title>\n'
                 f"<style>{CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
     target = Path(path)

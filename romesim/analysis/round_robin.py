@@ -1,11 +1,11 @@
 """A round robin of bots for any game with two or more seats, rated by Bradley-Terry.
 
 A scenario that has seats says so with ``seats()``: one ``Seat`` per player, naming the decision points that
-player decides (``prefix`` + the point's own name) and the per-game 0/1 metric that says the seat won. Every set
-of ``players`` distinct bots (all of them cycled around the table when there are fewer bots than seats) plays in
-every seat rotation, ``n // players`` games each, from the same seed: each bot meets the same dice in every seat,
-and a seat advantage cancels out. In a game a bot beats another when its seat won and the other's did not; games
-that both or neither won say nothing about that pair.
+player decides (``prefix`` + the point's own name, or a list) and the per-game 0/1 metric that says the seat
+won. Every set of ``players`` distinct bots (all of them cycled around the table when there are fewer bots than
+seats) plays in every seat rotation, ``n // players`` games each, from the same seed: each bot meets the same dice
+in every seat, and a seat advantage cancels out. In a game a bot beats another when its seat won and the other's
+did not; games that both or neither won say nothing about that pair.
 """
 import itertools
 import numpy as np
@@ -20,7 +20,8 @@ from .ratings import rate_round_robin
 def _seat_policies(scenario, seat, bot):
     """The ``policies`` entries that put ``bot`` in ``seat``: a built-in's name at every point of the seat that
     has it, a mapping ``{point name without the prefix: policy}``, or any policy for a seat of one point."""
-    points = [dp for dp in scenario.decision_points if dp.name.startswith(seat.prefix)]
+    owned = seat.point_names(scenario.decision_points)
+    points = [dp for dp in scenario.decision_points if dp.name in owned]
     if len(points) == 1 and not isinstance(bot, dict):
         return {points[0].name: bot}
     if isinstance(bot, str):
@@ -30,7 +31,12 @@ def _seat_policies(scenario, seat, bot):
                               f"({', '.join(dp.name for dp in points)})")
         return chosen
     if isinstance(bot, dict):
-        return {seat.prefix + point: policy for point, policy in bot.items()}
+        chosen = {seat.prefix + point: policy for point, policy in bot.items()}
+        for name in chosen:
+            if name not in owned:
+                raise PolicyError(f"bots: {name!r} is no decision point of seat {seat.name} "
+                                  f"({', '.join(owned)})")
+        return chosen
     raise PolicyError(f"bots: {bot!r}; expected a built-in's name or a mapping of decision point to policy")
 
 
@@ -49,6 +55,10 @@ def round_robin(scenario, bots, n=4_000, seed=0, *, policies=None, workers=None,
     if len(seats) < 2:
         raise ScenarioError(f"{game.name}: a round robin needs a game with two or more seats; this scenario "
                             "declares none")
+    owned = [set(seat.point_names(game.decision_points)) for seat in seats]
+    if any(a & b for a, b in itertools.combinations(owned, 2)):
+        raise ScenarioError(f"{game.name}: its seats share decision points (the state tells whose a decision is), "
+                            "so a policy would play every seat; a round robin needs each seat's own points")
     if not isinstance(bots, dict):
         bots = {name: name for name in bots}
     names = list(bots)

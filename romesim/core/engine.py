@@ -45,7 +45,7 @@ def _check_int(name, value, lo, hi=None):
     return int(value)
 
 
-_CALLED = set()  # (kernel, with user functions) called once in this process
+_CALLED = set()  # (kernel, with the slots of user functions or searches) called once in this process
 
 
 def run_chunk(scenario, seed, first, count, resolved, keep):
@@ -56,9 +56,10 @@ def run_chunk(scenario, seed, first, count, resolved, keep):
     sumsq = np.zeros((blocks, k), np.int64)
     errors = np.zeros((blocks, 2), np.int64)
     out = np.zeros((k, count if keep else 0), np.int32)
-    inputs = (np.uint64(seed), first, count, tuple(scenario.kernel_args()), resolved.codes, resolved.params,
-              resolved.slots, out, sums, sumsq, errors)
-    variant = (scenario.kernel, resolved.has_user_functions)
+    slots = resolved.slots
+    inputs = (np.uint64(seed), first, count, tuple(scenario.kernel_args()), resolved.codes, resolved.params, slots,
+              out, sums, sumsq, errors)
+    variant = (scenario.kernel, slots is not None)
     if variant in _CALLED:
         scenario.kernel(*inputs)
     else:  # the first call of the kernel's variant in this process compiles it, or loads it from numba's cache
@@ -223,8 +224,9 @@ def exact(scenario, *, policies=None):
     """The exact answer for ``scenario`` under built-in ``policies``, as a ``Result`` with the same metrics."""
     scenario = _as_scenario(scenario)
     resolved = _policy.resolve(scenario.decision_points, policies)
-    if resolved.has_user_functions:
-        raise ExactNotSupported(f"{scenario.name}: exact answers are computed for built-in policies only")
+    if resolved.has_user_functions or resolved.has_search:
+        raise ExactNotSupported(f"{scenario.name}: exact answers are computed for built-in policies only, not for "
+                                "user functions or the search bots")
     values = scenario.exact_solution(resolved)
     names = dict(zip((dp.name for dp in scenario.decision_points), resolved.names))
     return Result(scenario, scenario.metrics, exact=values, policies=names)
@@ -235,6 +237,8 @@ def reference(scenario, n, seed=0, *, policies=None):
     from .rng import PyStream
     scenario = _as_scenario(scenario)
     resolved = _policy.resolve(scenario.decision_points, policies)
+    if resolved.has_search:
+        raise ExactNotSupported(f"{scenario.name}: the plain-Python reference plays no search bot")
     rows = [scenario.reference(PyStream(seed, g), resolved) for g in range(n)]
     return pd.DataFrame(rows, columns=list(scenario.metrics)).rename_axis("game")
 

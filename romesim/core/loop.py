@@ -131,19 +131,31 @@ REPLAY_PLAY = "play(stream, row, codes, params, slots, {inputs})"
 REPLAY_MACHINE = "play(stream, codes, params, slots, np.int64(0), {inputs}, row)"
 
 
-def _generate(template, name, count, functions, module, line, **jit):
+def _generate(template, name, count, functions, module, line, helpers=(), **jit):
     """``template`` with ``count`` inputs, compiled as if written in ``module`` at ``line`` (see ``block_kernel``),
-    its names resolved in ``functions`` and the loop's own helpers."""
-    inputs = ", ".join(f"input_{i}" for i in range(count))  # not the game's names, which may be the kernel's (``out``)
-    take = "; ".join(f"input_{i} = borrowed(owners[{i + 2}])" for i in range(count))
-    fields = {"apart": "", **functions.pop("format", {})}
-    fields["play"] = fields.get("play", PLAY).format(inputs=inputs)
-    source = "\n" * (line - 1) + template.format(name=name, inputs=inputs, borrowed=take, **fields)
+    its names resolved in ``functions`` and the loop's own helpers. ``helpers``: other functions the template
+    defines, compiled with numba's default options (the returned function's own are ``jit``); they are kept in
+    ``GENERATED`` under their names, for ``decider``."""
+    inputs = [f"input_{i}" for i in range(count)]  # not the game's names, which may be the kernel's (``out``)
+    copies = [f"copy_{i}" for i in range(count)]
+    words = dict(name=name, inputs=", ".join(inputs), copies=", ".join(copies), apart="", play=PLAY,
+                 borrowed="; ".join(f"{x} = borrowed(owners[{i + 2}])" for i, x in enumerate(inputs)),
+                 copy_exprs=", ".join(f"duplicate({x})" for x in inputs),
+                 restore="; ".join(f"restore({c}, {x})" for c, x in zip(copies, inputs)))
+    words.update(functions.pop("format", {}))
+    words["play"] = words["play"].format(inputs=words["inputs"])
+    source = "\n" * (line - 1) + template.format(**words)
     namespace = dict(__name__=__name__, np=np, prange=prange, rng=rng, BLOCK=BLOCK, n_blocks=n_blocks,
                      record=record, error_code=error_code, borrowed=borrowed, alive_until_here=alive_until_here,
                      **functions)
     exec(compile(source, module.__file__, "exec"), namespace)
+    for helper in helpers:
+        # with reference counting whatever the caller's: numba passes a loop's _nrt=False on to its callees
+        namespace[helper] = GENERATED[helper] = njit(cache=True, _nrt=True)(namespace[helper])
     return njit(cache=True, **jit)(namespace[name])
+
+
+GENERATED = {}
 
 
 def _arity(function, fixed, what):
@@ -291,14 +303,14 @@ def {name}(stream, codes, params, slots, offset, {inputs}):
         point = advance(stream, {inputs})
         if point == END:
             return np.int64(0)
-        action = decide(offset, point, codes, params, slots, stream, {inputs})
+        action = {decide}(offset, point, codes, params, slots, stream, {inputs})
         if not legal(point, action, {inputs}):
             return error_code(offset + point, action)
         apply(point, action, {inputs})
 """
 
 
-def machine_game(name, init, advance, legal, apply, decide, **jit):
+def machine_game(name, init, advance, legal, apply, decide, search=None, max_actions=0, **jit):
     """The one loop that plays a game written as a state machine, to its end:
     ``name(stream, codes, params, slots, offset, *game) -> 0 or a policy error code``.
 
@@ -318,12 +330,48 @@ def machine_game(name, init, advance, legal, apply, decide, **jit):
     the game with ``error_code(offset + point, action)``. Because the game's state is all in its arrays, a copy
     of them is the game at that decision: stepping it from outside, searching from it, tracing it.
 
+    ``search``: a ``core.search.Search`` makes the search built-ins play at every decision point of the game (its
+    actions below ``max_actions``); ``decider(loop)`` is then the decide that takes them, for ``Machine``.
+
     Compiled as if written in ``advance``'s module at the line that calls ``machine_game`` (see ``block_kernel``),
     with numba's options ``jit``: ``_nrt=False`` for a game whose functions allocate nothing (see ``NO_NRT``).
     """
+    from . import search as _search
     function, count = _arity(init, 1, "a state machine's functions take the game's arrays after their own")
     module, line = sys.modules[function.__module__], sys._getframe(1).f_lineno
-    functions = dict(init=init, advance=advance, legal=legal, apply=apply, decide=decide, END=END)
-    machine = _generate(MACHINE, name, count, functions, module, line, **jit)
-    _MACHINES.add(machine)
-    return machine
+    functions = dict(init=init, advance=advance, legal=legal, apply=apply, decide=decide, END=END,
+                     format=dict(decide="decide"))
+    helpers = ()
+    if search is not None:
+        if max_actions < 1:
+            raise TypeError(f"{name}: a searchable game gives max_actions, the most actions a decision has")
+        helpers = (f"{name}_playout", f"{name}_search", f"{name}_choose")
+        determinize = "pass" if search.determinize is None else \
+            "determinize(point, playout_stream, {copies})".format(copies=", ".join(f"copy_{i}" for i in range(count)))
+        functions.update(player=search.player, actions=search.actions, reward=search.reward,
+                         determinize=search.determinize, candidate=search.candidate or _search.same_action, FLAT_MC=_search.FLAT_MC, ISMCTS=_search.ISMCTS,
+                         rollout_policies=_search.rollout_policies, search_key=_search.search_key,
+                         new_tree=_search.new_tree, ucb=_search.ucb, root_choice=_search.root_choice,
+                         index_of=_search.index_of,
+                         duplicate=_search.duplicate, restore=_search.restore,
+                         format=dict(decide=f"{name}_choose", max_actions=int(max_actions), determinize=determinize))
+    loop = _generate(_search.SEARCH + "\n\n" + MACHINE if search is not None else MACHINE, name, count, functions,
+                     module, line, helpers, **jit)
+    _MACHINES.add(loop)
+    _DECIDERS[loop] = GENERATED[f"{name}_choose"] if search is not None else decide
+    if search is not None:
+        _SEARCHING.append(_DECIDERS[loop])
+    return loop
+
+
+_DECIDERS, _SEARCHING = {}, []
+
+
+def decider(loop):
+    """The decide function of ``machine_game``'s ``loop``: the game's own, or with the search built-ins first."""
+    return _DECIDERS[loop]
+
+
+def searchable(machine):
+    """Whether ``machine`` (a ``Machine``) takes the search built-ins: its decide is a searchable loop's."""
+    return machine is not None and any(machine.decide is choose for choose in _SEARCHING)

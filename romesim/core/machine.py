@@ -160,6 +160,16 @@ class GameState:
         rules do not allow raises ``PolicyError``."""
         return self._then(action, self._next_position)
 
+    def apply_policy(self, policy=None):
+        """The game after the pending decision is taken by ``policy`` (a built-in's name, ``(name, parameters)``
+        or an ``@numba.njit`` function, as in ``simulate``'s ``policies``; default: the point's default built-in),
+        which draws its dice from the game's stream as ``simulate`` does: a new state whose ``history[-1]`` is
+        the action it took. A game stepped through this way at every decision is ``simulate``'s game. Only for
+        games written as state machines (every whole game); a replayed procedure takes its policies in
+        ``new_game``'s ``policies``."""
+        raise PolicyError(f"apply_policy: {self._game.scenario.name} is replayed from its history, not stepped as "
+                          "a state machine; give the point's policy in new_game's policies instead")
+
     def _then(self, action, position):
         """``apply(action)``, the dice going on from ``position`` (``(key, counter)``; key 0: where they are)."""
         if self.is_terminal:
@@ -297,6 +307,19 @@ class _MachineState(GameState):
             stream[0], stream[1] = position
         game.machine.apply(point, action, *game.args, *arrays)
         return self._at(game, (*self.history, int(action)), stream, arrays, game.run(stream, arrays))
+
+    def apply_policy(self, policy=None):
+        if self.is_terminal:
+            raise PolicyError(f"apply_policy: game {self._game.game} is over; no decision is pending")
+        game, point, points = self._game, self.point_index, self._game.scenario.decision_points
+        policies = game.policies if policy is None else resolve(points, {points[point].name: policy})
+        stream, arrays = self._stream.copy(), tuple(a.copy() for a in self._arrays)
+        action = int(game.machine.decide(0, point, policies.codes, policies.params, policies.slots, stream,
+                                         *game.args, *arrays))
+        if not game.machine.legal(point, action, *game.args, *arrays):
+            raise decode_error(error_code(point, action), points, game.game, game.seed, game.scenario.name)
+        game.machine.apply(point, action, *game.args, *arrays)
+        return self._at(game, (*self.history, action), stream, arrays, game.run(stream, arrays))
 
     def resample(self, seed):
         if self.is_terminal:

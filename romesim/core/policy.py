@@ -40,6 +40,9 @@ from .errors import PolicyError, did_you_mean
 
 MAX_PARAMS = 8
 USER = -1  # the code of a decision point played by a user function
+FLAT_MC, ISMCTS = 1000, 1001  # the search built-ins' codes (``core.search``), taken before a game's decide
+SEARCH_CODES = (FLAT_MC, ISMCTS)
+MAX_BUDGET = 1 << 20  # the most playouts or iterations of one search decision
 
 STATE_TYPE, PARAMS_TYPE, STREAM_TYPE = types.int64[::1], types.float64[::1], types.uint64[::1]
 SIGNATURE = types.int64(STATE_TYPE, PARAMS_TYPE, STREAM_TYPE)
@@ -122,14 +125,18 @@ class ResolvedPolicies:
     @property
     def slots(self):
         """The kernels' tuple of first-class functions, one per decision point; None when every point plays a
-        built-in (see ``call``)."""
-        if not self.has_user_functions:
+        built-in other than a search (see ``call``; a search is compiled in the variant for user functions)."""
+        if not self.has_user_functions and not self.has_search:
             return None
         return tuple(builtin_slot if f is None else compile_user(f) for f in self.functions)
 
     @property
     def has_user_functions(self):
         return any(f is not None for f in self.functions)
+
+    @property
+    def has_search(self):
+        return any(c in SEARCH_CODES for c in self.codes)
 
 
 def resolve(decision_points, policies=None):
@@ -154,6 +161,8 @@ def resolve(decision_points, policies=None):
             if len(spec) != 2:
                 raise PolicyError(f"policies[{dp.name!r}]: expected a policy or (policy, parameters), got {spec!r}")
             chosen, vector = spec
+        if isinstance(vector, Mapping):
+            vector = _by_name(dp, chosen, vector)
         if vector is not None:
             try:
                 vector = np.asarray(vector, dtype=np.float64)
@@ -187,7 +196,59 @@ def resolve(decision_points, policies=None):
                 "or an @numba.njit function fn(state, params, stream) -> int")
         row = np.asarray(row, dtype=np.float64)
         params[i, :row.size] = row
+    if any(c in SEARCH_CODES for c in codes):
+        params = _with_rollouts(decision_points, codes, params)
     return ResolvedPolicies(tuple(names), codes, params, tuple(functions))
+
+
+def _by_name(dp, chosen, values):
+    """A built-in's parameter vector from ``{name: value}``, the names left out at their defaults; a search's
+    ``rollout`` may name a built-in of the point."""
+    builtin = dp.builtins.get(chosen) if isinstance(chosen, str) else None
+    if builtin is None:
+        raise PolicyError(f"policies[{dp.name!r}]: parameters by name are for built-ins; give {chosen!r} a list")
+    vector = dict(zip(builtin.params, builtin.defaults))
+    for key, value in values.items():
+        if key not in vector:
+            raise PolicyError(f"policies[{dp.name!r}]: {chosen!r} has no parameter {key!r}"
+                              f"{did_you_mean(key, vector)}; its parameters: {', '.join(builtin.params) or 'none'}")
+        if key == "rollout" and builtin.code in SEARCH_CODES and isinstance(value, str):
+            plain = [b for b in dp.builtins if dp.builtins[b].code not in SEARCH_CODES]
+            if value not in plain:
+                raise PolicyError(f"policies[{dp.name!r}]: rollout {value!r} is not a built-in of {dp.name!r}"
+                                  f"{did_you_mean(value, plain)}; allowed: {', '.join(plain)}")
+            value = list(dp.builtins).index(value)
+        vector[key] = value
+    return list(vector.values())
+
+
+def _with_rollouts(decision_points, codes, params):
+    """``params`` and, below, the rows the playouts of a search use (``core.search.rollout_policies``): a search
+    point's rollout built-in's defaults, every other point's own row; a search row's ``rollout`` entry becomes
+    the rollout's code."""
+    rollouts = params.copy()
+    for i, (dp, code) in enumerate(zip(decision_points, codes)):
+        if code not in SEARCH_CODES:
+            continue
+        name = ""
+        budget, exploration, rollout = params[i, :3]
+        names = list(dp.builtins)
+        if rollout == int(rollout) and 0 <= rollout < len(names):
+            name = names[int(rollout)]
+        if not name or dp.builtins[name].code in SEARCH_CODES:
+            plain = [b for b in names if dp.builtins[b].code not in SEARCH_CODES]
+            raise PolicyError(f"policies[{dp.name!r}]: rollout {rollout:g} is not a built-in of {dp.name!r}; "
+                              f"give one of {', '.join(plain)} by name (or its index)")
+        if not (budget == int(budget) and 1 <= budget <= MAX_BUDGET):
+            raise PolicyError(f"policies[{dp.name!r}]: budget {budget:g} is not allowed; an integer 1 .. "
+                              f"{MAX_BUDGET}")
+        if exploration < 0:
+            raise PolicyError(f"policies[{dp.name!r}]: exploration {exploration:g} is not allowed; a number >= 0")
+        builtin = dp.builtins[name]
+        params[i, 2] = builtin.code
+        rollouts[i] = 0
+        rollouts[i, :len(builtin.defaults)] = builtin.defaults
+    return np.concatenate([params, rollouts])
 
 
 _COMPILED = {}

@@ -3,19 +3,22 @@
 A game declares a scenario as a frozen dataclass whose fields are made with ``param`` (or a game's
 ``option``), decorated with ``@register``. Construction validates every field and then the scenario's own
 ``check``; errors name the field, the value and what is allowed. The core knows no game: it only calls the
-hooks a scenario class provides (``kernel``, ``kernel_args``, ``reference``, ``exact_solution``).
+hooks a scenario class provides (``kernel``, ``kernel_args``, ``reference``, ``exact_solution``,
+``narrator``).
 """
 import csv
 import re
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import ClassVar
 
 import pandas as pd
 
 from .errors import ExactNotSupported, ScenarioError, did_you_mean
+from .loop import searchable
 from .policy import SIGNATURE_TEXT
+from .search import search_builtins
 
 _REGISTRY = {}
 
@@ -175,13 +178,35 @@ def option_table(path):
 
 @dataclass(frozen=True)
 class Seat:
-    """One player of a game: ``name`` (e.g. ``"A"``), the ``prefix`` of the decision points it decides
-    (``"a_"`` for ``a_attack``, ``"seat2"`` for Vox Populi's one point per seat) and the metric ``win``
-    that is 1 in the games this seat wins."""
+    """One player of a game: ``name`` (e.g. ``"A"``), the decision points it decides and the metric ``win`` that
+    is 1 in the games this seat wins.
+
+    Its points are those named ``prefix`` + the point's own name (``"a_"`` for ``a_attack``, ``"seat2"`` for Vox
+    Populi's one point per seat), or the names in ``points`` when they share no prefix (Rome's points of a Kings
+    of Rome battle). Points that several seats share are told apart by the decision's state: ``side = (entry,
+    value)`` gives the decision to this seat when the state entry ``entry`` holds ``value`` (Semper Victor's
+    battle: ``("side", 0)`` the attacker, ``("side", 1)`` the defender)."""
 
     name: str
     prefix: str
     win: str
+    points: tuple = ()
+    side: tuple = ()
+
+    def point_names(self, decision_points):
+        """The names of the decision points among ``decision_points`` where this seat may decide (procedure hooks,
+        which decide nothing, left out)."""
+        return [dp.name for dp in decision_points if not dp.hook
+                and (dp.name in self.points if self.points else dp.name.startswith(self.prefix))]
+
+    def decides(self, point, state):
+        """Whether this seat takes the decision pending at ``point`` (a ``DecisionPoint``) with ``state`` vector."""
+        if point.hook or not (point.name in self.points if self.points else point.name.startswith(self.prefix)):
+            return False
+        if not self.side:
+            return True
+        entry, value = self.side
+        return int(state[list(point.state).index(entry)]) == value
 
 
 @dataclass(frozen=True)
@@ -227,8 +252,29 @@ class Scenario:
         raise ExactNotSupported(f"{self.name}: no exact solution is implemented for this scenario")
 
     def seats(self):
-        """The players of a game, one ``Seat`` each (for round robins of bots); none for a solo procedure."""
+        """The players of a game, one ``Seat`` each (round robins of bots, ``romesim.adapters``); none for a solo
+        procedure."""
         return ()
+
+    def all_actions(self, point):
+        """Every action decision point ``point`` (a name) may allow in this scenario, in a fixed order: a
+        fixed-size action space for learning agents, which ``romesim.adapters`` index. A point whose
+        ``candidates`` is ``n`` has ``0 .. n-1``; a game whose points compute their candidates from the state
+        says which."""
+        dp = next((dp for dp in self.decision_points if dp.name == point), None)
+        if dp is None:
+            names = [dp.name for dp in self.decision_points]
+            raise ScenarioError(f"{self.name}: no decision point {point!r}{did_you_mean(point, names)}; "
+                                f"decision points: {', '.join(names) or 'none'}")
+        if callable(dp.candidates):
+            raise ScenarioError(f"{self.name}: decision point {point!r} computes its candidates from the state; "
+                                "the scenario does not list all its actions")
+        return tuple(range(dp.candidates))
+
+    def narrator(self):
+        """How a trace of this scenario reads as sentences (a ``core.narrative.Narrator``), or None: then
+        ``Trace.narrative()`` tells every event with its generic line."""
+        return None
 
     @classmethod
     def reference_tables(cls):
@@ -287,6 +333,10 @@ def _toml_literal(value):
 def register(cls):
     """Class decorator: make ``cls`` a frozen dataclass and register it under ``cls.name``."""
     cls = dataclass(frozen=True)(cls)
+    if searchable(getattr(cls, "machine", None)):  # a state machine's decisions may be searched (core.search)
+        cls.decision_points = tuple(
+            dp if dp.hook else replace(dp, builtins={**dp.builtins, **search_builtins(dp)})
+            for dp in cls.decision_points)
     if not cls.name or cls.name in _REGISTRY:
         raise ValueError(f"scenario name {cls.name!r} is empty or taken")
     _REGISTRY[cls.name] = cls

@@ -14,8 +14,12 @@ are:
   same dice, and offers it each candidate; the table's states are the ones a bot saw);
 * a *rule* is a call of a game function whose docstring cites a rule (``KoR 5.5``, ``JUG-A4``, ``P8.3`` …).
 
-Each event also has ``where``: the chain of game functions it happened in. User functions (``@numba.njit``) are
-sent to the child by value with cloudpickle, so a bot defined in a notebook can be traced too.
+Each event also has ``where``: the chain of game functions it happened in, and ``context``: what the game's
+narrator (``Scenario.narrator()``, ``core.narrative``) read from the game function's frame for its sentence (the
+unit that rolled, its target, the round), None where it reads nothing. ``Trace.narrative()`` tells the game in
+sentences, a phase, round or turn a heading; ``narrative(detail=True)`` lists every event as the table has it.
+User functions (``@numba.njit``) are sent to the child by value with cloudpickle, so a bot defined in a notebook
+can be traced too.
 """
 import linecache
 import os
@@ -32,41 +36,90 @@ from .errors import RomesimError, ScenarioError
 
 RULE = re.compile(r"\b(?:KoR \d+(?:\.\d+)*(?: [a-c](?:-[a-c])?)?|KOR-A\d+|JUG(?:-A)?[ -]?\d+(?:\.\d+)*|"
                   r"VP(?:-A)?[ -]?\d+(?:\.\d+)*|SV(?:-A)?[ -]?\d+(?:\.\d+)*|P\d+(?:\.\d+)*)")
-COLUMNS = ("kind", "where", "rule", "what", "value", "sides", "point", "state", "actions", "legal")
+COLUMNS = ("kind", "where", "rule", "what", "value", "sides", "point", "state", "actions", "legal", "context")
 STATE_SHOWN = 16  # state entries a narrative line shows (a Vox Populi view has 1917; the table keeps them all)
 _GAMES = ("romesim.kings_of_rome", "romesim.jugule", "romesim.vox_populi", "romesim.semper_victor")
 
 
 class Trace(pd.DataFrame):
-    """One game's events (``COLUMNS``), in order; ``outcome`` is the game's outcome row as a dict."""
+    """One game's events (``COLUMNS``), in order; ``outcome`` is the game's outcome row as a dict, ``scenario`` the
+    scenario traced."""
 
-    _metadata = ["scenario_name", "game", "seed", "outcome", "error"]
+    _metadata = ["scenario_name", "game", "seed", "outcome", "error", "scenario"]
 
     @property
     def _constructor(self):
         return Trace
 
-    def narrative(self):
-        """The game as readable text, one event a line."""
+    def narrative(self, detail=False):
+        """The game as readable text: the game's sentences (``sentences``), a phase, round or turn a heading, the
+        step of each sentence's first event before it, then how it ended and the outcome row. ``detail=True``:
+        every event in one generic line (the die and the source line that rolled it, a decision's state by entry
+        name and its action, a procedure's rule and first sentence)."""
         lines = [f"{self.scenario_name}, game {self.game} of seed {self.seed}"]
+        if detail:
+            lines += [f"{step:4d}  {text}" for step, text in self._event_lines()]
+            ending = []
+        else:
+            lines += [f"      {s.text}" if s.heading else f"{s.step:4d}  {s.text}" for s in self.sentences()]
+            ending = self._ending()
+        if self.error:
+            lines.append(f"stopped: {self.error}")
+        lines += ending
+        if self.outcome is not None:
+            lines.append("outcome: " + ", ".join(f"{k}={v}" for k, v in self.outcome.items()))
+        return "\n".join(lines)
+
+    def sentences(self):
+        """The narrative's lines as ``core.narrative.Sentence`` objects: the game narrator's, in its order, and
+        for each event it tells in none the generic line, at its step."""
+        from .narrative import Sentence
+        told = []
+        narrator = self._narrator()
+        if narrator is not None:
+            try:
+                told = list(narrator.sentences(self))
+            except Exception as e:  # a narrator's slip must not hide the game: every event keeps its line
+                told = [Sentence(0, f"(the narrator of {self.scenario_name} failed: {e!r}; events as in the table)")]
+        covered = {step for s in told for step in s.covers}
+        generic = [Sentence(step, text, (step,), generic=True) for step, text in self._event_lines()
+                   if step not in covered]
+        merged, k = [], 0
+        for s in told:
+            while k < len(generic) and generic[k].step < s.step:
+                merged.append(generic[k])
+                k += 1
+            merged.append(s)
+        return [s for s in merged + generic[k:] if s.text]
+
+    def _narrator(self):
+        scenario = getattr(self, "scenario", None)
+        return scenario.narrator() if scenario is not None else None
+
+    def _ending(self):
+        narrator = self._narrator()
+        if narrator is None:
+            return []
+        try:
+            return list(narrator.ending(self))
+        except Exception as e:
+            return [f"(the narrator of {self.scenario_name} failed on the ending: {e!r})"]
+
+    def _event_lines(self):
+        """``(step, line)`` for every event, the generic way."""
         for step, e in zip(self.index, self.itertuples(index=False)):
             rule = f" [{e.rule}]" if e.rule else ""
             where = e.where.rsplit(" > ", 1)[-1]
             if e.kind == "die":
-                lines.append(f"{step:4d}  {where}{rule}: d{e.sides} = {e.value}   ({e.what})")
+                yield step, f"{where}{rule}: d{e.sides} = {e.value}   ({e.what})"
             elif e.kind == "decision":
                 shown = list(e.state.items())
                 state = ", ".join(f"{k}={v}" for k, v in shown[:STATE_SHOWN]) + (
                     f", … ({len(shown) - STATE_SHOWN} more in the table)" if len(shown) > STATE_SHOWN else "")
                 legal = "" if e.legal is None else f" of {e.legal}"
-                lines.append(f"{step:4d}  decision {e.point}{rule}: {state} -> action {e.value}{legal}   ({e.actions})")
+                yield step, f"decision {e.point}{rule}: {state} -> action {e.value}{legal}   ({e.actions})"
             elif e.kind == "rule":
-                lines.append(f"{step:4d}  {e.what}{rule}")
-        if self.error:
-            lines.append(f"stopped: {self.error}")
-        if self.outcome is not None:
-            lines.append("outcome: " + ", ".join(f"{k}={v}" for k, v in self.outcome.items()))
-        return "\n".join(lines)
+                yield step, f"{e.what}{rule}"
 
 
 def trace(scenario, game=0, seed=0, *, policies=None, legal=True, timeout=600):
@@ -97,6 +150,7 @@ def trace(scenario, game=0, seed=0, *, policies=None, legal=True, timeout=600):
     frame.index.name = "step"
     frame.scenario_name, frame.game, frame.seed, frame.outcome, frame.error = scenario.name, game, seed, outcome, \
         error
+    frame.scenario = scenario
     return frame
 
 
@@ -115,11 +169,11 @@ def _with_legal(events, positions, scenario, game, seed, policies):
     for i in asked:
         if state.is_terminal:
             break
-        _, _, _, _, action, _, point, seen, _, _ = events[i]
+        _, _, _, _, action, _, point, seen, _, _, _ = events[i]
         if point != state.point.name or action is None or not _same_state(seen, state.state):
             continue  # not a stop of the game's: a decision it settled without asking
         allowed = state.legal_actions()
-        events[i] = (*events[i][:-1], allowed)
+        events[i] = (*events[i][:9], allowed, events[i][10])
         if action not in allowed:
             break  # the policy's illegal action ends the game
         state = state._then(action, positions.get(i, (0, 0)))
@@ -170,14 +224,33 @@ class _Recorder:
 
     def __init__(self, scenario, resolved):
         self.points = scenario.decision_points
-        self.params = resolved.params
+        self.params, self.codes = resolved.params, resolved.codes
+        self.narrator = scenario.narrator()
         self.events, self.positions, self.stack, self.deciding = [], {}, [], None
         # a state machine's stage is entered again with each answer: its rule is shown once, not at each decision
         self.rules_at, self.resumed = {}, False  # depth -> the function whose rule was shown last there
+        self.machine, self.searching = getattr(scenario, "machine", None), None  # the search bot's frame, if one runs
+        self.open_rules = {}  # id of a rule procedure's frame -> its event, until it returns
 
     def __call__(self, frame, event, arg):
         module = frame.f_globals.get("__name__", "")
         name = frame.f_code.co_name
+        if self.searching is not None:  # a search bot's playouts are not the game's events: only its answer is
+            if event == "return" and frame is self.searching:
+                self.searching = None
+                self._answer(frame, arg)
+            return
+        if module == "romesim.core.loop" and name.endswith("_search") and event == "call":
+            self.searching = frame
+            local = frame.f_locals
+            arrays = [local[f"input_{i}"] for i in range(len(local)) if f"input_{i}" in local]
+            view = self.machine.view
+            state = view(int(local["point"]), arrays) if callable(view) else arrays[view]
+            self.deciding = _Pending(frame, len(self.events), self._state(state), self._where())
+            self.events.append(("decision", self.deciding.where, "", name, None, None, name, {}, "", None,
+                                self._context("decision", frame, None)))
+            self._resolve(int(local["offset"]) + int(local["point"]))
+            return
         if module == "romesim.core.rng":
             if event == "return" and name == "dn":
                 self._die(frame, arg)
@@ -193,7 +266,8 @@ class _Recorder:
                 self.resumed = True
                 self.deciding = _Pending(frame, len(self.events), self._state(frame), self._where())
                 self.events.append(("decision", self.deciding.where, "", name, None, None, name,
-                                    {f"[{i}]": v for i, v in enumerate(self.deciding.state)}, "", None))
+                                    {f"[{i}]": v for i, v in enumerate(self.deciding.state)}, "", None,
+                                    self._context("decision", frame, None)))
                 self._resolve(self._index(frame))
             else:
                 if self.deciding is not None and not self.deciding.named:
@@ -209,34 +283,59 @@ class _Recorder:
                     self.rules_at = {d: f for d, f in self.rules_at.items() if d < depth}
                     self.rules_at[depth], self.resumed = name, False
                     first = doc.strip().split("\n\n")[0].replace("\n", " ")
+                    self.open_rules[id(frame)] = len(self.events)
                     self.events.append(("rule", self._where(), rule.group(0), f"{name}: {first}", None, None,
-                                        None, None, None, None))
+                                        None, None, None, None, self._context("rule", frame, None)))
         elif event == "return":
             if self.stack:
                 self.stack.pop()
+            at = self.open_rules.pop(id(frame), None)
+            if at is not None:
+                returned = self._context("return", frame, arg)
+                if returned:
+                    row = list(self.events[at])
+                    row[10] = {**(row[10] or {}), **returned}
+                    self.events[at] = tuple(row)
             if self.deciding is not None and self.deciding.frame is frame:
-                at = self.deciding.at
-                row = list(self.events[at])
-                action = arg[0] if isinstance(arg, tuple) else arg  # Vox's decide returns (action, error)
-                row[4] = None if action is None else int(action)
-                self.events[at] = tuple(row)
-                stream = frame.f_locals.get("stream")
-                if stream is not None:  # where the dice go on: after any the policy drew
-                    self.positions[at] = (int(stream[0]), int(stream[1]))
-                self.deciding = None
+                self._answer(frame, arg)
+
+    def _answer(self, frame, arg):
+        """The pending decision's action, returned by ``frame``."""
+        at = self.deciding.at
+        row = list(self.events[at])
+        action = arg[0] if isinstance(arg, tuple) else arg  # Vox's decide returns (action, error)
+        row[4] = None if action is None else int(action)
+        self.events[at] = tuple(row)
+        stream = frame.f_locals.get("stream")
+        if stream is not None:  # where the dice go on: after any the policy drew
+            self.positions[at] = (int(stream[0]), int(stream[1]))
+        self.deciding = None
+
+    def _context(self, kind, frame, value):
+        """What the game's narrator reads from ``frame`` for an event (None without a narrator); a narrator's error
+        is kept in the context rather than stopping the trace."""
+        if self.narrator is None:
+            return None
+        try:
+            return self.narrator.context(kind, frame, value)
+        except Exception as e:
+            return {"narrator_error": repr(e)}
 
     def _where(self):
         return " > ".join(n for n in self.stack if not n.startswith("<"))
 
     def _die(self, frame, value):
-        caller = frame.f_back
+        caller, read = frame.f_back, int(value)
         while caller is not None and caller.f_globals.get("__name__") == "romesim.core.rng":
+            if caller.f_code.co_name == "d10":
+                read -= 1  # rng.d10 reads dn(10) - 1: the die is recorded as the game reads it, 0 .. 9
             caller = caller.f_back
         line = linecache.getline(caller.f_code.co_filename, caller.f_lineno).strip() if caller else ""
         doc = getattr(caller.f_globals.get(caller.f_code.co_name), "__doc__", None) if caller else None
         rule = RULE.search(doc or "")
-        self.events.append(("die", self._where(), rule.group(0) if rule else "", line, int(value),
-                            int(frame.f_locals["n"]), None, None, None, None))
+        context = self._context("die", caller, read) if caller is not None else None
+        self.events.append(("die", self._where(), rule.group(0) if rule else "", line, read,
+                            int(frame.f_locals["n"]), None, None, None, None, context))
 
     def _resolve(self, index):
         """Name the pending decision's point, once its ``index`` is known (-1: not yet)."""
@@ -245,19 +344,25 @@ class _Recorder:
             return
         dp = self.points[index]
         self.events[pending.at] = ("decision", pending.where, dp.rule, pending.frame.f_code.co_name, None, None,
-                                   dp.name, dict(zip(dp.state, pending.state)), dp.actions, None)
+                                   dp.name, dict(zip(dp.state, pending.state)), dp.actions, None,
+                                   self.events[pending.at][10])
         pending.named = True
 
     @staticmethod
     def _state(frame):
-        state = frame.f_locals.get("state", frame.f_locals.get("view", ()))
+        state = frame.f_locals.get("state", frame.f_locals.get("view", ())) if hasattr(frame, "f_locals") else frame
         return np.asarray(state, np.int64).ravel().tolist() if isinstance(state, np.ndarray) else []
 
     def _index(self, frame):
         """The decision point index a call's arguments give: ``offset + point`` (a battle inside another game),
-        ``seat`` (a Vox seat's one point), or the parameter row (``params[i]``); -1 when they give none."""
+        ``seat`` (a Vox seat's one point), or the parameter row (``params[i]``); -1 when they give none, or when
+        the call decides for a game played with policies of its own, not the scenario's (a siege's sortie battle,
+        fought by the battle's built-in bots: its decision keeps the function's name, and its narrator names it)."""
         local = frame.f_locals
         index = -1
+        codes = local.get("codes")
+        if isinstance(codes, np.ndarray) and not np.shares_memory(codes, self.codes):
+            return -1
         if "offset" in local and "point" in local:
             index = int(local["offset"]) + int(local["point"])
         elif "seat" in local and "params" in local and np.ndim(local["params"]) == 2:  # one decision point a seat

@@ -26,8 +26,10 @@ from the kernel and called at its address; a career plays its duels with the sam
 """
 import numpy as np
 
+from ..core import rng
 from ..core.jit import njit
-from ..core.loop import END, Machine, block_kernel, machine_game
+from ..core.loop import END, Machine, block_kernel, decider, machine_game
+from ..core.search import Search
 from . import combat as cb
 from .combat import (
     END_DEAD,
@@ -1881,9 +1883,75 @@ def duel_decide(offset, point, codes, params, slots, stream, o, G0, IT0, st, sta
     return decide_aim(side, state, codes, params, stream, slots)
 
 
+# ------------------------------------------------------------------------------------------------ search
+POINT_ACTIONS = np.array([2, 0, 6, 36, 8, 41, 3, 3, 2, 2, 2, 56, 0, 16, 6], np.int64)  # by point; 0: from G
+MAX_SEARCH_ACTIONS = 171  # the splits of 17 AP (the most any type has is 13)
+
+
+@njit(cache=True)
+def duel_player(point, o, G0, IT0, st, state, G, IT, cand, row):
+    """Side A (0) decides its points ``a_*``, side B (1) its ``b_*``."""
+    return np.int64(point // N_POINTS)
+
+
+@njit(cache=True)
+def duel_actions(point, o, G0, IT0, st, state, G, IT, cand, row):
+    """How many candidate actions ``point`` has: the splits of the side's AP (D4), its RP and 0 (D15), else the
+    point's encodings (``policies.CANDIDATES``)."""
+    side, p = point // N_POINTS, point % N_POINTS
+    if p == P_ALLOCATE:
+        ap = max(G[side, G_AP], 0)
+        return (ap + 1) * (ap + 2) // 2
+    if p == P_KNOCKDOWN:
+        return max(G[side, G_RES], 0) + 1
+    return POINT_ACTIONS[p]
+
+
+@njit(cache=True)
+def duel_candidate(point, i, o, G0, IT0, st, state, G, IT, cand, row):
+    """Candidate ``i``'s action: the ``i``-th split ``M * 100 + C`` in the order of ``policies._allocations`` (D4);
+    at every other point the action ``i`` itself."""
+    side, p = point // N_POINTS, point % N_POINTS
+    if p != P_ALLOCATE:
+        return i
+    ap = G[side, G_AP]
+    for m in range(ap + 1):
+        if i <= ap - m:
+            return m * 100 + i
+        i -= ap + 1 - m
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def duel_reward(player, o, G0, IT0, st, state, G, IT, cand, row):
+    """A finished duel's value for ``player``: 1 a win, 0 a loss, 1/2 neither (both out, unfinished)."""
+    a = 1.0 if row[M_WIN] == 1 else 0.0 if row[M_LOSS] == 1 else 0.5
+    return a if player == 0 else 1.0 - a
+
+
+@njit(cache=True)
+def duel_determinize(point, stream, o, G0, IT0, st, state, G, IT, cand, row):
+    """What the side deciding ``point`` cannot see, redrawn: the other's scutum zone, secret all turn (JUG-A19),
+    uniformly among the zones it may cover; and at B's split, A's split made before it, hidden under
+    ``allocation = simultaneous`` (JUG-A4), uniformly among A's splits. Later in a turn the other's split is
+    taken as its play has shown it."""
+    side, p = point // N_POINTS, point % N_POINTS
+    other = 1 - side
+    if G[other, G_SHIELD] == SH_SCUTUM:
+        k = rng.dn(stream, 3 if o[O_SCUTUM_ZONES] == 1 else 2)
+        G[other, G_SCUTUM_ZONE] = Z_THORAX if k == 1 else Z_LEFT_LEG if k == 2 else Z_HEAD
+    if p == P_ALLOCATE and side == 1 and o[O_ALLOCATION] == 0:
+        ap = G[0, G_AP]
+        split = duel_candidate(P_ALLOCATE, rng.dn(stream, (ap + 1) * (ap + 2) // 2) - 1, o, G0, IT0, st, state,
+                               G, IT, cand, row)
+        G[0, G_M], G[0, G_C], G[0, G_RES] = split // 100, split % 100, ap - split // 100 - split % 100
+
+
 # duel_machine(stream, codes, params, slots, offset, o, G0, IT0, st, state, G, IT, cand, row): one duel to its end,
 # those of a career too
-duel_machine = machine_game("duel_machine", duel_init, duel_advance, duel_legal, duel_apply, duel_decide)
+duel_machine = machine_game("duel_machine", duel_init, duel_advance, duel_legal, duel_apply, duel_decide,
+                            Search(duel_player, duel_actions, duel_reward, duel_determinize, duel_candidate),
+                            max_actions=MAX_SEARCH_ACTIONS)
 
 
 @njit(cache=True)
@@ -1896,4 +1964,4 @@ def duel_scratch(args):
 
 duel_kernel = block_kernel("duel_kernel", duel_scratch, duel_machine, N_METRICS)
 # the game's arrays: (o, G0, IT0) + (st, state, G, IT, cand) + (row,); decisions read ``state``
-MACHINE = Machine(duel_init, duel_advance, duel_legal, duel_apply, duel_decide, duel_scratch, 4)
+MACHINE = Machine(duel_init, duel_advance, duel_legal, duel_apply, decider(duel_machine), duel_scratch, 4)

@@ -246,6 +246,12 @@ def _allocate(code, params, state, stream):
             c -= 2
         c = max(0, c)
         m = ap - reserve - c
+        if code != CODE_PARAMETRIC and _engaged(state) and reserve >= 2 and (
+                max(0, state[S_EAP] - 2) // 2 >= c // 2 + 2):
+            # default: a parry (2 RP) spares one enemy assault, two more CP make one more assault; the parry is
+            # worth it against an enemy expected to make at most one assault more than the gladiator (his AP less
+            # a parry of his own, 2 CP each); against more, the points go to the attack (JUG-A4)
+            c += 2
         return m * 100 + c
     steps = state[S_DIST] - max(1, state[S_REACH])
     if code != CODE_PARAMETRIC and ap - need - steps >= 2:

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..core.errors import ScenarioError
 from ..core.scenario import Scenario, Seat, option_table, param, register
-from .combat import G_FIELDS, I_COLS, MAX_ITEMS, OPTION_NAMES, RANKS, option_vector
+from .combat import G_AP, G_FIELDS, I_COLS, MAX_ITEMS, OPTION_NAMES, RANKS, option_vector
 from . import duel as _duel
 from .gladiators import TYPE_ROWS, TYPES, GladiatorSpec, gladiator_row, gladiator_spec
 from .policies import DUEL_POINTS
@@ -165,6 +165,20 @@ class Duel(Scenario):
 
     def seats(self):
         return (Seat("A", "a_", "p_win"), Seat("B", "b_", "p_loss"))
+
+    def all_actions(self, point):
+        """D4 (``allocate``): every split ``M * 100 + C`` of the gladiator's AP; D15 (``knockdown``): 0 .. AP RP."""
+        kind = point[2:]
+        if point[:2] in ("a_", "b_") and kind in ("allocate", "knockdown"):
+            ap = int(self.gladiators()[0][int(point[0] == "b"), G_AP])
+            if kind == "knockdown":
+                return tuple(range(ap + 1))
+            return tuple(m * 100 + c for m in range(ap + 1) for c in range(ap + 1 - m))
+        return super().all_actions(point)
+
+    def narrator(self):
+        from .narrative import DuelNarrator
+        return DuelNarrator()
 
     @classmethod
     def reference_tables(cls):

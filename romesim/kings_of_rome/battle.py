@@ -15,7 +15,8 @@ import numpy as np
 
 from ..core.jit import njit
 from ..core import rng
-from ..core.loop import END, Machine, block_kernel, machine_game
+from ..core.loop import END, Machine, block_kernel, decider, machine_game
+from ..core.search import Search
 from .policies import (
     BATTLE_POINTS,
     BATTLE_STATE_SIZE,
@@ -49,6 +50,7 @@ from .policies import (
     PHASE_SETUP,
     PHASE_TACTICS,
     decide_battle,
+    tactic_estimates,
 )
 
 N_BATTLE_POINTS = len(BATTLE_POINTS)
@@ -671,7 +673,45 @@ def spolia(stream, p, leaders, status, g, state, row):
 
 
 @njit(cache=True)
-def tactic(p, units, status, g, state):
+def tactic_inputs(p, units, leaders, status, g):
+    """``policies.tactic_estimates`` of the battle as it stands: each side's fighting units (Virtus, cavalry,
+    Roman class DRM, track points if lost (5.7.8), Roman units NR cavalry may not attack (5.7.9)), the track, the
+    NR commander's Astutia, who rolls first in the clash (KOR-A20), the rules' NR draw (KOR-A19), KOR-A23, A24."""
+    arrays = np.zeros((2, 5, 8), np.int64)
+    counts = np.zeros(2, np.int64)
+    for side in range(2):
+        for i in range(p[P_UNITS + side]):
+            if not (status[side, i, S_PART] and status[side, i, S_ALIVE]):
+                continue
+            k = counts[side]
+            cav = units[side, i, U_KIND] == CAVALRY
+            arrays[side, 0, k] = units[side, i, U_VIRTUS]
+            arrays[side, 1, k] = 1 if cav else 0
+            if side == ROME:
+                arrays[side, 2, k] = class_drm(p, units, i)
+                arrays[side, 3, k] = 3 if cav else (2 if units[side, i, U_CLASS] <= 2 else 1)
+                arrays[side, 4, k] = 1 if cav or units[side, i, U_CLASS] <= 2 else 0
+            else:
+                arrays[side, 3, k] = 3 if cav else (0 if p[P_NR_INF_NO_POINTS] else 1)
+            counts[side] += 1
+    cmd = g[G_CMD + 1]
+    nr_astutia = leaders[NR, cmd, L_ASTUTIA] if cmd >= 0 and g[G_LEAD_ALIVE + 1] else 0
+    hex_rome = p[P_ROMAN_ATTACKER] != 0
+    first_attack = True if p[P_VC_MARKER_FIRST] else hex_rome
+    first_defence = False if p[P_VC_MARKER_FIRST] else hex_rome
+    if p[P_TACTIC_POOL]:
+        total = p[P_POOL_ATTACK] + p[P_POOL_DEFENCE] - 1
+        if_attack, if_defence = (p[P_POOL_ATTACK] - 1) / total, p[P_POOL_ATTACK] / total
+    else:
+        if_attack, if_defence = 0.5, 0.5
+    return tactic_estimates(arrays[ROME, 0], arrays[ROME, 1], arrays[ROME, 2], arrays[ROME, 3], arrays[ROME, 4],
+                            counts[ROME], arrays[NR, 0], arrays[NR, 1], arrays[NR, 3], counts[NR], p[P_OMEN],
+                            g[G_PEN], g[G_PEN + 1], nr_astutia, first_attack, first_defence, if_attack, if_defence,
+                            p[P_MAY_DECLINE] != 0, p[P_RR_NO_CAVALRY] != 0)
+
+
+@njit(cache=True)
+def tactic(p, units, leaders, status, g, state):
     """KoR 5.7.3 (DP-B04): Rome picks ATTACK or DEFENCE."""
     if not g[G_ASKED]:
         header(p, status, g, state, PHASE_TACTICS)
@@ -680,6 +720,9 @@ def tactic(p, units, status, g, state):
                                                                                                   NR)
         state[BS_OWN + 2] = alive_of_kind(p, units, status, ROME, CAVALRY)
         state[BS_OWN + 3] = alive_of_kind(p, units, status, NR, CAVALRY)
+        attack, defence = tactic_inputs(p, units, leaders, status, g)
+        state[BS_OWN + 4] = int(np.floor(1000.0 * attack + 0.5))
+        state[BS_OWN + 5] = int(np.floor(1000.0 * defence + 0.5))
         return ask(g, DP_B_TACTIC)
     g[G_ROMAN_TACTIC] = answer(g)
     g[G_STAGE] = ST_NR_TACTIC
@@ -1324,7 +1367,7 @@ def battle_advance(stream, p, units, leaders, status, g, state, row):
         elif stage == ST_SPOLIA:
             point = spolia(stream, p, leaders, status, g, state, row)
         elif stage == ST_TACTIC:
-            point = tactic(p, units, status, g, state)
+            point = tactic(p, units, leaders, status, g, state)
         elif stage == ST_NR_TACTIC:
             point = nr_tactic(p, units, status, g, state)
         elif stage == ST_VANGUARD:
@@ -1375,9 +1418,29 @@ def battle_decide(offset, point, codes, params, slots, stream, p, units, leaders
     return decide_battle(offset, point, codes, params, slots, state, stream)
 
 
+@njit(cache=True)
+def battle_player(point, p, units, leaders, status, g, state, row):
+    """Who decides ``point``: the NR tactic is the NR side's (1), every other decision Rome's (0)."""
+    return np.int64(NR if point == DP_B_NR_TACTIC else ROME)
+
+
+@njit(cache=True)
+def battle_actions(point, p, units, leaders, status, g, state, row):
+    return np.int64(8)  # every decision's actions are among its state's 8-entry legal mask
+
+
+@njit(cache=True)
+def battle_reward(player, p, units, leaders, status, g, state, row):
+    """A finished battle's value for ``player``: 1 a win, 0 a loss, 1/2 no winner."""
+    rome = 1.0 if row[WIN] == 1 else 0.0 if row[LOSS] == 1 else 0.5
+    return rome if player == ROME else 1.0 - rome
+
+
 # battle_game(stream, codes, params, slots, offset, p, units, leaders, status, g, state, row): one battle to its
-# end, the siege's sortie and relief battles too
-battle_game = machine_game("battle_game", battle_init, battle_advance, battle_legal, battle_apply, battle_decide)
+# end, the siege's sortie and relief battles too. A battle hides nothing (the NR tactic is drawn after the Roman's),
+# so a search needs no determinization
+battle_game = machine_game("battle_game", battle_init, battle_advance, battle_legal, battle_apply, battle_decide,
+                           Search(battle_player, battle_actions, battle_reward, None), max_actions=8)
 
 
 @njit(cache=True)
@@ -1401,4 +1464,4 @@ def battle_play(stream, row, codes, params, slots, p, units, leaders, status, g,
 
 battle_kernel = block_kernel("battle_kernel", battle_scratch, battle_play, N_METRICS)
 # the game's arrays: (p, units, leaders) + (status, g, state) + (row,); decisions read ``state``
-MACHINE = Machine(battle_init, battle_advance, battle_legal, battle_apply, battle_decide, battle_scratch, 5)
+MACHINE = Machine(battle_init, battle_advance, battle_legal, battle_apply, decider(battle_game), battle_scratch, 5)

@@ -43,6 +43,7 @@ from .policies import (
     PHASE_SETUP,
     PHASE_TACTICS,
     battle_builtin,
+    tactic_estimates,
 )
 
 INFANTRY, CAVALRY = 0, 1
@@ -443,11 +444,43 @@ class _Solver:
         roman, nr = field[:2]
         strength_r = sum(u.virtus + self.class_drm(u) for u in roman)
         strength_n = sum(u.virtus for u in nr)
-        own = (strength_r, strength_n, sum(u.kind == CAVALRY for u in roman), sum(u.kind == CAVALRY for u in nr))
+        own = (strength_r, strength_n, sum(u.kind == CAVALRY for u in roman), sum(u.kind == CAVALRY for u in nr),
+               *self.tactic_estimates(field))
         for roman_attacks, wr in self.decide("tactic", [1, 1, 0, 0, 0, 0, 0, 0], own,
                                              self.header(PHASE_TACTICS, field)):
             for nr_attacks, wn in self.nr_tactic(roman_attacks):
                 self.phase2(field, roman_attacks, nr_attacks, weight * wr * wn, out)
+
+    def tactic_estimates(self, field):
+        """DP-B04's ``attack_estimate`` and ``defence_estimate`` (``policies.tactic_estimates``, in thousandths),
+        from the same inputs as the kernel's ``tactic_inputs``: the units in slot order, their track points
+        (5.7.8), the NR commander's Astutia, KOR-A19, A20, A23, A24."""
+        roman, nr, _, led_n, book = field[:5]
+        arrays = np.zeros((2, 5, 8), np.int64)
+        for side, units in ((ROME, roman), (NR, nr)):
+            for k, u in enumerate(sorted(units, key=lambda u: u.slot)):
+                cav = u.kind == CAVALRY
+                arrays[side, 0, k], arrays[side, 1, k] = u.virtus, cav
+                if side == ROME:
+                    arrays[side, 2, k] = self.class_drm(u)
+                    arrays[side, 3, k] = 3 if cav else (2 if u.roman_class <= 2 else 1)
+                    arrays[side, 4, k] = cav or u.roman_class <= 2
+                else:
+                    arrays[side, 3, k] = 3 if cav else self.nr_infantry_points
+        s = self.s
+        marker_first = s.vanguard_first_roller == "attack_marker"
+        if s.nr_tactic_draw == "coin_flip":
+            if_attack = if_defence = 0.5
+        else:
+            total = s.tactic_pool_attack + s.tactic_pool_defence - 1
+            if_attack, if_defence = (s.tactic_pool_attack - 1) / total, s.tactic_pool_attack / total
+        attack, defence = tactic_estimates(
+            arrays[ROME, 0], arrays[ROME, 1], arrays[ROME, 2], arrays[ROME, 3], arrays[ROME, 4], len(roman),
+            arrays[NR, 0], arrays[NR, 1], arrays[NR, 3], len(nr), self.omen, book[PEN_R], book[PEN_N],
+            self.nr_leader[1] if led_n else 0, True if marker_first else self.rome_attacks,
+            False if marker_first else self.rome_attacks, if_attack, if_defence, s.roman_may_decline_phase3,
+            s.retreat_round_trigger == "no_cavalry")
+        return int(np.floor(1000.0 * attack + 0.5)), int(np.floor(1000.0 * defence + 0.5))
 
     def nr_tactic(self, roman_attacks):
         name = self.names["nr_tactic"]

@@ -5,6 +5,9 @@ given (``code == USER``; ``call(slots, slot, ...)`` asks the point's first-class
 built-in selected by ``code``.
 The state vector a user function receives is documented on each ``DecisionPoint``.
 """
+import math
+
+import numpy as np
 
 from ..core.jit import njit
 from ..core import rng  # noqa: E402  (the `random` target draws from the game's stream)
@@ -518,9 +521,13 @@ BATTLE_POINTS = (
                  "challenge iff the Roman has at least one more hitting face than the NR leader",
                  "challenge iff Roman hitting faces - NR hitting faces >= threshold", ("threshold",), (1.0,)),
     _roman_point("tactic", "DP-B04", "The Roman tactic marker (5.7.3).",
-                 ("roman_strength", "nr_strength", "roman_cavalry", "nr_cavalry"),
-                 "0 = DEFENCE, 1 = ATTACK",
-                 "ATTACK iff Rome's strength (sum of Virtus + class DRM of its participants) >= the NR's",
+                 ("roman_strength", "nr_strength", "roman_cavalry", "nr_cavalry", "attack_estimate",
+                  "defence_estimate"),
+                 "0 = DEFENCE, 1 = ATTACK (attack_estimate, defence_estimate: the expected P(win) - P(loss) of "
+                 "each marker, in thousandths, as tactic_estimates reckons it)",
+                 "the marker with the better estimate (tactic_estimates: the vanguard clash solved pair by pair, "
+                 "phase 3 estimated from the front units' hit rates and the track); on a tie ATTACK iff Rome's "
+                 "strength (sum of Virtus + class DRM of its participants) >= the NR's",
                  "ATTACK with probability p_attack (one die)", ("p_attack",), (0.5,),
                  {"attack": Builtin(BATTLE_CODE_ATTACK, "always ATTACK"),
                   "defence": Builtin(BATTLE_CODE_DEFENCE, "always DEFENCE")}),
@@ -609,6 +616,149 @@ def _argbest(state, first, weight, lowest):
     return pick
 
 
+@njit(cache=True, inline="always")
+def _faces(drm, target):
+    """Faces of a d6 with ``d6 + drm > target`` (C1)."""
+    return max(0, min(6, 6 + drm - target))
+
+
+@njit(cache=True)
+def _front(virtus, cavalry, n, out):
+    """The units a side puts in its three front boxes at the default deployment (5.7.6, DP-B09): its strongest
+    infantry, then its strongest cavalry while boxes are left; their indices in ``out``, their number returned."""
+    count = 0
+    for want in range(2):
+        while count < 3:
+            best = -1
+            for i in range(n):
+                if cavalry[i] != want:
+                    continue
+                taken = False
+                for k in range(count):
+                    taken = taken or out[k] == i
+                if not taken and (best < 0 or virtus[i] > virtus[best]):
+                    best = i
+            if best < 0:
+                break
+            out[count] = best
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def phase3_edge(rv, rcav, rdrm, rpts, rshield, n_r, nv, ncav, npts, n_n, omen, lead):
+    """A cheap estimate of P(Rome wins) - P(Rome loses) once phase 3 is fought (5.7.6-5.7.11), ``lead`` penalty
+    points ahead on the track: each front box pairs a Roman unit with an NR unit (the strongest of each side in
+    front, the NR box order random, so every pairing is averaged); per round each side deals penalty points at the
+    rate of its hits (Roman dice with the class DRM and the Good Omen; NR cavalry does not roll against the units
+    in ``rshield``); the battle lasts until a side has lost more units than its reserve can replace; the track gap
+    then, over its spread, through tanh."""
+    fr = np.zeros(3, np.int64)
+    fn = np.zeros(3, np.int64)
+    a = _front(rv, rcav, n_r, fr)
+    b = _front(nv, ncav, n_n, fn)
+    if a == 0 or b == 0:
+        return 0.0
+    rate_r, rate_n, kill_r, kill_n = 0.0, 0.0, 0.0, 0.0
+    for x in range(a):
+        i = fr[x]
+        for y in range(b):
+            j = fn[y]
+            hit_r = _faces(rdrm[i] + omen, nv[j]) / 6.0
+            hit_n = 0.0 if ncav[j] and rshield[i] else _faces(0, rv[i]) / 6.0
+            rate_r += hit_r * npts[j]
+            kill_r += hit_r
+            rate_n += hit_n * rpts[i]
+            kill_n += hit_n
+    boxes = min(a, b) / (a * b)
+    rate_r, rate_n, kill_r, kill_n = rate_r * boxes, rate_n * boxes, kill_r * boxes, kill_n * boxes
+    if kill_r == 0.0 and kill_n == 0.0:
+        return 0.0
+    rounds = 99.0
+    if kill_r > 0.0:
+        rounds = min(rounds, (n_n - b + 1) / kill_r)
+    if kill_n > 0.0:
+        rounds = min(rounds, (n_r - a + 1) / kill_n)
+    rounds = max(1.0, rounds)
+    gap = lead + (rate_r - rate_n) * rounds
+    return math.tanh(gap / (1.0 + math.sqrt((rate_r + rate_n) * rounds)))
+
+
+@njit(cache=True)
+def tactic_estimates(rv, rcav, rdrm, rpts, rshield, n_r, nv, ncav, npts, n_n, omen, pen_r, pen_n, nr_astutia,
+                     rome_first_attack, rome_first_defence, p_nr_attack_if_attack, p_nr_attack_if_defence,
+                     may_decline, retreat_without_cavalry):
+    """DP-B04 state entries ``attack_estimate`` and ``defence_estimate``: the expected P(win) - P(loss) of each
+    Roman marker, from what the Roman player sees (both armies, the track, the NR commander's Astutia) and the
+    rules' NR draw (5.7.3-5.7.5, KOR-A19..A24).
+
+    ATTACK/ATTACK is phase 3 (``phase3_edge``); DEFENCE/DEFENCE ends with no winner. When one side defends and
+    both have cavalry, the vanguard clash is solved pair by pair (strongest against strongest, the first roller
+    of KOR-A20 rolling first; no DRM but the Good Omen): each number of pairs won moves the track by 3 per cavalry
+    lost; the side that chose DEFENCE with no cavalry left retreats (no winner); otherwise a clash won by Rome, or
+    won by the NR and pursued (d6 > its commander's Astutia), leads to phase 3 with that track, a drawn clash to
+    no winner. Without a clash both markers lead to phase 3 (KOR-A23 ``cavalry_lost``). Rome fights a phase 3 it
+    may decline only with at least as many units as the NR (DP-B06, DP-B07 defaults)."""
+    cr = np.zeros(8, np.int64)
+    cn = np.zeros(8, np.int64)
+    m_r, m_n = 0, 0
+    for i in range(n_r):
+        if rcav[i]:
+            cr[m_r] = rv[i]
+            m_r += 1
+    for j in range(n_n):
+        if ncav[j]:
+            cn[m_n] = nv[j]
+            m_n += 1
+    cr[:m_r] = np.sort(cr[:m_r])[::-1]
+    cn[:m_n] = np.sort(cn[:m_n])[::-1]
+    m = min(m_r, m_n)
+    base = phase3_edge(rv, rcav, rdrm, rpts, rshield, n_r, nv, ncav, npts, n_n, omen, pen_n - pen_r)
+    both = base if (not may_decline or n_r >= n_n) else 0.0
+    if m == 0:
+        attack_defend = 0.0 if (m_n == 0 and retreat_without_cavalry) else both
+        defend_attack = 0.0 if (m_r == 0 and retreat_without_cavalry) else both
+        return (p_nr_attack_if_attack * both + (1.0 - p_nr_attack_if_attack) * attack_defend,
+                p_nr_attack_if_defence * defend_attack)
+    go = _faces(0, nr_astutia) / 6.0
+    result = np.zeros(2)
+    for who in range(2):  # 0: Rome attacks, the NR defends; 1: Rome defends, the NR attacks
+        first = rome_first_attack if who == 0 else rome_first_defence
+        dist = np.zeros(m + 1)
+        dist[0] = 1.0
+        for k in range(m):
+            hit_r = _faces(omen, cn[k]) / 6.0
+            hit_n = _faces(0, cr[k]) / 6.0
+            miss = (1.0 - hit_r) * (1.0 - hit_n)
+            win = 0.5 if miss >= 1.0 else (hit_r if first else (1.0 - hit_n) * hit_r) / (1.0 - miss)
+            for j in range(k + 1, 0, -1):
+                dist[j] = dist[j] * (1.0 - win) + dist[j - 1] * win
+            dist[0] *= 1.0 - win
+        for k in range(m + 1):
+            track_r, track_n = pen_r + 3 * (m - k), pen_n + 3 * k
+            left = (m_n - k) if who == 0 else (m_r - (m - k))
+            if left == 0 or track_r == track_n:
+                continue  # the defender retreats, or a drawn clash stops the battle: no winner
+            edge = phase3_edge(rv, rcav, rdrm, rpts, rshield, n_r, nv, ncav, npts, n_n, omen, track_n - track_r)
+            if may_decline and n_r - (m - k) < n_n - k:
+                edge = 0.0
+            result[who] += dist[k] * (edge if track_r < track_n else go * edge)
+    return (p_nr_attack_if_attack * both + (1.0 - p_nr_attack_if_attack) * result[0],
+            p_nr_attack_if_defence * result[1])
+
+
+@njit(cache=True)
+def default_tactic(state):
+    """DP-B04 ``default`` (5.7.3): the marker with the better estimate of P(win) - P(loss) (``tactic_estimates``,
+    state entries ``attack_estimate`` and ``defence_estimate``); on equal estimates ATTACK iff Rome's front
+    strength is at least the NR's. In the contract's default battle it defends (exactly: DEFENCE wins 0.3947 and
+    loses 0.0013, ATTACK wins 0.2145 and loses 0.2025): with cavalry on both sides DEFENCE fights phase 3 only
+    after Rome has won the vanguard clash, and an NR DEFENCE ends the battle after the clash with no winner."""
+    if state[BS_OWN + 4] != state[BS_OWN + 5]:
+        return 1 if state[BS_OWN + 4] > state[BS_OWN + 5] else 0
+    return 1 if state[BS_OWN] >= state[BS_OWN + 1] else 0
+
+
 @njit(cache=True)
 def battle_builtin(point, code, par, state, stream):
     """The built-in policies of the battle decision points (DP-B01..B15, and the NR tactic's draw)."""
@@ -651,7 +801,7 @@ def battle_builtin(point, code, par, state, stream):
             return 0
         if code == BATTLE_CODE_PARAMETRIC:
             return 1 if rng.dn(stream, 1_000_000) <= par[0] * 1_000_000 else 0
-        return 1 if state[own] >= state[own + 1] else 0
+        return default_tactic(state)
     if point == DP_B_VANGUARD or point == DP_B_RETREAT or point == DP_B_DEPLOY:
         return _argbest(state, own + 1, par[0], False)
     if point == DP_B_CONTINUE or point == DP_B_FIGHT:

@@ -11,7 +11,7 @@ import numpy as np
 from ..core.errors import ExactNotSupported, ScenarioError
 from ..core.exact import enumerate_dice, expectations
 from ..core.policy import resolve as _resolve_policies
-from ..core.scenario import Scenario, option_table, param, register
+from ..core.scenario import Scenario, Seat, option_table, param, register
 from . import armies as _armies
 from . import battle as _battle
 from . import exact as _exact
@@ -204,6 +204,10 @@ class Siege(Scenario):
                 self.sortie_nr_survival == "any_unit_survives", self.siege_after_sortie_defeat == "city_falls",
                 self.sortie_extra_battle_results == "vp_only", self.astutia_reroll == "chained")
         return (p, success_table(p), *self.battle_arrays())
+
+    def narrator(self):
+        from .narrative import SiegeNarrator
+        return SiegeNarrator()
 
     def reference(self, dice, policies):
         if self.battles():
@@ -935,6 +939,17 @@ class _Armies(Scenario):
 
     def kernel_args(self):
         return self.battle_arrays()
+
+    def seats(self):
+        """Rome decides every point but ``nr_tactic``: the NR marker, which the rules draw at random after the
+        Roman's (its built-in ``nr_rules``) and which an NR player would choose seeing ``roman_tactic``."""
+        nr = "nr_tactic"
+        return (Seat("rome", "", "p_win", points=tuple(dp.name for dp in self.decision_points if dp.name != nr)),
+                Seat("nr", "", "p_loss", points=(nr,)))
+
+    def narrator(self):
+        from .narrative import BattleNarrator
+        return BattleNarrator()
 
     def exact_solution(self, policies):
         try:

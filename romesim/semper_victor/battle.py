@@ -46,7 +46,8 @@ import numpy as np
 from ..core.jit import njit
 
 from ..core import rng
-from ..core.loop import END, NO_NRT, Machine, block_kernel, machine_game
+from ..core.loop import END, NO_NRT, Machine, block_kernel, decider, machine_game
+from ..core.search import Search
 from ..core.policy import MAX_PARAMS, USER, call, error_code
 from .policies import (
     BATTLE_DP_COMMANDER,
@@ -54,6 +55,7 @@ from .policies import (
     BATTLE_DP_LOSSES,
     BATTLE_DP_RETREAT,
     BATTLE_MAX_LEADERS,
+    BATTLE_MAX_ZONES,
     BATTLE_MAX_UNITS,
     COMMANDER_LEADER0,
     COMMANDER_STATE_SIZE,
@@ -562,7 +564,30 @@ def p8_decide(offset, point, codes, params, slots, stream, units0, leaders0, con
 
 # p8_game(stream, codes, params, slots, offset, units0, leaders0, context0, state, units, leaders, context, out, losses,
 # retreats, commands, g, row): one P8 battle to its end; 0 or the error code of the first illegal D14 action
-p8_game = machine_game("p8_game", p8_init, p8_advance, p8_legal, p8_apply, p8_decide, _nrt=False)
+@njit(cache=True)
+def p8_player(point, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats, commands, g,
+              row):
+    """The side deciding ``point``: the first entry of the point's state."""
+    return losses[0] if point == BATTLE_DP_LOSSES else retreats[0] if point == BATTLE_DP_RETREAT else commands[0]
+
+
+@njit(cache=True)
+def p8_actions(point, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats, commands, g,
+               row):
+    return losses[5] if point == BATTLE_DP_LOSSES else retreats[2] if point == BATTLE_DP_RETREAT else commands[2]
+
+
+@njit(cache=True)
+def p8_reward(player, units0, leaders0, context0, state, units, leaders, context, out, losses, retreats, commands, g,
+              row):
+    """1 for the side that won the battle, 0 for the other."""
+    return 1.0 if out[O_WINNER] == player else 0.0
+
+
+# a P8 battle hides nothing from either side (its fire is simultaneous, but dice, not choices): no determinization
+p8_game = machine_game("p8_game", p8_init, p8_advance, p8_legal, p8_apply, p8_decide,
+                       Search(p8_player, p8_actions, p8_reward, None),
+                       max_actions=max(BATTLE_MAX_UNITS, BATTLE_MAX_LEADERS, BATTLE_MAX_ZONES), _nrt=False)
 
 
 @njit(cache=True)
@@ -633,7 +658,7 @@ def p8_view(point, arrays):
     return arrays[P8_VIEWS[point]]
 
 
-MACHINE = Machine(p8_init, p8_advance, p8_legal, p8_apply, p8_decide, battle_scratch, p8_view)
+MACHINE = Machine(p8_init, p8_advance, p8_legal, p8_apply, decider(p8_game), battle_scratch, p8_view)
 
 
 MAX_UNITS = BATTLE_MAX_UNITS

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.errors import PolicyError, ScenarioError
-from ..core.scenario import REQUIRED, ParamSpec, Scenario, option_table, param, register
+from ..core.scenario import REQUIRED, ParamSpec, Scenario, Seat, option_table, param, register
 from . import battle as _battle
 from . import empire as _empire
 from . import exact as _exact
@@ -660,6 +660,14 @@ class Usurpation(Scenario):
     def reference(self, dice, policies):
         return _sv_reference.usurpation(self, dice, _usurp_names(self, policies))
 
+    def seats(self):
+        """One player: the usurping ``player`` takes every decision (the victim's Assassinat plays are counts)."""
+        return (Seat("usurper", "", "p_win"),)
+
+    def narrator(self):
+        from .narrative import UsurpationNarrator
+        return UsurpationNarrator()
+
     def exact_solution(self, policies):
         return _sv_exact.usurpation(self, _usurp_names(self, policies), self.metrics)
 # ------------------------------------------------------------------ battle: PROPOSAL P8 (spec 3.2)
@@ -821,6 +829,14 @@ class Battle(Scenario):
 
     def reference(self, dice, policies):
         return _sv_reference.battle(self, dice, dict(zip((dp.name for dp in BATTLE_POINTS), policies.names)))
+
+    def seats(self):
+        """The two sides share the decision points: the state's ``side`` (0 the attacker) says whose it is."""
+        return (Seat("attacker", "", "p_win", side=("side", 0)), Seat("defender", "", "p_loss", side=("side", 1)))
+
+    def narrator(self):
+        from .narrative import BattleNarrator
+        return BattleNarrator()
 
     def exact_solution(self, policies):
         return _sv_exact.battle(self, dict(zip((dp.name for dp in BATTLE_POINTS), policies.names)))

@@ -19,7 +19,8 @@ import numpy as np
 
 from ..core.jit import njit
 from ..core import rng
-from ..core.loop import END, NO_NRT, Machine, block_kernel, machine_game
+from ..core.loop import END, NO_NRT, Machine, block_kernel, decider, machine_game
+from ..core.search import Search
 from .empire import (
     AUGUSTUS,
     CAESAR,
@@ -657,8 +658,28 @@ def usurpation_decide(offset, point, codes, params, slots, stream, p, zone_dioce
 
 # usurpation_machine(stream, codes, params, slots, offset, p, ..., march, state, dio, tie, ls, zs, aux, g, row): one
 # game to its end; 0 or the error code of the first illegal action
+@njit(cache=True)
+def usurpation_player(point, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux, g, row):
+    return np.int64(0)  # every decision is the usurping player's
+
+
+@njit(cache=True)
+def usurpation_actions(point, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux, g,
+                       row):
+    return np.int64(MAX_LEADERS)  # a leader index (D5, D8) or a Diocese (D6, 12 of them)
+
+
+@njit(cache=True)
+def usurpation_reward(player, p, zone_diocese, dadj, lead, units, legal, march, state, dio, tie, ls, zs, aux, g,
+                      row):
+    return float(row[WIN])
+
+
+# the usurpation hides nothing from its player: a search needs no determinization
 usurpation_machine = machine_game("usurpation_machine", usurpation_init, usurpation_advance, usurpation_legal,
-                                  usurpation_apply, usurpation_decide, _nrt=False)
+                                  usurpation_apply, usurpation_decide,
+                                  Search(usurpation_player, usurpation_actions, usurpation_reward, None),
+                                  max_actions=MAX_LEADERS, _nrt=False)
 
 
 @njit(cache=True)
@@ -689,5 +710,5 @@ def usurpation_view(point, arrays):
     return arrays[USURPATION_VIEWS[point]]
 
 
-MACHINE = Machine(usurpation_init, usurpation_advance, usurpation_legal, usurpation_apply, usurpation_decide,
+MACHINE = Machine(usurpation_init, usurpation_advance, usurpation_legal, usurpation_apply, decider(usurpation_machine),
                   usurpation_scratch, usurpation_view)

@@ -16,7 +16,8 @@ import numpy as np
 
 from ..core.jit import njit
 from ..core import rng
-from ..core.loop import END, Machine, block_kernel, machine_game
+from ..core.loop import END, Machine, block_kernel, decider, machine_game
+from ..core.search import Search
 from . import cards
 from .board import attending
 from .policies import call_policy
@@ -41,6 +42,8 @@ from .state import (
     FRAMES,
     FRAME_SIZE,
     VIEW_N_ACTIONS,
+    IN_HAND,
+    MAX_ACTIONS,
     ACTIVE,
     APP_BONUS,
     ARENA,
@@ -1194,8 +1197,112 @@ def decide_seat(offset, point, codes, params, slots, stream, p, g, view, row):
     return call_policy(offset + point, codes, params, view, stream, slots)
 
 
+# --------------------------------------------------------------------------- search (core.search)
+@njit(cache=True)
+def vox_player(point, p, g, view, row):
+    """A seat decides its own point."""
+    return np.int64(point)
+
+
+@njit(cache=True)
+def vox_actions(point, p, g, view, row):
+    return view[VIEW_N_ACTIONS]
+
+
+@njit(cache=True)
+def vox_reward(player, p, g, view, row):
+    """A finished game's value for seat ``player``: its share of the win (spec 6.6: a tie shares it)."""
+    winners = 0
+    for s in range(MAX_SEATS):
+        winners += row[R_WIN_SEAT + s]
+    return row[R_WIN_SEAT + player] / winners if winners > 0 else 0.0
+
+
+@njit(cache=True)
+def vox_determinize(point, stream, p, g, view, row):
+    """What seat ``point`` cannot see (spec 11), redrawn consistently with what it has seen: the cards of the other
+    hands and of the deck dealt again from their pool (each hand keeps its size); each other seat's secret box,
+    its pieces (stars by value, decoys) shuffled among its slots, each slot keeping its count (only the values
+    when decoys are told apart, VOX-A10 decoy_distinguishable; nothing with open_stars); a meter another seat has
+    chosen and not revealed (DP09), drawn again at even odds. Not redrawn: money under public_money = false, and
+    under slip_order = simultaneous the per-slot count of slips not yet public (VOX-A36)."""
+    seat = point
+    pool = np.empty(N_CARDS, np.int64)
+    n = 0
+    for c in range(N_CARDS):
+        held = g[CARD_STATE + c] == IN_HAND and g[hand_at(seat, c)] == 0
+        if held or g[CARD_STATE + c] == IN_DECK:
+            pool[n] = c
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = rng.dn(stream, i + 1) - 1
+        pool[i], pool[j] = pool[j], pool[i]
+    k = 0
+    for s in range(g[N_SEATS]):
+        if s == seat:
+            continue
+        for c in range(N_CARDS):
+            g[hand_at(s, c)] = 0
+        for _ in range(g[HAND_SIZE + s]):
+            g[hand_at(s, pool[k])] = 1
+            g[CARD_STATE + pool[k]] = IN_HAND
+            k += 1
+    for i in range(g[DECK_LEFT]):
+        g[DECK + N_CARDS - g[DECK_LEFT] + i] = pool[k]
+        g[CARD_STATE + pool[k]] = IN_DECK
+        k += 1
+    if not p[O_OPEN_STARS]:
+        for s in range(g[N_SEATS]):
+            if s != seat:
+                shuffle_box(g, p, s, stream)
+    for s in range(g[N_SEATS]):
+        if s != seat and g[CHOICE + s] >= 0:
+            g[CHOICE + s] = rng.dn(stream, 2) - 1
+
+
+@njit(cache=True)
+def shuffle_box(g, p, s, stream):
+    """Seat ``s``'s secret pieces shuffled among its slots, each slot keeping its count (decoys left where they
+    are when they are public)."""
+    decoys_public = p[O_DECOY_DISTINGUISHABLE] != 0
+    n = 0
+    for slot in range(N_POL):
+        n += 0 if decoys_public else g[box_decoys_at(slot, s)]
+        for v in range(1, N_VALUES + 1):
+            n += g[stars_at(slot, s, v)]
+    pieces = np.empty(n, np.int64)
+    n = 0
+    for slot in range(N_POL):
+        for v in range(1, N_VALUES + 1):
+            for _ in range(g[stars_at(slot, s, v)]):
+                pieces[n] = v
+                n += 1
+        if not decoys_public:
+            for _ in range(g[box_decoys_at(slot, s)]):
+                pieces[n] = 0
+                n += 1
+    for i in range(n - 1, 0, -1):
+        j = rng.dn(stream, i + 1) - 1
+        pieces[i], pieces[j] = pieces[j], pieces[i]
+    k = 0
+    for slot in range(N_POL):
+        size = g[box_decoys_at(slot, s)] if not decoys_public else 0
+        for v in range(1, N_VALUES + 1):
+            size += g[stars_at(slot, s, v)]
+            g[stars_at(slot, s, v)] = 0
+        if not decoys_public:
+            g[box_decoys_at(slot, s)] = 0
+        for _ in range(size):
+            if pieces[k] == 0:
+                g[box_decoys_at(slot, s)] += 1
+            else:
+                g[stars_at(slot, s, pieces[k])] += 1
+            k += 1
+
+
 # game_loop(stream, codes, params, slots, offset, p, g, view, row): one game to its end; 0 or a policy error code
-game_loop = machine_game("game_loop", vox_init, vox_advance, vox_legal, vox_apply, decide_seat)
+game_loop = machine_game("game_loop", vox_init, vox_advance, vox_legal, vox_apply, decide_seat,
+                         Search(vox_player, vox_actions, vox_reward, vox_determinize), max_actions=MAX_ACTIONS)
 
 
 @njit(cache=True)
@@ -1215,7 +1322,7 @@ def game_scratch(args):
 
 game_kernel = block_kernel("game_kernel", game_scratch, game_loop, N_METRICS)
 # the game's arrays: (p,) + (g, view) + (row,); decisions read ``view``
-MACHINE = Machine(vox_init, vox_advance, vox_legal, vox_apply, decide_seat, game_scratch, 2)
+MACHINE = Machine(vox_init, vox_advance, vox_legal, vox_apply, decider(game_loop), game_scratch, 2)
 
 
 @njit(cache=True)

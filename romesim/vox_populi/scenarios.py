@@ -14,6 +14,7 @@ from .board import custom_graph, grid
 from .game import MACHINE, game_kernel
 from .policies import seat_points
 from .state import (
+    MAX_ACTIONS,
     MAX_DEGREE,
     MAX_PIECES,
     MAX_SEATS,
@@ -191,8 +192,18 @@ class Game(Scenario):
     def seats(self):
         return tuple(Seat(f"seat{s}", f"seat{s}", f"p_win_seat{s}") for s in range(self.players))
 
+    def all_actions(self, point):
+        """A seat's decisions take actions ``0 .. MAX_ACTIONS - 1`` (DP01: 6 politicians x 48 cells, the most)."""
+        if point in [dp.name for dp in self.decision_points]:
+            return tuple(range(MAX_ACTIONS))
+        return super().all_actions(point)
+
     def kernel_args(self):
         return (self.compiled(),)
+
+    def narrator(self):
+        from .narrative import GameNarrator
+        return GameNarrator()
 
 
 __all__ = ["Game", "METRICS", "POLITICIANS", "encode_option"]
