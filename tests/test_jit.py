@@ -22,7 +22,40 @@ def test_a_function_called_with_several_constants_compiles_once():
         return scaled(x, 2) + scaled(x, 3) + scaled(x, 4)
 
     assert caller(5) == 45
-    assert scaled.signatures == [(numba.int64, numba.int64)]
+    assert scaled.callee.signatures == [(numba.int64, numba.int64)]
+
+
+def test_compiled_code_calls_the_function_compiled_without_python_wrappers():
+    """A call from compiled code compiles the function's ``callee`` (no CPython or C wrapper); Python calls the
+    function itself, compiled apart with both; each has cache files of its own."""
+    import numpy as np
+    from numba.core.caching import FunctionCache
+
+    from romesim.core.jit import Callee
+    from romesim.kings_of_rome import treason
+
+    @njit
+    def inner(a, k):
+        return a.sum() * k
+
+    @njit
+    def outer(a):
+        return inner(a, 3)
+
+    values = np.arange(4)
+    assert outer(values) == 18
+    assert isinstance(inner.callee, Callee) and inner.callee.callee is inner.callee
+    assert inner.signatures == [] and len(inner.callee.signatures) == 1
+    compiled = inner.callee.overloads[inner.callee.signatures[0]]
+    assert compiled.fndesc.llvm_cpython_wrapper_name not in compiled.library.get_llvm_str()
+    assert compiled.fndesc.llvm_cfunc_wrapper_name not in compiled.library.get_llvm_str()
+    assert inner(values, 2) == 12  # from Python: the function itself, with its wrappers
+    compiled = inner.overloads[inner.signatures[0]]
+    assert compiled.fndesc.llvm_cpython_wrapper_name in compiled.library.get_llvm_str()
+    own = treason.treason_game._cache
+    callee = treason.treason_game.callee._cache
+    assert type(own) is FunctionCache and callee._cache_file._index_name == own._cache_file._index_name.replace(
+        ".nbi", ".callee.nbi")
 
 
 def test_numba_s_own_rules_for_other_functions():
@@ -132,3 +165,15 @@ def test_a_borrowed_view_is_the_array_itself_without_its_reference_count():
     shape, strides, three, second = write_through(owner, (1, 2))
     assert (shape, strides, three, second) == ((2, 3), owner.strides, 3, 2)
     assert owner.tolist() == [[0, -1, 0], [0, 0, 7]]
+
+
+def test_roomy_calls_the_function_from_a_frame_with_room_for_its_calls():
+    import sys
+
+    from romesim.core.jit import ROOM, roomy
+
+    def callers_stack():
+        return sys._getframe(1).f_code.co_stacksize
+
+    assert roomy(divmod, 17, 5) == (3, 2)
+    assert roomy(callers_stack) >= ROOM

@@ -17,6 +17,7 @@ import pandas as pd
 
 from . import policy as _policy
 from .errors import ExactNotSupported, RomesimError, ScenarioError
+from .jit import roomy
 from .loop import BLOCK, n_blocks, record
 from .result import Result
 from .rng import GENERATOR
@@ -44,6 +45,9 @@ def _check_int(name, value, lo, hi=None):
     return int(value)
 
 
+_CALLED = set()  # (kernel, with the slots of user functions or searches) called once in this process
+
+
 def run_chunk(scenario, seed, first, count, resolved, keep):
     """Play games ``first .. first+count-1``; returns ``(sums, sumsq, outcomes or None)``."""
     k = len(scenario.metrics)
@@ -52,8 +56,15 @@ def run_chunk(scenario, seed, first, count, resolved, keep):
     sumsq = np.zeros((blocks, k), np.int64)
     errors = np.zeros((blocks, 2), np.int64)
     out = np.zeros((k, count if keep else 0), np.int32)
-    scenario.kernel(np.uint64(seed), first, count, tuple(scenario.kernel_args()), resolved.codes, resolved.params,
-                    resolved.slots, out, sums, sumsq, errors)
+    slots = resolved.slots
+    inputs = (np.uint64(seed), first, count, tuple(scenario.kernel_args()), resolved.codes, resolved.params, slots,
+              out, sums, sumsq, errors)
+    variant = (scenario.kernel, slots is not None)
+    if variant in _CALLED:
+        scenario.kernel(*inputs)
+    else:  # the first call of the kernel's variant in this process compiles it, or loads it from numba's cache
+        roomy(scenario.kernel, *inputs)
+        _CALLED.add(variant)
     bad = np.flatnonzero(errors[:, 0])
     if bad.size:
         code, game = errors[bad[0]]

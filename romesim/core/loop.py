@@ -27,9 +27,11 @@ import inspect
 import sys
 from collections import namedtuple
 
+import numba
 import numpy as np
 from numba import config, prange, types
 from numba.core import cgutils
+from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 from .jit import njit
@@ -96,7 +98,7 @@ def no_scratch(args):
 
 
 KERNEL = """\
-def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors{apart}):
     for b in prange(n_blocks(count)):
         owners = (rng.new_stream(), np.zeros({n_metrics}, np.int64)) + args + scratch(args)
         stream, row = borrowed(owners[0]), borrowed(owners[1])
@@ -104,7 +106,7 @@ def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, err
         {borrowed}
         for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             rng.start(stream, seed, first + j)
-            error = play(stream, row, block_codes, block_params, slots, {inputs})
+            error = {play}
             if error != 0:
                 errors[b, 0] = error
                 errors[b, 1] = first + j
@@ -112,14 +114,21 @@ def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, err
             record(row, b, j, out, sums, sumsq)
         alive_until_here(owners)
 """
+# how KERNEL and REPLAY play a game: ``play``, inlined; or a state machine from its start (offset 0), compiled
+# apart and called at the address ``game`` (``block_kernel``)
+PLAY = "play(stream, row, block_codes, block_params, slots, {inputs})"
+PLAY_APART = "call_apart(game, (stream, block_codes, block_params, slots, np.int64(0), {inputs}, row))"
+PLAY_APART_GAME = "call_apart(game, (stream, row, block_codes, block_params, slots, {inputs}))"
 
 
 REPLAY = """\
 def {name}(seed, game, args, codes, params, slots, stream, row):
     {inputs}, = args + scratch(args)
     rng.start(stream, seed, game)
-    return play(stream, row, codes, params, slots, {inputs})
+    return {play}
 """
+REPLAY_PLAY = "play(stream, row, codes, params, slots, {inputs})"
+REPLAY_MACHINE = "play(stream, codes, params, slots, np.int64(0), {inputs}, row)"
 
 
 def _generate(template, name, count, functions, module, line, helpers=(), **jit):
@@ -128,12 +137,14 @@ def _generate(template, name, count, functions, module, line, helpers=(), **jit)
     defines, compiled with numba's default options (the returned function's own are ``jit``); they are kept in
     ``GENERATED`` under their names, for ``decider``."""
     inputs = [f"input_{i}" for i in range(count)]  # not the game's names, which may be the kernel's (``out``)
-    take = "; ".join(f"{x} = borrowed(owners[{i + 2}])" for i, x in enumerate(inputs))
     copies = [f"copy_{i}" for i in range(count)]
-    words = dict(name=name, inputs=", ".join(inputs), borrowed=take, copies=", ".join(copies),
+    words = dict(name=name, inputs=", ".join(inputs), copies=", ".join(copies), apart="", play=PLAY,
+                 borrowed="; ".join(f"{x} = borrowed(owners[{i + 2}])" for i, x in enumerate(inputs)),
                  copy_exprs=", ".join(f"duplicate({x})" for x in inputs),
                  restore="; ".join(f"restore({c}, {x})" for c, x in zip(copies, inputs)))
-    source = "\n" * (line - 1) + template.format(**words, **functions.pop("format", {}))
+    words.update(functions.pop("format", {}))
+    words["play"] = words["play"].format(inputs=words["inputs"])
+    source = "\n" * (line - 1) + template.format(**words)
     namespace = dict(__name__=__name__, np=np, prange=prange, rng=rng, BLOCK=BLOCK, n_blocks=n_blocks,
                      record=record, error_code=error_code, borrowed=borrowed, alive_until_here=alive_until_here,
                      **functions)
@@ -156,7 +167,7 @@ def _arity(function, fixed, what):
     return function, count
 
 
-def block_kernel(name, scratch, play, n_metrics):
+def block_kernel(name, scratch, play, n_metrics, apart=False):
     """The parallel kernel ``name(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)``
     that plays games ``first .. first+count-1`` of run ``seed`` with ``play``, one dice stream per game and a
     block of ``BLOCK`` games per thread.
@@ -164,17 +175,37 @@ def block_kernel(name, scratch, play, n_metrics):
     Its source is ``KERNEL`` with as many inputs as ``play`` takes, compiled as if written in ``play``'s module at
     the line that calls ``block_kernel``: numba caches it beside the game's other functions and stamps it with the
     game's sources (``core.cache``). ``replay_kernel`` makes the same game's one-game kernel from it.
+
+    ``play`` is either ``play(stream, row, codes, params, slots, *inputs)``, inlined into the kernel, or a state
+    machine made by ``machine_game``, played from its start (``offset`` 0, the outcome row its last array) and
+    compiled apart: the kernel calls it at its address (``MachineKernel``). numba links a callee's whole code into
+    its caller and optimises and compiles it again there, and a parallel kernel is four such callers (the kernel,
+    its parallel region and numba's two wrappers of the region): a whole game inlined into its kernel was compiled
+    five times over, called at its address once. ``apart=True`` compiles and calls a ``play`` of the first kind
+    the same way, for a game that plays another whole game (a career of duels).
     """
-    function, count = _arity(play, 5, "a game takes at least the scenario's arrays after 'slots'")
-    module, line = sys.modules[function.__module__], sys._getframe(1).f_lineno
-    kernel = _generate(KERNEL, name, count, dict(scratch=scratch, play=play, format=dict(n_metrics=int(n_metrics))),
-                       module, line, parallel=True)
+    machine = play in _MACHINES
+    apart = apart or machine
+    function, count = _arity(play, 6 if machine else 5, "a game takes at least the scenario's arrays after 'slots'")
+    caller = sys._getframe(1)  # a machine's own module is this one's: it is made from this module's source
+    module, line = sys.modules[caller.f_globals["__name__"] if machine else function.__module__], caller.f_lineno
+    layout = dict(n_metrics=int(n_metrics))
+    if apart:
+        layout.update(apart=", game", play=PLAY_APART if machine else PLAY_APART_GAME)
+        call = (lambda game, arguments: game(*arguments)) if config.DISABLE_JIT else _call_apart(play)
+        functions = dict(scratch=scratch, call_apart=call, format=layout)
+    else:
+        functions = dict(scratch=scratch, play=play, format=layout)
+    kernel = _generate(KERNEL, name, count, functions, module, line, parallel=True)
+    if apart:
+        kernel = MachineKernel(kernel, play, scratch, machine)
     _GAMES[kernel] = (name, count, scratch, play, module, line)
     return kernel
 
 
 _GAMES = {}  # kernel -> how block_kernel made it
 _REPLAYS = {}
+_MACHINES = set()  # the state machines machine_game made
 
 
 def replay_kernel(kernel):
@@ -183,8 +214,72 @@ def replay_kernel(kernel):
     game's error code. Compiled on first use, and cached on disk like the kernel."""
     if kernel not in _REPLAYS:
         name, count, scratch, play, module, line = _GAMES[kernel]
-        _REPLAYS[kernel] = _generate(REPLAY, f"{name}_replay", count, dict(scratch=scratch, play=play), module, line)
+        layout = dict(play=REPLAY_MACHINE if play in _MACHINES else REPLAY_PLAY)
+        _REPLAYS[kernel] = _generate(REPLAY, f"{name}_replay", count, dict(scratch=scratch, play=play, format=layout),
+                                     module, line)
     return _REPLAYS[kernel]
+
+
+def _call_apart(machine):
+    """``call_apart(address, arguments)``: ``machine(*arguments)`` compiled apart, at ``address`` (an int64): the
+    caller links none of its code. ``machine.callee`` must be compiled for exactly the types of ``arguments`` (which
+    ``MachineKernel`` does before the kernel runs); a kernel typed otherwise does not compile."""
+    @intrinsic
+    def call_apart(typingctx, address, arguments):
+        if tuple(arguments) not in machine.callee.overloads:
+            raise TypingError(f"{machine.__name__} is not compiled for {arguments}")
+
+        def codegen(context, builder, signature, args):
+            types_ = tuple(arguments)
+            values = [builder.extract_value(args[1], i) for i in range(len(types_))]
+            pointer = builder.inttoptr(args[0], context.call_conv.get_function_type(types.int64, types_).as_pointer())
+            status, result = context.call_conv.call_function(builder, pointer, types.int64, types_, values)
+            with cgutils.if_unlikely(builder, status.is_error):
+                context.call_conv.return_status_propagate(builder, status)
+            return result
+        return types.int64(address, arguments), codegen
+    return call_apart
+
+
+class MachineKernel:
+    """A kernel that plays its games with a state machine (or a ``play``) compiled apart (``block_kernel``): called
+    as the kernel, it compiles (or loads from numba's cache) the machine for the types of the game's arrays and of
+    the policies' ``slots``, and passes its address to ``kernel``, the parallel loop, as a last argument ``game``."""
+
+    def __init__(self, kernel, machine, scratch, is_machine=True):
+        self.kernel, self.machine, self.scratch, self.is_machine = kernel, machine, scratch, is_machine
+        self._addresses = {}
+
+    def __call__(self, seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
+        return self.kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors,
+                           self.address(args, codes, params, slots))
+
+    def signature(self, args, codes, params, slots):
+        """The types ``kernel`` calls the machine with: ``(stream, codes, params, slots, offset, *args,
+        *scratch(args), row)``; a ``play``, ``(stream, row, codes, params, slots, *args, *scratch(args))``."""
+        arrays = tuple(numba.typeof(a) for a in (*args, *self.scratch(args)))
+        policies = (numba.typeof(codes), numba.typeof(params), numba.typeof(slots))
+        if self.is_machine:
+            return (STREAM_TYPE, *policies, types.int64, *arrays, ROW_TYPE)
+        return (STREAM_TYPE, ROW_TYPE, *policies, *arrays)
+
+    def address(self, args, codes, params, slots):
+        """The machine compiled for these inputs, as the address ``kernel`` calls (the machine under
+        NUMBA_DISABLE_JIT)."""
+        if config.DISABLE_JIT:
+            return self.machine
+        key = (numba.typeof(args), numba.typeof(codes), numba.typeof(params), numba.typeof(slots))
+        if key not in self._addresses:
+            result = self.machine.callee.get_compile_result(types.int64(*self.signature(args, codes, params, slots)))
+            self._addresses[key] = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
+        return self._addresses[key]
+
+    @property
+    def stats(self):
+        return self.kernel.stats
+
+
+STREAM_TYPE, ROW_TYPE = types.uint64[::1], types.int64[::1]  # rng.new_stream(), the kernel's outcome row
 
 
 END = -1  # what a state machine's ``advance`` answers once the game is over
@@ -262,6 +357,7 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
                          format=dict(decide=f"{name}_choose", max_actions=int(max_actions), determinize=determinize))
     loop = _generate(_search.SEARCH + "\n\n" + MACHINE if search is not None else MACHINE, name, count, functions,
                      module, line, helpers, **jit)
+    _MACHINES.add(loop)
     _DECIDERS[loop] = GENERATED[f"{name}_choose"] if search is not None else decide
     if search is not None:
         _SEARCHING.append(_DECIDERS[loop])

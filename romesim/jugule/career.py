@@ -247,7 +247,8 @@ def career_game(stream, row, codes, params, slots, p, rank_weights, pool, o, own
                        G0, IT0, G, IT, st, state, cand, duel_row, codes, params, slots)
 
 
-career_kernel = block_kernel("career_kernel", career_scratch, career_game, N_METRICS)
+# a career plays whole duels: compiled apart from its kernel (``block_kernel``)
+career_kernel = block_kernel("career_kernel", career_scratch, career_game, N_METRICS, apart=True)
 
 
 # --------------------------------------------------------------------------- scenario

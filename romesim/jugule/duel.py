@@ -20,9 +20,9 @@ Compile time: numba links and re-optimises a function's whole callee tree at eve
 are separate functions that ``duel_advance`` dispatches to, each running its steps until it calls another, returns
 or asks.
 
-The kernel plays its games with ``core.loop.block_kernel``: ``duel_game`` is one duel from ``Duel.kernel_args()``,
-``(o, G0, IT0)``, with the buffers ``duel_scratch`` makes for a block, played by ``duel_machine``; a career plays
-its duels with the same ``duel_machine``.
+The kernel plays its games with ``core.loop.block_kernel``: each is a duel from ``Duel.kernel_args()``,
+``(o, G0, IT0)``, with the buffers ``duel_scratch`` makes for a block, played by ``duel_machine``, compiled apart
+from the kernel and called at its address; a career plays its duels with the same ``duel_machine``.
 """
 import numpy as np
 
@@ -740,8 +740,13 @@ def cowardice(o, G, st):
 @njit(cache=True, inline="always")
 def setup(o, G, IT, G0, IT0):
     """2, 15.1 (JUG-A1): A at (0,0) facing 0, B at distance 2 (or 3) facing 3; all weapons in hand."""
-    G[:, :] = G0
-    IT[:, :, :] = IT0
+    # copied entry by entry: a slice assignment compiles numba's message for arrays of other shapes
+    for side in range(2):
+        for k in range(G.shape[1]):
+            G[side, k] = G0[side, k]
+        for i in range(IT.shape[1]):
+            for k in range(IT.shape[2]):
+                IT[side, i, k] = IT0[side, i, k]
     G[0, G_Q], G[0, G_R], G[0, G_FACING] = 0, 0, 0
     G[1, G_Q], G[1, G_R], G[1, G_FACING] = o[O_START_DISTANCE], 0, 3
 
@@ -1957,12 +1962,6 @@ def duel_scratch(args):
             np.zeros((SCRATCH, 2), np.int64))
 
 
-@njit(cache=True, inline="always")
-def duel_game(stream, row, codes, params, slots, o, G0, IT0, st, state, G, IT, cand):
-    """One duel from the set-up; its outcome row, or the error code of an illegal action."""
-    return duel_machine(stream, codes, params, slots, 0, o, G0, IT0, st, state, G, IT, cand, row)
-
-
-duel_kernel = block_kernel("duel_kernel", duel_scratch, duel_game, N_METRICS)
+duel_kernel = block_kernel("duel_kernel", duel_scratch, duel_machine, N_METRICS)
 # the game's arrays: (o, G0, IT0) + (st, state, G, IT, cand) + (row,); decisions read ``state``
 MACHINE = Machine(duel_init, duel_advance, duel_legal, duel_apply, decider(duel_machine), duel_scratch, 4)

@@ -1320,13 +1320,7 @@ def game_scratch(args):
     return g, view
 
 
-@njit(cache=True)
-def game_play(stream, row, codes, params, slots, p, g, view):
-    """One game of the block loop: ``args`` is ``(p,)``, the scenario's compiled parameter vector."""
-    return game_loop(stream, codes, params, slots, 0, p, g, view, row)
-
-
-game_kernel = block_kernel("game_kernel", game_scratch, game_play, N_METRICS)
+game_kernel = block_kernel("game_kernel", game_scratch, game_loop, N_METRICS)
 # the game's arrays: (p,) + (g, view) + (row,); decisions read ``view``
 MACHINE = Machine(vox_init, vox_advance, vox_legal, vox_apply, decider(game_loop), game_scratch, 2)
 

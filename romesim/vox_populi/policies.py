@@ -1668,9 +1668,11 @@ def builtin_policy(code, prm, view, stream):
     """The built-in selected by ``code`` (``CODE_*``), for the seat whose view this is."""
     if code == CODE_RANDOM:
         return random_legal(view, stream)
-    if code == CODE_PARAMETRIC:
-        return heuristic(view, prm, stream, False)
-    return heuristic(view, DEFAULT_VECTOR, stream, True)
+    # one call for both vectors: numba types the parameter row and the (read-only) global apart, and a call with
+    # each compiled the heuristic twice
+    parametric = code == CODE_PARAMETRIC
+    weights = prm if parametric else DEFAULT_VECTOR
+    return heuristic(view, weights, stream, not parametric)
 
 
 @njit(cache=True, inline="always")
