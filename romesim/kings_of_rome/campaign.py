@@ -2293,7 +2293,8 @@ def campaign_play(stream, row, codes, params, slots, cp, city, cost, tok, per, w
     return err if err else g[G_ERROR]
 
 
-campaign_kernel = block_kernel("campaign_kernel", campaign_scratch, campaign_play, N_METRICS)
+# a campaign plays battles, sieges and the rest: compiled apart from its kernel (``block_kernel``)
+campaign_kernel = block_kernel("campaign_kernel", campaign_scratch, campaign_play, N_METRICS, apart=True)
 
 
 def campaign_view(point, arrays):
