@@ -12,7 +12,10 @@ def _source_size(name):
     """The kernel module's size: a rough, self-maintaining guess of its compile time (largest first)."""
     import romesim
 
-    return Path(romesim.scenario(name).kernel.py_func.__code__.co_filename).stat().st_size
+    kernel = romesim.scenario(name).kernel
+    # a kernel that calls its game compiled apart (``core.loop.MachineKernel``) holds the parallel loop in ``kernel``
+    function = getattr(kernel, "py_func", None) or kernel.kernel.py_func
+    return Path(function.__code__.co_filename).stat().st_size
 
 
 def _compile(name):
