@@ -77,6 +77,9 @@ T_ROMAN, T_LATIN, T_SABINE, T_ETRUSCAN, T_OTHER = 1, 2, 4, 8, 16
 # where a war's token goes at the period end (WR_TOKEN_AFTER)
 AFTER_REMOVED, AFTER_R, AFTER_NR = range(3)
 MAX_WARS = 4  # invasion armies on the map at once
+# the war each war token starts (-1: not a war), by event code
+EVENT_WAR = (-1, W_AEQUI, W_VOLSCI, W_PICENI, W_FALISCI, W_CAPENA, -1, -1, W_SAMNITE, -1, -1, -1, -1, W_GALLIC,
+             W_ETRUSCAN, W_DANAI, W_UMBRIAN, -1, -1)
 # ws[k]: an invasion army
 WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_COLS = range(7)
 
@@ -145,14 +148,29 @@ def count_at(ts, loc):
 
 
 @njit(cache=True)
-def pick_at(ts, loc, stream):
-    """A counter of ``loc`` drawn at random (C5), or -1 if there is none."""
-    n = count_at(ts, loc)
+def matches(tok, ts, t, loc, kind, people, base, value):
+    """Whether counter ``t`` is at ``loc`` and of ``kind`` (-1: either military kind), ``people`` (-1: any; -2: any
+    but Rome's), a base counter when ``base`` (not an invasion army's), of Virtus ``value`` (0: any)."""
+    if ts[t, TS_LOC] != loc or not is_kind(tok, t, kind):
+        return False
+    p = tok[t, TK_PEOPLE]
+    if (people >= 0 and p != people) or (people == -2 and p == ROMAN):
+        return False
+    return (not base or tok[t, TK_CODE] == 0) and (value == 0 or tok[t, TK_VIRTUS] == value)
+
+
+@njit(cache=True)
+def pick(tok, ts, loc, kind, people, base, value, stream):
+    """A counter drawn at random among those ``matches`` accepts (C5), or -1 if there is none."""
+    n = 0
+    for t in range(ts.shape[0]):
+        if matches(tok, ts, t, loc, kind, people, base, value):
+            n += 1
     if n == 0:
         return -1
     k = rng.dn(stream, n)
     for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == loc:
+        if matches(tok, ts, t, loc, kind, people, base, value):
             k -= 1
             if k == 0:
                 return t
@@ -160,18 +178,14 @@ def pick_at(ts, loc, stream):
 
 
 @njit(cache=True)
-def pick_kind(tok, ts, loc, kind, people, stream):
-    """A counter of ``kind`` (INF/CAV: either military kind when ``kind`` < 0) and ``people`` (-1: any) at
-    ``loc``, at random; -1 if none."""
-    n = 0
-    for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == loc and is_kind(tok, t, kind) and (people < 0 or tok[t, TK_PEOPLE] == people):
-            n += 1
+def pick_at(ts, loc, stream):
+    """Any counter of ``loc`` (a container) drawn at random (C5), or -1 if there is none."""
+    n = count_at(ts, loc)
     if n == 0:
         return -1
     k = rng.dn(stream, n)
     for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == loc and is_kind(tok, t, kind) and (people < 0 or tok[t, TK_PEOPLE] == people):
+        if ts[t, TS_LOC] == loc:
             k -= 1
             if k == 0:
                 return t
@@ -516,43 +530,15 @@ def campaign_setup(stream, cp, city, tok, per, ts, g, cs, ws, row):
 @njit(cache=True)
 def pick_base(tok, ts, kind, stream):
     """A random base military unit (not an invasion army's) of ``kind`` (-1: either) in the general reserve."""
-    n = 0
-    for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_RESERVE and is_kind(tok, t, kind) and tok[t, TK_CODE] == 0:
-            n += 1
-    if n == 0:
-        return -1
-    k = rng.dn(stream, n)
-    for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_RESERVE and is_kind(tok, t, kind) and tok[t, TK_CODE] == 0:
-            k -= 1
-            if k == 0:
-                return t
-    return -1
+    return pick(tok, ts, L_RESERVE, kind, -1, True, 0, stream)
 
 
 @njit(cache=True)
 def pick_garrison(tok, ts, people, value, stream):
-    """A garrison counter of ``people`` (-1: any but Rome's) in the general reserve, of ``value`` if there is one
+    """A garrison counter of ``people`` (-2: any but Rome's) in the general reserve, of ``value`` if there is one
     (0: any value), at random."""
-    for exact in (True, False):
-        n = 0
-        for t in range(ts.shape[0]):
-            if ts[t, TS_LOC] == L_RESERVE and tok[t, TK_KIND] == GARRISON and \
-                    (tok[t, TK_PEOPLE] == people or (people < 0 and tok[t, TK_PEOPLE] != ROMAN)) and \
-                    (not exact or value == 0 or tok[t, TK_VIRTUS] == value):
-                n += 1
-        if n == 0:
-            continue
-        k = rng.dn(stream, n)
-        for t in range(ts.shape[0]):
-            if ts[t, TS_LOC] == L_RESERVE and tok[t, TK_KIND] == GARRISON and \
-                    (tok[t, TK_PEOPLE] == people or (people < 0 and tok[t, TK_PEOPLE] != ROMAN)) and \
-                    (not exact or value == 0 or tok[t, TK_VIRTUS] == value):
-                k -= 1
-                if k == 0:
-                    return t
-    return -1
+    t = pick(tok, ts, L_RESERVE, GARRISON, people, False, value, stream)
+    return t if t >= 0 or value == 0 else pick(tok, ts, L_RESERVE, GARRISON, people, False, 0, stream)
 
 
 @njit(cache=True)
@@ -578,7 +564,7 @@ def prepare_period(stream, cp, city, tok, per, ts, g, row, period):
         if t >= 0:
             put(ts, t, L_PREP, 0, FACE_ROMAN)
     for _ in range(per[period, PR_PREP_GARRISONS]):
-        t = pick_garrison(tok, ts, -1, 0, stream)
+        t = pick_garrison(tok, ts, -2, 0, stream)
         if t >= 0:
             put(ts, t, L_PREP, 0, FACE_ROMAN)
     for t in range(tok.shape[0]):
@@ -754,7 +740,7 @@ def metius(stream, cp, cs, tok, ts, t):
         return
     put(ts, t, L_CITY, alba, FACE_NR)
     for k in range(3):
-        u = pick_kind(tok, ts, L_RESERVE, CAV if k < 2 else INF, LATINS if k == 2 else -1, stream)
+        u = pick(tok, ts, L_RESERVE, CAV if k < 2 else INF, LATINS if k == 2 else -1, False, 0, stream)
         if u >= 0 and tok[u, TK_CODE] == 0:
             put(ts, u, L_CITY, alba, FACE_NR)
 
@@ -783,7 +769,7 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
             tatius(stream, tok, ts)
     elif code == EV_AEQUI or code == EV_VOLSCI or code == EV_PICENI or code == EV_FALISCI or \
             code == EV_CAPENA or code == EV_SAMNITE or code == EV_UMBRIAN:
-        w = event_war(code)
+        w = EVENT_WAR[code]
         if roman:
             put(ts, t, L_NR, 0, FACE_NR)  # 9.1.8.3, 9.2.7.2-4, 9.4.7.3, 9.6.7.3: R side into the NR container
         else:
@@ -792,7 +778,7 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
         if roman and not cp[CP_WAR_ANY_CONTAINER] and code == EV_DANAI:
             put(ts, t, L_NR, 0, FACE_NR)
         else:
-            start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, event_war(code), t, 1)
+            start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, EVENT_WAR[code], t, 1)
     elif code == EV_ETRUSCAN:
         if roman and not cp[CP_WAR_ANY_CONTAINER]:
             put(ts, t, L_NR, 0, FACE_NR)
@@ -813,7 +799,7 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
                 if tok[s, TK_KIND] == SHIP and tok[s, TK_PEOPLE] == ROMAN and ts[s, TS_LOC] == L_ASIDE:
                     put(ts, s, L_R, 0, FACE_ROMAN)
             for _ in range(2):
-                u = pick_garrison(tok, ts, -1, 0, stream)
+                u = pick_garrison(tok, ts, -2, 0, stream)
                 if u >= 0:
                     put(ts, u, L_R, 0, FACE_ROMAN)
             put(ts, t, L_OUT, 0, FACE_ROMAN)
@@ -859,29 +845,6 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
 
 
 @njit(cache=True)
-def event_war(code):
-    if code == EV_AEQUI:
-        return W_AEQUI
-    if code == EV_VOLSCI:
-        return W_VOLSCI
-    if code == EV_PICENI:
-        return W_PICENI
-    if code == EV_FALISCI:
-        return W_FALISCI
-    if code == EV_CAPENA:
-        return W_CAPENA
-    if code == EV_SAMNITE:
-        return W_SAMNITE
-    if code == EV_GALLIC:
-        return W_GALLIC
-    if code == EV_DANAI:
-        return W_DANAI
-    if code == EV_UMBRIAN:
-        return W_UMBRIAN
-    return W_ETRUSCAN
-
-
-@njit(cache=True)
 def tatius(stream, tok, ts):
     """9.1.8.1 NR: Titus Tatius enters Rome with 2 infantry and 1 Sabine cavalry; they defend Rome and leave
     the royal army alone (``TS_AT`` 1 in the Rome reserve: Tatius' troops, which he alone may command)."""
@@ -889,7 +852,7 @@ def tatius(stream, tok, ts):
         if tok[t, TK_KIND] == LEADER and tok[t, TK_CODE] == LD_TATIUS:
             put(ts, t, L_ROME, 1, FACE_ROMAN)
     for k in range(3):
-        u = pick_kind(tok, ts, L_RESERVE, CAV if k == 2 else INF, SABINES, stream)
+        u = pick(tok, ts, L_RESERVE, CAV if k == 2 else INF, SABINES, False, 0, stream)
         if u >= 0 and tok[u, TK_CODE] == 0:
             put(ts, u, L_ROME, 1, FACE_ROMAN)
 
@@ -1659,9 +1622,9 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slo
         return False, 0
     c0 = ts[src, TS_AT]
     people = tok[src, TK_PEOPLE]
-    u = pick_kind(tok, ts, L_RESERVE, -1, people, stream)
+    u = pick(tok, ts, L_RESERVE, -1, people, False, 0, stream)
     if u < 0 or tok[u, TK_CODE] != 0:
-        u = pick_kind(tok, ts, L_NR, -1, people, stream)
+        u = pick(tok, ts, L_NR, -1, people, False, 0, stream)
     if u >= 0:
         put(ts, u, L_CITY, c0, FACE_NR)
     if g[G_ARMY_AT] == best and army_counts(tok, ts)[0] + army_counts(tok, ts)[1] > 0:
@@ -1879,7 +1842,7 @@ def mission_failed(stream, cp, tok, per, ts, g, row):
     period = g[G_PERIOD]
     if per[period, PR_FAIL_UNITS_R_NR]:
         for _ in range(per[period, PR_FAIL_TOKENS]):
-            t = pick_kind(tok, ts, L_R, -1, -1, stream)
+            t = pick(tok, ts, L_R, -1, -1, False, 0, stream)
             if t >= 0:
                 put(ts, t, L_NR, 0, FACE_NR)
         check_containers(ts, g, row)
