@@ -1238,7 +1238,9 @@ def city_ops(city, tok, ts, cs, ws, g, cp, per, c, ops):
     for k in range(MAX_WARS):
         if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == c and units >= 3 and war_units(tok, ts, k) > 0:
             ops[OP_BATTLE] = 1
-    if city[c, CT_ENTRY] or cs[c, CS_ROMAN] or not war_allowed(per, g, cp, city[c, CT_PEOPLE]):
+    # an entry box is no city; a place of Rome's own people (Ostia) is no enemy city to take
+    if city[c, CT_ENTRY] or city[c, CT_PEOPLE] == ROMAN or cs[c, CS_ROMAN] or \
+            not war_allowed(per, g, cp, city[c, CT_PEOPLE]):
         return
     virt = np.zeros(1, np.int64)
     garrison = garrison_value(tok, ts, c, FACE_NR)
@@ -2138,7 +2140,8 @@ def take_chance(state, c, ip, reserve):
     while at most 2 counters defend (the King takes 2). Without a siege worth it, the pillage (5.4: the die beats
     the strongest of at most 2 counters; 5.4.1: an undefended city is occupied) or the corruption (5.6: the die
     beats the garrison), with the IP above the reserve."""
-    if state[kc(c, KC_ROMAN)] or state[kc(c, KC_ENTRY)] or not state[kc(c, KC_ALLOWED)]:
+    if state[kc(c, KC_ROMAN)] or state[kc(c, KC_ENTRY)] or state[kc(c, KC_PEOPLE)] == ROMAN or \
+            not state[kc(c, KC_ALLOWED)]:
         return 0.0, -1
     g, u, lead = state[kc(c, KC_GARRISON)], state[kc(c, KC_UNITS)], state[kc(c, KC_LEADER)]
     if g == 0 and u == 0 and lead == 0:
