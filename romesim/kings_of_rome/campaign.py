@@ -84,11 +84,10 @@ EVENT_WAR = (-1, W_AEQUI, W_VOLSCI, W_PICENI, W_FALISCI, W_CAPENA, -1, -1, W_SAM
 WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_COLS = range(7)
 
 # ------------------------------------------------------------------------------------- options and sizes (cp)
-(CP_CITIES, CP_TOKENS, CP_ROME, CP_HEX_KM, CP_ACTION_ACCOUNTING, CP_REACTION_TIMING, CP_MISSION_SCOPE,
- CP_PRESTIGE_GE, CP_PRESTIGE_EVERY_TURN, CP_PERIOD_SWAP_TWICE, CP_VICTORY_VP, CP_END_BELOW_20_DEFEAT,
- CP_FIDES_FROM, CP_REACTION_FALLBACK_LOST, CP_MAX_TURN, CP_SABINES_EXTRA, CP_BAD_OMEN_EVERY_TURN,
- CP_EOA_NR_BEFORE_OMEN, CP_WAR_ANY_CONTAINER, CP_SAMNITE_EXAMPLE, CP_OFFICE_TO_R, CP_MISSION_LOSS_RANDOM,
- CP_ALBA, CP_AMBUSH_DRM, CP_ASTUTIA_IN_SIEGE, N_CP) = range(26)
+(CP_CITIES, CP_ROME, CP_MISSION_SCOPE, CP_PRESTIGE_GE, CP_PRESTIGE_EVERY_TURN, CP_PERIOD_SWAP_TWICE, CP_VICTORY_VP,
+ CP_END_BELOW_20_DEFEAT, CP_FIDES_FROM, CP_REACTION_FALLBACK_LOST, CP_MAX_TURN, CP_SABINES_EXTRA,
+ CP_BAD_OMEN_EVERY_TURN, CP_WAR_ANY_CONTAINER, CP_OFFICE_TO_R, CP_ALBA, CP_AMBUSH_DRM, CP_ASTUTIA_IN_SIEGE,
+ N_CP) = range(19)
 
 # -------------------------------------------------------------------------------------- procedures (pv0, subc)
 PROC_SIEGE, PROC_PILLAGE, PROC_CORRUPTION, PROC_INTIMIDATION, PROC_TREASON, PROC_BATTLE, PROC_AMBUSH, N_PROC = range(8)
@@ -96,13 +95,13 @@ PV_SIZE, SUB_POINTS = 64, 16
 
 # ------------------------------------------------------------------------------------------------ scalars (g)
 (G_TURN, G_PERIOD, G_IP, G_VP, G_STAGE, G_ACTIONS, G_ARMY_AT, G_KING, G_COMMANDER, G_REACTIONS, G_IMMEDIATE,
- G_NEW_ARMY, G_ENDED, G_WON, G_END_REASON, G_OMEN, G_OMEN_DRAWN, G_STOP_ACTIONS, G_BRIDGE, G_PORSENNA_EVER,
+ G_ENDED, G_WON, G_END_REASON, G_OMEN, G_OMEN_DRAWN, G_STOP_ACTIONS, G_BRIDGE, G_PORSENNA_EVER,
  G_ETRUSCAN_WARS, G_ETRUSCAN_RUNNING, G_FIRST_ETRUSCAN_LEADER, G_WAR_PEOPLE, G_PRESTIGE_DONE, G_EXTRA_R_DRAWS,
- G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_SENATE) = range(32)
+ G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_SENATE) = range(31)
 G_SENATE_SIZE = 4  # G_SENATE + i: the Senate on Curia people i (senate.PEOPLE_*): 0 unasked, 1 approved, 2 refused
 G_SIZE = G_SENATE + G_SENATE_SIZE
 # the stages of a turn (5.2)
-(ST_PERIOD, ST_DRAWS, ST_ALLOWANCE, ST_ACTIONS, ST_REACTIONS, ST_MARCH, ST_END_TURN, ST_OVER) = range(8)
+ST_PERIOD, ST_ALLOWANCE, ST_ACTIONS, ST_REACTIONS, ST_MARCH, ST_END_TURN = range(6)
 # how a campaign ended (8.0); the metric ``end_*``
 (END_NONE, END_NR_EMPTY, END_VP, END_TURN_24_WIN, END_R_EMPTY, END_IP, END_TURN_24_LOSS, N_ENDS) = range(8)
 OMEN_NONE, OMEN_GOOD, OMEN_BAD = range(3)
@@ -275,15 +274,6 @@ def nr_leader_in(tok, ts, c):
 
 
 @njit(cache=True)
-def nr_present(tok, ts, c):
-    """Any NR counter (garrison, unit, leader) in city ``c``."""
-    for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR:
-            return True
-    return False
-
-
-@njit(cache=True)
 def romanize(cs, c, g):
     """The city passes to Rome (7.4: it holds Roman troops or a Roman garrison)."""
     if cs[c, CS_ROMAN] == 0:
@@ -392,12 +382,6 @@ def army_home(tok, ts, g, cp):
         if ts[t, TS_LOC] == L_ARMY:
             put(ts, t, L_ROME, 0, FACE_ROMAN)
     g[G_ARMY_AT] = cp[CP_ROME]
-
-
-@njit(cache=True)
-def commander(tok, g):
-    """The counter commanding the royal army: the King, or the Interrex (9.3.1: a failed Inauguratio)."""
-    return g[G_COMMANDER]
 
 
 @njit(cache=True)
@@ -751,7 +735,6 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
     """The special tokens of the seven periods (9.1.8-9.7.7; kor_events.csv), the R or the NR side. Returns whether
     the draw is replaced by another (9.1.8.1, 9.5.7.4)."""
     code = tok[t, TK_CODE]
-    src = L_R if roman else L_NR
     if code == EV_SABINES:
         if g[G_PERIOD] > 1:
             # 9.1.8.1: after the Romulus era it is discarded and replaced by another draw
@@ -817,7 +800,7 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
             g[G_BAD_OMEN_TURN] = g[G_TURN]
         put(ts, t, L_OUT, 0, FACE_ROMAN)
     elif code == EV_END_ACTIONS:
-        end_of_actions(stream, tok, ts, g, row, t, roman, cp)
+        end_of_actions(stream, tok, ts, g, row, t, roman)
     elif code == EV_MUCIUS:
         p = porsenna_at(tok, ts)
         if roman and p >= 0:
@@ -858,10 +841,10 @@ def tatius(stream, tok, ts):
 
 
 @njit(cache=True)
-def end_of_actions(stream, tok, ts, g, row, t, roman, cp):
+def end_of_actions(stream, tok, ts, g, row, t, roman):
     """9.5.7.2 (KOR-A58): from R, with the Bad Omen on the map no more Roman actions this turn, with the Good
-    Omen 3 tokens NR->R, before the omen: into the NR container; from NR, the omen leaves play, or before it
-    (end_of_actions_nr_before_omen) End of Actions goes to the R container."""
+    Omen 3 tokens NR->R, before the omen: into the NR container; from NR, the omen leaves play, or before it End
+    of Actions goes to the R container (end_of_actions_nr_before_omen = to_r_container, the one reading played)."""
     if roman:
         if g[G_OMEN] == OMEN_BAD:
             g[G_STOP_ACTIONS] = 1
@@ -876,7 +859,7 @@ def end_of_actions(stream, tok, ts, g, row, t, roman, cp):
             g[G_OMEN] = OMEN_NONE
             put(ts, t, L_OUT, 0, FACE_ROMAN)
         else:
-            put(ts, t, L_R if cp[CP_EOA_NR_BEFORE_OMEN] == 0 else L_OUT, 0, FACE_ROMAN)
+            put(ts, t, L_R, 0, FACE_ROMAN)
 
 
 @njit(cache=True)
@@ -964,7 +947,6 @@ def start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurr
                 put(ts, u, L_CITY, start, FACE_NR)
     put(ts, token, L_ASIDE, 0, FACE_NR)  # on the map with its army
     row[M_WARS] += 1
-    g[G_NEW_ARMY] = 1
     g[G_REACTIONS] += war[w, WR_EXTRA_REACTIONS]
     if w == W_ETRUSCAN:
         g[G_ETRUSCAN_WARS] += 1
@@ -978,15 +960,6 @@ def war_unit(tok, ts, w, kind):
         if tok[t, TK_CODE] == w + 1 and tok[t, TK_KIND] == kind and ts[t, TS_LOC] == L_RESERVE:
             return t
     return -1
-
-
-@njit(cache=True)
-def war_size(ts, k):
-    n = 0
-    for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k:
-            n += 1
-    return n
 
 
 @njit(cache=True)

@@ -1195,8 +1195,7 @@ class Campaign(Scenario):
             raise ScenarioError(f"map_folder: {n} places is more than the campaign's {_C.MAX_CITIES}")
         index = cmap.index
         cp = np.zeros(_C.N_CP, np.int64)
-        cp[_C.CP_CITIES], cp[_C.CP_TOKENS], cp[_C.CP_ROME] = n, len(cnt.names), index("Rome")
-        cp[_C.CP_HEX_KM] = self.hex_km
+        cp[_C.CP_CITIES], cp[_C.CP_ROME] = n, index("Rome")
         cp[_C.CP_MISSION_SCOPE] = self.mission_count_scope == "all_roman_cities"
         cp[_C.CP_PRESTIGE_GE] = self.prestige_test == "ge_double"
         cp[_C.CP_PRESTIGE_EVERY_TURN] = self.prestige_frequency == "every_turn"
