@@ -213,3 +213,32 @@ def test_bad_files_are_named_in_the_error(tmp_path):
         romesim.scenario("kings_of_rome.campaign", counters=str(broken))
     with pytest.raises(romesim.ScenarioError, match="hex_km"):
         romesim.scenario("kings_of_rome.campaign", hex_km=0)
+
+
+def test_samnite_army_follows_its_dice_and_caps():
+    """KoR 9.4.7.3 (KOR-A57 rule_text): Meddix's army from Rufrium rolls infantry d6+2 and cavalry d6+1, keeps at
+    most 4 infantry and 2 cavalry, and the rest stay in Rufrium, within the counter mix (6 infantry and 4 cavalry
+    in the assumed set). So the army has 3 infantry only on a 1 (probability 1/6), always 2 cavalry; infantry left
+    in Rufrium: 0, 0, 1, 2, 2, 2 for the six faces (mean 7/6); cavalry left: 0, 1, 2, 2, 2, 2 (mean 3/2)."""
+    args, scratch, row = arrays()
+    cp, city, cost, tok, per, war = args[:6]
+    ts0, g0, cs0, ws0 = (a.copy() for a in scratch[:4])
+    C.campaign_setup(stream_of(SEED, 5), cp, city, tok, per, ts0, g0, cs0, ws0, row)
+    cmap, counters = romesim.scenario("kings_of_rome.campaign").data()
+    rufrium = cmap.index("Rufrium")
+    token = counters.index("Samnite War")
+    samnite = tok[:, C.TK_CODE] == C.W_SAMNITE + 1
+    n = 3000
+    three, left_inf, left_cav = 0, 0, 0
+    for game in range(n):
+        ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+        C.start_war(stream_of(SEED, 100 + game), city, cost, tok, war, ts, g, cs, ws, row, C.W_SAMNITE, token, 1)
+        in_army = ts[:, C.TS_LOC] == C.L_WAR
+        assert (tok[in_army & samnite, C.TK_KIND] == C.CAV).sum() == 2
+        three += (tok[in_army & samnite, C.TK_KIND] == C.INF).sum() == 3
+        stay = samnite & (ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_AT] == rufrium)
+        left_inf += (tok[stay, C.TK_KIND] == C.INF).sum()
+        left_cav += (tok[stay, C.TK_KIND] == C.CAV).sum()
+    assert abs(three / n - 1 / 6) < five_sigma(1 / 6, n)
+    assert abs(left_inf / n - 7 / 6) < 5 * np.sqrt((13 / 6 - (7 / 6) ** 2) / n)
+    assert abs(left_cav / n - 3 / 2) < 5 * np.sqrt((17 / 6 - 9 / 4) / n)
