@@ -393,6 +393,15 @@ def army_mp(tok, ts):
 
 # ======================================================================================= set-up (5.1, 3.4-3.6)
 @njit(cache=True)
+def place_in(ts, t, c, face):
+    """Counter ``t`` into city ``c`` with ``face`` up; no city (-1): the general reserve."""
+    if c < 0:
+        put(ts, t, L_RESERVE, 0, face)
+    else:
+        put(ts, t, L_CITY, c, face)
+
+
+@njit(cache=True)
 def place_nr_garrison(city, cost, cs, tok, ts, t, cp, stream):
     """4.1.1: an NR garrison goes to a city of its people not held by Rome: first those with no garrison or a
     1-point one (even if farther), then the nearest to Rome by road. No such city: the general reserve."""
@@ -406,10 +415,7 @@ def place_nr_garrison(city, cost, cs, tok, ts, t, cp, stream):
         key = tier * (1 << 40) + cost[rome, c]
         if key < best_key:
             best, best_key = c, key
-    if best < 0:
-        put(ts, t, L_RESERVE, 0, FACE_NR)
-    else:
-        put(ts, t, L_CITY, best, FACE_NR)
+    place_in(ts, t, best, FACE_NR)
 
 
 @njit(cache=True)
@@ -423,10 +429,7 @@ def place_roman_garrison(tok, ts, cs, t, cp):
             have = garrison_value(tok, ts, c, FACE_ROMAN)
             if have + v <= 3 and have < best_value:
                 best, best_value = c, have
-    if best < 0:
-        put(ts, t, L_RESERVE, 0, FACE_ROMAN)
-    else:
-        put(ts, t, L_CITY, best, FACE_ROMAN)
+    place_in(ts, t, best, FACE_ROMAN)
 
 
 @njit(cache=True)
@@ -437,8 +440,8 @@ def place_nr_unit(city, cost, cs, tok, ts, t, cp):
     if home >= 0 and not cs[home, CS_ROMAN] and not city[home, CT_ENTRY]:
         put(ts, t, L_CITY, home, FACE_NR)
         return
-    c = nearest_city(city, cost, cs, tok, ts, home if home >= 0 else cp[CP_ROME], tok[t, TK_PEOPLE], False)
-    put(ts, t, L_CITY if c >= 0 else L_RESERVE, c if c >= 0 else 0, FACE_NR)
+    place_in(ts, t, nearest_city(city, cost, cs, tok, ts, home if home >= 0 else cp[CP_ROME], tok[t, TK_PEOPLE],
+                                 False), FACE_NR)
 
 
 @njit(cache=True)
@@ -458,10 +461,7 @@ def place_nr_leader(city, cost, cs, tok, ts, t, cp):
         key = (16 - min(units, 15)) * (1 << 40) + cost[rome, c]
         if key < best_key:
             best, best_key = c, key
-    if best < 0:
-        put(ts, t, L_RESERVE, 0, FACE_NR)
-    else:
-        put(ts, t, L_CITY, best, FACE_NR)
+    place_in(ts, t, best, FACE_NR)
 
 
 @njit(cache=True)
