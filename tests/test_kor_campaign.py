@@ -12,6 +12,7 @@ from romesim.core import rng
 from romesim.core.policy import resolve
 from romesim.kings_of_rome import campaign as C
 from romesim.kings_of_rome import campaign_data
+from romesim.kings_of_rome import exact as E
 
 SEED = 20261203
 
@@ -158,13 +159,11 @@ def count(loc):
     return sum((loc == k).sum() for k in range(C.L_ASIDE + 1))
 
 
-@pytest.mark.parametrize("game", range(6))
-def test_random_play_keeps_every_invariant(game):
-    """Random legal play (the ``random`` built-in) through whole campaigns: the position is sound at every DP-K01
-    decision, and the campaign ends by a rule of 8.0 by turn 24 with exactly one way of ending."""
-    scenario = romesim.scenario("kings_of_rome.campaign")
+def play(scenario, bot, game, check=None):
+    """One campaign through the machine's entry points, the position checked at every DP-K01 decision (and by
+    ``check(g, ws)`` if given); it must end by a rule of 8.0 by turn 24 with exactly one way of ending."""
     args, scratch, row = arrays(scenario)
-    resolved = resolve(scenario.decision_points, {"action": "random"})
+    resolved = resolve(scenario.decision_points, {"action": bot})
     game_arrays = (*args, *scratch, row)
     cp, tok = args[0], args[3]
     ts, g, cs, ws, dstate = scratch[:5]
@@ -176,6 +175,8 @@ def test_random_play_keeps_every_invariant(game):
         if point == C.END:
             break
         check_position(tok, ts, cs, ws, g, cp)
+        if check is not None:
+            check(g, ws)
         action = C.campaign_decide(0, point, resolved.codes, resolved.params, None, stream, *game_arrays)
         assert C.campaign_legal(point, action, *game_arrays)
         C.campaign_apply(point, action, *game_arrays)
@@ -184,6 +185,52 @@ def test_random_play_keeps_every_invariant(game):
     ends = row[C.M_END:C.M_END + C.N_ENDS - 1]
     assert ends.sum() == 1 and row[C.M_WIN] == (ends[:3].sum() == 1)
     assert 1 <= row[C.M_TURN] <= 24 and decisions > 0
+    return row
+
+
+@pytest.mark.parametrize("bot, game", [("random", k) for k in range(4)] + [("sensible", k) for k in range(4)])
+def test_play_keeps_every_invariant(bot, game):
+    """Random legal play (the ``random`` built-in) and the default bot through whole campaigns: the position is
+    sound at every DP-K01 decision, and the campaign ends by a rule of 8.0 by turn 24."""
+    play(romesim.scenario("kings_of_rome.campaign"), bot, game)
+
+
+def campaign_options():
+    """Every rule option of the campaign that has more than one value, with its values other than the default."""
+    scenario = romesim.scenario("kings_of_rome.campaign")
+    out = []
+    for name, spec in type(scenario).parameters().items():
+        if spec.rule.startswith("KOR-A") and (spec.kind == "bool" or spec.choices):
+            values = (True, False) if spec.kind == "bool" else spec.choices
+            out += [(name, v) for v in values if v != getattr(scenario, name)]
+    return out
+
+
+OPTION_VALUES = campaign_options()
+
+
+@pytest.mark.parametrize("name, value", OPTION_VALUES)
+def test_every_option_value_plays_soundly(name, value):
+    """Each campaign rule option's other readings (KOR-A1 ... KOR-A65), under random and default play: sound
+    positions, a rule of 8.0 to end. Where a reading sends the invasion armies back to their start each turn
+    (KOR-A55 event_units_return = every_turn for all of them, KOR-A65 for the Volsci), they stand there at a turn's
+    first decision (hostile reactions during the actions may move them)."""
+    scenario = romesim.scenario("kings_of_rome.campaign", **{name: value})
+    seen = set()
+
+    def pinned(g, ws):
+        if g[C.G_TURN] in seen:
+            return
+        seen.add(g[C.G_TURN])
+        live = (ws[:, C.WS_WAR] >= 0) & (ws[:, C.WS_NEW] == 0)
+        if name == "volsci_entry_box_clause":
+            live &= ws[:, C.WS_WAR] == C.W_VOLSCI
+        if name in ("event_units_return", "volsci_entry_box_clause"):
+            assert (ws[live, C.WS_AT] == ws[live, C.WS_START]).all()
+
+    for bot, game in (("random", 0), ("sensible", 1)):
+        seen.clear()
+        play(scenario, bot, game, pinned)
 
 
 def test_same_games_whatever_the_threads_and_chunks():
@@ -242,3 +289,475 @@ def test_samnite_army_follows_its_dice_and_caps():
     assert abs(three / n - 1 / 6) < five_sigma(1 / 6, n)
     assert abs(left_inf / n - 7 / 6) < 5 * np.sqrt((13 / 6 - (7 / 6) ** 2) / n)
     assert abs(left_cav / n - 3 / 2) < 5 * np.sqrt((17 / 6 - 9 / 4) / n)
+
+
+# ------------------------------------------------------------------------------------ Alba Longa and Cocles
+def set_up(seed, turn=1, period=1, **options):
+    """A campaign of ``options`` just set up (5.1), then moved to ``turn`` of ``period``: (args, scratch, row)."""
+    args, scratch, row = arrays(romesim.scenario("kings_of_rome.campaign", **options))
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    C.campaign_setup(stream_of(SEED, seed), cp, city, tok, per, ts, g, cs, ws, row)
+    g[C.G_TURN], g[C.G_PERIOD] = turn, period
+    return args, scratch, row
+
+
+def tullus_position(seed):
+    """Tullus Hostilius' first turn (period 3, turn 8)."""
+    return set_up(seed, 8, 3)
+
+
+def event_token(tok, code):
+    return int(np.flatnonzero((tok[:, C.TK_KIND] == C.EVENT) & (tok[:, C.TK_CODE] == code))[0])
+
+
+def units_at(tok, ts, loc, at=None, face=None, people=None):
+    mask = (ts[:, C.TS_LOC] == loc) & np.isin(tok[:, C.TK_KIND], (C.INF, C.CAV)) & (tok[:, C.TK_CODE] == 0)
+    if at is not None:
+        mask &= ts[:, C.TS_AT] == at
+    if face is not None:
+        mask &= ts[:, C.TS_FACE] == face
+    if people is not None:
+        mask &= tok[:, C.TK_PEOPLE] == people
+    return np.flatnonzero(mask)
+
+
+def test_horatii_duel_in_the_campaign_has_the_duels_exact_odds():
+    """KoR 9.3.7.2 (Alba Longa War drawn from R): Rome's three units come from the Rome reserve first (its three
+    infantry at the set-up), Alba Longa's from the Latin units on the map first, then the general reserve, the
+    player naming Rome's strongest and Alba's weakest. Alba rolls first, one die a turn (KOR-A45 single_shot), so
+    Rome's win chance is ``exact.horatii``'s for those Virtus. Won: Alba Longa's garrison turns Roman, the Roman
+    survivors stand in the Rome reserve; lost: the Latin survivors stay in Alba Longa. Every eliminated unit goes
+    to its own side's container (KOR-A45 own_container)."""
+    args, scratch, row = tullus_position(11)
+    cp, city, cost, tok = args[:4]
+    ts0, g0, cs0 = (a.copy() for a in scratch[:3])
+    alba = cp[C.CP_ALBA]
+    reserve = units_at(tok, ts0, C.L_ROME)
+    roman = sorted(tok[reserve, C.TK_VIRTUS])[-3:]
+    on_map = sorted(tok[units_at(tok, ts0, C.L_CITY, face=C.FACE_NR, people=C.LATINS), C.TK_VIRTUS])
+    latin = (on_map + sorted(tok[units_at(tok, ts0, C.L_RESERVE, people=C.LATINS), C.TK_VIRTUS]))[:3]
+    exact = float(E.horatii(roman, latin, False, False, "weakest")["p_win"])
+    n, wins = 2000, 0
+    for game in range(n):
+        ts, g, cs = ts0.copy(), g0.copy(), cs0.copy()
+        row[:] = 0
+        C.horatii(stream_of(SEED, 1000 + game), city, cost, cp, tok, ts, cs, g, row)
+        won = row[C.M_DUELS_WON] == 1
+        wins += won
+        assert row[C.M_DUELS] == 1
+        moved = np.flatnonzero((ts[:, C.TS_LOC] != ts0[:, C.TS_LOC]) | (ts[:, C.TS_AT] != ts0[:, C.TS_AT]))
+        to_r = moved[ts[moved, C.TS_LOC] == C.L_R]
+        to_nr = moved[ts[moved, C.TS_LOC] == C.L_NR]
+        assert (ts[to_r, C.TS_FACE] == C.FACE_ROMAN).all() and (ts[to_nr, C.TS_FACE] == C.FACE_NR).all()
+        if won:
+            assert cs[alba, C.CS_ROMAN] == 1 and g[C.G_ALBA_HAPPY] == 1
+            garrisons = (ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_AT] == alba) & (tok[:, C.TK_KIND] == C.GARRISON)
+            assert (ts[garrisons, C.TS_FACE] == C.FACE_ROMAN).all() and garrisons.any()
+            assert len(to_nr) == 3 and (tok[to_nr, C.TK_PEOPLE] == C.LATINS).all()
+        else:
+            assert cs[alba, C.CS_ROMAN] == 0 and len(to_r) == 3
+    assert abs(wins / n - exact) < five_sigma(exact, n)
+
+
+def test_alba_longa_war_from_nr_follows_9_3_7_3():
+    """KoR 9.3.7.3 drawn from NR, with Metius Fufetius (Virtus 3) and his 3 units in Alba Longa (9.3.7.1):
+    (a) the royal army marches there and Alba gets a fourth unit; (b) d6 >= 3 captures Metius (4/6), +3 VP, and
+    Alba Longa turns Roman; (c) else the siege roll d6 >= the garrison's Virtus, and whatever it gives 3 of the 4
+    units sally, duel, and go to the R container (KOR-A46), the fourth staying in the city. So P(Alba Longa Roman)
+    = 4/6 + 2/6 x (7 - garrison) / 6. A failed roll leaves the army besieging, tried again next turn after 2 tokens
+    R -> NR; failed again, the army goes home and Rome loses 2 IP."""
+    args, scratch, row = tullus_position(12)
+    cp, city, cost, tok = args[:4]
+    ts0, g0, cs0 = (a.copy() for a in scratch[:3])
+    alba = cp[C.CP_ALBA]
+    metius = int(np.flatnonzero((tok[:, C.TK_KIND] == C.LEADER) & (tok[:, C.TK_CODE] == C.LD_METIUS))[0])
+    C.metius(stream_of(SEED, 13), cp, cs0, tok, ts0, metius)
+    assert len(units_at(tok, ts0, C.L_CITY, alba, C.FACE_NR)) == 3 and tok[metius, C.TK_VIRTUS] == 3
+    garrison = C.garrison_value(tok, ts0, alba, C.FACE_NR)
+    p_roman = 4 / 6 + 2 / 6 * (7 - garrison) / 6
+    n, captured, roman, retried, lifted = 2000, 0, 0, 0, 0
+    for game in range(n):
+        ts, g, cs = ts0.copy(), g0.copy(), cs0.copy()
+        row[:] = 0
+        stream = stream_of(SEED, 3000 + game)
+        C.alba_war(stream, city, cost, cp, tok, ts, cs, g, row, False)
+        if ts[metius, C.TS_LOC] == C.L_OUT:
+            captured += 1
+            assert g[C.G_VP] == g0[C.G_VP] + 3 and row[C.M_DUELS] == 0
+        else:
+            assert row[C.M_DUELS] == 1
+            assert len(units_at(tok, ts, C.L_CITY, alba, C.FACE_NR)) == (0 if cs[alba, C.CS_ROMAN] else 1)
+        roman += cs[alba, C.CS_ROMAN]
+        if not cs[alba, C.CS_ROMAN]:
+            assert g[C.G_ALBA_SIEGE] == g[C.G_TURN] + 1 and g[C.G_ARMY_AT] == alba
+            g[C.G_TURN] += 1
+            r, ip, army = (ts[:, C.TS_LOC] == C.L_R).sum(), g[C.G_IP], ts[:, C.TS_LOC] == C.L_ARMY
+            C.alba_siege_again(stream, city, cost, cp, tok, ts, cs, g, row)
+            retried += 1
+            assert g[C.G_ALBA_SIEGE] == 0
+            if not cs[alba, C.CS_ROMAN]:
+                lifted += 1
+                assert g[C.G_ARMY_AT] == cp[C.CP_ROME] and g[C.G_IP] == ip - 2
+                assert len(np.flatnonzero(ts[:, C.TS_LOC] == C.L_ARMY)) == 0
+                # 2 tokens R -> NR; the one unit left sallied, duelled, and went to R, as did the Romans it beat
+                beaten = (army & (ts[:, C.TS_LOC] == C.L_R)).sum()
+                assert row[C.M_DUELS] == 2 and (ts[:, C.TS_LOC] == C.L_R).sum() == r - 2 + 1 + beaten
+    assert abs(captured / n - 4 / 6) < five_sigma(4 / 6, n)
+    assert abs(roman / n - p_roman) < five_sigma(p_roman, n)
+    p_fail = (garrison - 1) / 6
+    assert abs(lifted / max(retried, 1) - p_fail) < five_sigma(p_fail, max(retried, 1))
+
+
+def test_cocles_raid_has_the_raids_exact_odds():
+    """KoR 9.7.7.2 raid (DP-HC01 ``cocles_attempt = raid``): Horatius (Virtus 5) and the two strongest units of
+    the Rome reserve duel the NR group nearest to Rome, NR rolling first (KOR-A47): the bridge falls and +2 VP with
+    ``exact.cocles``'s probability, else -1 VP."""
+    args, scratch, row = set_up(21, cocles_attempt="raid")
+    cp, city, cost, tok, per, war = args[:6]
+    ts0, g0, cs0, ws0 = scratch[:4]
+    for t in units_at(tok, ts0, C.L_CITY, face=C.FACE_NR):
+        C.put(ts0, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    veii = cmap.index("Veio")
+    group = units_at(tok, ts0, C.L_RESERVE, people=C.ETRUSCANS)[:3]
+    for t in group:
+        C.put(ts0, t, C.L_CITY, veii, C.FACE_NR)
+    g0[C.G_BRIDGE] = 1
+    raid = sorted(tok[units_at(tok, ts0, C.L_ROME), C.TK_VIRTUS])[-2:]
+    exact = E.cocles("raid", raid, list(tok[group, C.TK_VIRTUS]), False)
+    n, won, vp = 2000, 0, 0
+    for game in range(n):
+        ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+        C.cocles(stream_of(SEED, 5000 + game), city, cost, cp, tok, war, ts, cs, ws, g, row)
+        won += g[C.G_BRIDGE] == 0
+        vp += g[C.G_VP] - g0[C.G_VP]
+    p = float(exact["p_win"])
+    assert abs(won / n - p) < five_sigma(p, n)
+    assert abs(vp / n - float(exact["vp"])) < 5 * 3 * np.sqrt(p * (1 - p) / n)
+
+
+def test_alba_longa_won_brings_three_units_back_at_tullus_end():
+    """KoR 9.3.6: the war with Alba Longa won, at the end of Tullus Hostilius' period 3 random military units go
+    from the NR container to R; and the Horatii token leaves play then (9.3.7.2). The same end of turn with and
+    without the happy outcome differs by exactly those units."""
+    args, scratch, row = tullus_position(31)
+    cp, city, cost, tok, per, war = args[:6]
+    ts0, g0, cs0, ws0 = scratch[:4]
+    g0[C.G_TURN] = per[3, C.PR_LAST]
+    horatii = event_token(tok, C.EV_HORATII)
+    C.put(ts0, horatii, C.L_ASIDE, 0, C.FACE_ROMAN)
+    for t in units_at(tok, ts0, C.L_RESERVE)[:6]:
+        C.put(ts0, t, C.L_NR, 0, C.FACE_NR)
+    ends = []
+    for happy in (0, 1):
+        ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+        g[C.G_ALBA_HAPPY] = happy
+        C.end_of_turn(stream_of(SEED, 32), city, cost, cp, tok, per, war, ts, cs, ws, g, row)
+        assert ts[horatii, C.TS_LOC] == C.L_OUT
+        ends.append(ts)
+    back = np.flatnonzero((ends[0][:, C.TS_LOC] == C.L_NR) & (ends[1][:, C.TS_LOC] == C.L_R))
+    assert len(back) == 3 and np.isin(tok[back, C.TK_KIND], (C.INF, C.CAV)).all()
+    others = np.setdiff1d(np.arange(len(tok)), back)
+    assert (ends[0][others, C.TS_LOC] == ends[1][others, C.TS_LOC]).all()
+
+
+def test_falisci_in_numas_first_turns_oblige_rome_to_attack_falerii():
+    """KoR 9.2.6: « Si les Falisci attaquent pendant les trois premiers tours de Numa, Rome doit attaquer les
+    Falerii, quel que soit le résultat. Si elle ne le fait pas, une unité militaire choisie au hasard passe du
+    récipient R au récipient NR au début du septième tour. » (If the Falisci attack during Numa's first three
+    turns, Rome must attack Falerii, whatever the result; if it does not, a random military unit goes from the R
+    container to NR at the start of the seventh turn.) The Falisci War drawn from NR in turn 5 makes the attack
+    due; at the start of turn 7, with no attack made, exactly one military unit goes R -> NR, and none when no
+    attack was due (turn 7 is no period's first turn, and the test's periods draw no token)."""
+    args, scratch, row = set_up(41, 5, 2)
+    cp, city, cost, tok, per, war = args[:6]
+    ts0, g0, cs0, ws0 = scratch[:4]
+    token = event_token(tok, C.EV_FALISCI)
+    quiet = per.copy()
+    quiet[:, C.PR_R_DRAWS] = quiet[:, C.PR_NR_DRAWS] = 0
+    for units in range(3):
+        C.put(ts0, units_at(tok, ts0, C.L_RESERVE)[0], C.L_R, 0, C.FACE_ROMAN)
+    moved = []
+    for late in (False, True):
+        ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+        g[C.G_TURN] += 2 * late  # turn 7: past Numa's first three turns
+        C.apply_event(stream_of(SEED, 42), cp, city, cost, tok, war, ts, g, cs, ws, row, token, False)
+        assert (ws[:, C.WS_WAR] == C.W_FALISCI).sum() == 1
+        assert g[C.G_FALERII_DUE] == (0 if late else 1)
+        g[C.G_TURN] = 7
+        military_r = units_at(tok, ts, C.L_R)
+        C.turn_start(stream_of(SEED, 43), cp, city, cost, tok, quiet, war, ts, g, cs, ws, row)
+        moved.append(military_r[ts[military_r, C.TS_LOC] == C.L_NR])
+        assert g[C.G_FALERII_DUE] == 0
+    assert len(moved[0]) == 1 and len(moved[1]) == 0
+
+
+def test_invaders_over_their_caps_go_one_per_city():
+    """KoR 9.5.7.4: the first Etruscan war, from the sea at Kaieta, keeps at most 3 units (cavalry fewer than
+    infantry, KOR-A60); « les unités excédentaires » go one per coastal Etruscan city, then to the other Etruscan
+    cities: so no Etruscan city holds two of the war's units while another holds none, and no inland city holds
+    one while a port has none."""
+    args, scratch, row = set_up(51, 13, 5)
+    cp, city, cost, tok, per, war = args[:6]
+    ts0, g0, cs0, ws0 = scratch[:4]
+    token = event_token(tok, C.EV_ETRUSCAN)
+    start = war[C.W_ETRUSCAN, C.WR_START]
+    places = [c for c in range(cp[C.CP_CITIES]) if city[c, C.CT_PEOPLE] == C.ETRUSCANS and not city[c, C.CT_ENTRY]
+              and cost[start, c] >= 0]
+    ports = [c for c in places if city[c, C.CT_PORT]]
+    assert ports and len(ports) < len(places)
+    excess_seen = 0
+    for game in range(200):
+        ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+        C.start_war(stream_of(SEED, 600 + game), city, cost, tok, war, ts, g, cs, ws, row, C.W_ETRUSCAN, token, 1)
+        mine = (tok[:, C.TK_CODE] == C.W_ETRUSCAN + 1) & (ts[:, C.TS_LOC] == C.L_CITY)
+        held = np.array([(mine & (ts[:, C.TS_AT] == c)).sum() for c in places])
+        assert mine.sum() == held.sum()
+        assert held.max() - held.min() <= 1
+        at_ports = held[[places.index(c) for c in ports]]
+        inland = held[[places.index(c) for c in places if c not in ports]]
+        assert at_ports.min() >= inland.max()
+        excess_seen += held.sum() > 0
+    assert excess_seen > 0
+
+
+def test_royal_army_steps_away_from_adjacent_nr_units():
+    """KoR 7.1: no Roman army may stay adjacent to NR units (the map's adjacency proxy: places joined by a 1-hex
+    edge, e.g. Bovillae and Aricia); it moves to the nearest place with none adjacent or present (DP-K07 by its
+    default). Free NR units stay; with none adjacent the army stays."""
+    args, scratch, row = tullus_position(61)
+    cp, city, cost, tok = args[:4]
+    ts, g, cs, ws = scratch[:4]
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    bovillae, aricia = cmap.index("Bovillae"), cmap.index("Aricia")
+    assert cmap.adjacent[bovillae, aricia]
+    for t in units_at(tok, ts, C.L_CITY, face=C.FACE_NR):
+        C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+    g[C.G_ARMY_AT] = bovillae
+    C.map_conflicts(city, cost, cp, tok, ts, ws, g)
+    assert g[C.G_ARMY_AT] == bovillae
+    latin = units_at(tok, ts, C.L_RESERVE, people=C.LATINS)[0]
+    C.put(ts, latin, C.L_CITY, aricia, C.FACE_NR)
+    C.map_conflicts(city, cost, cp, tok, ts, ws, g)
+    at = g[C.G_ARMY_AT]
+    assert at != bovillae and not cmap.adjacent[at, aricia] and at != aricia
+    free = [c for c in range(len(cmap.cities)) if c not in (bovillae, aricia) and not cmap.entry[c]
+            and not cmap.adjacent[c, aricia] and cost[bovillae, c] >= 0]
+    assert cost[bovillae, at] == min(cost[bovillae, c] for c in free)
+    assert ts[latin, C.TS_LOC] == C.L_CITY and ts[latin, C.TS_AT] == aricia
+
+
+def test_falisci_holding_falerii_outlive_the_period_until_beaten():
+    """KoR 9.2.7.3: « Les Falisci ne quittent pas les garnisons, sauf à Falerii même. Dans ce cas, ils restent sur
+    la carte au-delà de la période royale en cours et le jeton est mis de côté jusqu'à ce qu'ils soient vaincus
+    [...], après quoi le jeton retourne dans le récipient NR. » (The Falisci leave no garrisons, except in Falerii
+    itself: then they stay on the map beyond the current period and the token is set aside until they are beaten,
+    after which it goes back to the NR container.) At Numa's last turn a Falisci army in Falerii stays (the one
+    elsewhere goes home); beaten later, its token goes to the NR container."""
+    args, scratch, row = set_up(71, period=2)
+    cp, city, cost, tok, per, war = args[:6]
+    ts0, g0, cs0, ws0 = scratch[:4]
+    g0[C.G_TURN] = per[2, C.PR_LAST]
+    token = event_token(tok, C.EV_FALISCI)
+    C.start_war(stream_of(SEED, 72), city, cost, tok, war, ts0, g0, cs0, ws0, row, C.W_FALISCI, token, 1)
+    k = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_FALISCI)[0])
+    for at_home in (True, False):
+        ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+        ws[k, C.WS_AT] = cp[C.CP_FALERII] if at_home else war[C.W_FALISCI, C.WR_START]
+        C.end_of_turn(stream_of(SEED, 73), city, cost, cp, tok, per, war, ts, cs, ws, g, row)
+        assert (ws[k, C.WS_WAR] == C.W_FALISCI) == at_home
+        assert ts[token, C.TS_LOC] == (C.L_ASIDE if at_home else C.L_NR)
+        if at_home:
+            assert ws[k, C.WS_LINGER] == 1 and (ts[:, C.TS_LOC] == C.L_WAR).sum() > 0
+            C.end_war(tok, war, ts, g, ws, k, True, row)
+            assert ts[token, C.TS_LOC] == C.L_NR and ws[k, C.WS_WAR] == -1
+
+
+def test_falisci_in_falerii_relieve_a_besieged_etruscan_city():
+    """KoR 9.2.7.3 (spec S0): Rome besieging a city of the Etruscan star while the Falisci hold Falerii, they come
+    out and fight the besiegers first; the siege is fought only if Rome wins that battle. Played through the
+    campaign's own DP-K01 on a constructed position: the siege action gives exactly one battle, and a siege iff
+    Rome won it."""
+    scenario = romesim.scenario("kings_of_rome.campaign")
+    args, scratch, row = arrays(scenario)
+    game_arrays = (*args, *scratch, row)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    cmap, _ = scenario.data()
+    veio = cmap.index("Veio")
+    token = event_token(tok, C.EV_FALISCI)
+    outcomes = set()
+    for game in range(12):
+        stream = stream_of(SEED, 700 + game)
+        C.campaign_init(stream, *game_arrays)
+        assert C.campaign_advance(stream, *game_arrays) == 0
+        ws[:, C.WS_WAR] = -1
+        for t in np.flatnonzero(ts[:, C.TS_LOC] == C.L_WAR):
+            C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+        C.start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, C.W_FALISCI, token, 1)
+        k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_FALISCI)[0])
+        ws[k, C.WS_AT], ws[k, C.WS_NEW] = cp[C.CP_FALERII], 0
+        g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IMMEDIATE], g[C.G_REACTIONS] = veio, 3, 0, 0
+        C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, scratch[4])  # DP-K01 asked at Veio instead
+        siege = 1 + cp[C.CP_CITIES] + C.OP_SIEGE
+        assert C.campaign_legal(0, siege, *game_arrays)
+        battles, won, sieges = row[C.M_BATTLES], row[C.M_BATTLES_WON], row[C.M_SIEGES]
+        C.campaign_apply(0, siege, *game_arrays)
+        C.campaign_advance(stream, *game_arrays)
+        assert row[C.M_BATTLES] >= battles + 1
+        relief_won = row[C.M_BATTLES_WON] > won
+        assert (row[C.M_SIEGES] == sieges + 1) == relief_won
+        outcomes.add(bool(relief_won))
+    assert outcomes == {True, False}
+
+
+@pytest.mark.parametrize("mode", ["count_equals_king_virtus", "total_virtus_value"])
+def test_mission_failure_losses_follow_kor_a54(mode):
+    """KOR-A54 (9.x.6 « perdre un nombre d'unités militaires égal à la valeur du Virtus du roi » vs 9.2.6 « des
+    unités [...] d'une valeur égale »): as many units as the King's Virtus, or units whose Virtus adds up to it
+    (the last one may go past it); the player's choice takes the weakest, army first; ``random`` any of them."""
+    for selection in ("player_choice", "random"):
+        args, scratch, row = set_up(81, 3, 1, mission_loss_mode=mode, mission_loss_selection=selection)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g = scratch[:2]
+        virtus = tok[g[C.G_COMMANDER], C.TK_VIRTUS]
+        units = np.flatnonzero(np.isin(ts[:, C.TS_LOC], (C.L_ARMY, C.L_ROME)))
+        C.mission_failed(stream_of(SEED, 82), cp, tok, per, ts, g, row)
+        lost = units[ts[units, C.TS_LOC] == C.L_RESERVE]
+        values = tok[lost, C.TK_VIRTUS]
+        if mode == "count_equals_king_virtus":
+            assert len(lost) == virtus
+        else:
+            assert values.sum() >= virtus and values.sum() - values.min() < virtus
+        if selection == "player_choice":
+            army = units[np.isin(units, np.flatnonzero(ts[:, C.TS_LOC] == C.L_ARMY))]
+            assert values.max() <= min(tok[army, C.TK_VIRTUS], default=9)
+
+
+def test_combined_action_accounting_pays_a_move_with_its_operation():
+    """KOR-A1 combined: « move then operate » is one action: the move costs nothing until the operation (or a
+    second move) pays for it; separate: each is an action (5.0, 5.2)."""
+    for accounting, expected in (("separate", (2, 1)), ("combined", (3, 2))):
+        scenario = romesim.scenario("kings_of_rome.campaign", action_accounting=accounting)
+        args, scratch, row = arrays(scenario)
+        game_arrays = (*args, *scratch, row)
+        cp, city, cost, tok, per = args[:5]
+        ts, g, cs, ws, dstate = scratch[:5]
+        stream = stream_of(SEED, 91)
+        C.campaign_init(stream, *game_arrays)
+        assert C.campaign_advance(stream, *game_arrays) == 0
+        g[C.G_ACTIONS] = 3
+        C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+        target = next(c for c in range(cp[C.CP_CITIES])
+                      if C.campaign_legal(0, 1 + c, *game_arrays) and dstate[C.kc(c, C.KC_GARRISON)] > 0
+                      and city[c, C.CT_PEOPLE] != C.ROMAN)
+        C.campaign_apply(0, 1 + target, *game_arrays)
+        C.campaign_advance(stream, *game_arrays)
+        assert g[C.G_ARMY_AT] == target and g[C.G_ACTIONS] == expected[0]
+        siege = 1 + cp[C.CP_CITIES] + C.OP_SIEGE
+        assert C.campaign_legal(0, siege, *game_arrays)
+        C.campaign_apply(0, siege, *game_arrays)
+        C.campaign_advance(stream, *game_arrays)
+        assert g[C.G_ACTIONS] == expected[1] and g[C.G_STAGE] == C.ST_ACTIONS
+
+
+def test_bad_omen_back_to_the_r_container_still_costs_the_action():
+    """KOR-A58 bad_omen_disposal: drawn from NR the omen costs one action this turn; ``stay_on_map`` leaves the Bad
+    Omen on the map, ``back_to_r_container`` puts the token back into R, no omen on the map."""
+    for disposal in ("stay_on_map", "back_to_r_container"):
+        args, scratch, row = set_up(101, 13, 5, bad_omen_disposal=disposal)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws = scratch[:4]
+        g[C.G_TURN], g[C.G_PERIOD] = 13, 5
+        omen = event_token(tok, C.EV_OMEN)
+        C.apply_event(stream_of(SEED, 102), cp, city, cost, tok, war, ts, g, cs, ws, row, omen, False)
+        assert ts[omen, C.TS_LOC] == (C.L_OUT if disposal == "stay_on_map" else C.L_R)
+        assert g[C.G_OMEN] == (C.OMEN_BAD if disposal == "stay_on_map" else C.OMEN_NONE)
+        allowances = []
+        for lost in (True, False):
+            g[C.G_BAD_OMEN_TURN] = g[C.G_TURN] if lost else 0
+            C.allowance(stream_of(SEED, 103), cp, tok, per, ts, g)
+            allowances.append(g[C.G_ACTIONS])
+        assert allowances[0] == allowances[1] - 1
+
+
+@pytest.mark.parametrize("fill", ["max_cavalry_allowed_then_infantry", "infantry_first"])
+def test_etruscan_army_takes_its_units_as_kor_a60_says(fill):
+    """KOR-A60 (9.5.7.4): 3 units and the leader, cavalry fewer than infantry; ``max_cavalry_allowed_then_infantry``
+    takes min(cavalry rolled, 1) cavalry then infantry, ``infantry_first`` the infantry first (then cavalry only
+    below the infantry and the cap)."""
+    args, scratch, row = set_up(111, 13, 5, etruscan_army_fill=fill)
+    cp, city, cost, tok, per, war = args[:6]
+    ts0, g0, cs0, ws0 = scratch[:4]
+    token = event_token(tok, C.EV_ETRUSCAN)
+    shapes = set()
+    for game in range(60):
+        ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+        C.start_war(stream_of(SEED, 1200 + game), city, cost, tok, war, ts, g, cs, ws, row, C.W_ETRUSCAN, token, 1)
+        army = (ts[:, C.TS_LOC] == C.L_WAR)
+        inf = (army & (tok[:, C.TK_KIND] == C.INF)).sum()
+        cav = (army & (tok[:, C.TK_KIND] == C.CAV)).sum()
+        assert inf + cav <= 3 and cav < max(inf, 1)
+        shapes.add((inf, cav))
+    assert shapes <= ({(3, 0), (2, 1)} if fill == "max_cavalry_allowed_then_infantry" else {(3, 0)})
+    assert (3, 0) in shapes
+
+
+def test_falerii_people_option_sets_its_garrison():
+    """KOR-A48: Falerii is listed in 3.5 both as a Latin and as a Rasna city of value 2; ``rasna`` (default) gives
+    it an Etruscan garrison, ``latin`` a Latin one."""
+    for people, code in (("rasna", C.ETRUSCANS), ("latin", C.LATINS)):
+        args, scratch, row = set_up(121, falerii_people=people)
+        cp, tok = args[0], args[3]
+        ts = scratch[0]
+        garrison = np.flatnonzero((ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_AT] == cp[C.CP_FALERII])
+                                  & (tok[:, C.TK_KIND] == C.GARRISON))
+        assert len(garrison) == 1 and tok[garrison[0], C.TK_PEOPLE] == code
+
+
+def test_umbrians_join_the_etruscans_or_garrison_their_city():
+    """KoR 9.6.7.3: « Ils peuvent rejoindre une armée étrusque [...] ou devenir la garnison d'une Cité étrusque »
+    (they may join an Etruscan army they end a turn next to, or become the garrison of an Etruscan city they end a
+    turn in); « si aucune unité umbrienne ne reste avec les Étrusques », the token goes back to NR at the period's
+    end. Here: the Umbrians ending the turn with the Etruscan army join it and their token waits aside; in Caere
+    with no Etruscan army near, they garrison it, stay through 7.3, and the token stays out; their units gone, it
+    goes back to NR."""
+    args, scratch, row = set_up(131, 17, 6)
+    cp, city, cost, tok, per, war = args[:6]
+    ts0, g0, cs0, ws0 = scratch[:4]
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    event = {code: int(np.flatnonzero((tok[:, C.TK_KIND] == C.EVENT) & (tok[:, C.TK_CODE] == code))[0])
+             for code in (C.EV_ETRUSCAN, C.EV_UMBRIAN)}
+    C.start_war(stream_of(SEED, 132), city, cost, tok, war, ts0, g0, cs0, ws0, row, C.W_UMBRIAN, event[C.EV_UMBRIAN], 1)
+    u = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_UMBRIAN)[0])
+    umbrians = np.flatnonzero((ts0[:, C.TS_LOC] == C.L_WAR) & (ts0[:, C.TS_AT] == u) & (tok[:, C.TK_KIND] != C.LEADER))
+    assert len(umbrians) > 0
+    # with the Etruscan army
+    ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+    C.start_war(stream_of(SEED, 133), city, cost, tok, war, ts, g, cs, ws, row, C.W_ETRUSCAN, event[C.EV_ETRUSCAN], 1)
+    e = int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_ETRUSCAN)[0])
+    ws[u, C.WS_AT] = ws[e, C.WS_AT]
+    C.umbrians_join(city, cs, tok, war, ts, ws, g, row)
+    assert (ts[umbrians, C.TS_LOC] == C.L_WAR).all() and (ts[umbrians, C.TS_AT] == e).all()
+    assert ws[u, C.WS_WAR] == -1 and ts[event[C.EV_UMBRIAN], C.TS_LOC] == C.L_ASIDE
+    C.umbrians_at_period_end(city, tok, ts, ws, g)
+    assert ts[event[C.EV_UMBRIAN], C.TS_LOC] == C.L_ASIDE
+    # in an Etruscan city, no Etruscan army
+    ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+    caere = cmap.index("Caere")
+    ws[u, C.WS_AT] = caere
+    C.umbrians_join(city, cs, tok, war, ts, ws, g, row)
+    assert (ts[umbrians, C.TS_LOC] == C.L_CITY).all() and (ts[umbrians, C.TS_AT] == caere).all()
+    g[C.G_TURN] = per[6, C.PR_LAST]
+    C.end_of_turn(stream_of(SEED, 134), city, cost, cp, tok, per, war, ts, cs, ws, g, row)
+    assert (ts[umbrians, C.TS_LOC] == C.L_CITY).all()
+    assert ts[event[C.EV_UMBRIAN], C.TS_LOC] == C.L_ASIDE
+    # none left with the Etruscans: back into NR
+    ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+    ws[u, C.WS_AT] = caere
+    C.umbrians_join(city, cs, tok, war, ts, ws, g, row)
+    for t in umbrians:
+        C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+    C.umbrians_at_period_end(city, tok, ts, ws, g)
+    assert ts[event[C.EV_UMBRIAN], C.TS_LOC] == C.L_NR

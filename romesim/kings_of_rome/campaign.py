@@ -28,10 +28,12 @@ from ..core.policy import USER, Builtin, DecisionPoint, call
 from ..core.search import Search
 from . import battle as _battle
 from . import corruption as _corruption
+from . import horatii as _horatii
 from . import intimidation as _intimidation
 from . import pillage as _pillage
 from . import siege as _siege
 from . import treason as _treason
+from .policies import HORATII_STATE_SIZE, HORATII_WEAKEST
 from .senate import senate_consents
 
 # ---------------------------------------------------------------------------------------------------- counters
@@ -56,7 +58,8 @@ TS_LOC, TS_AT, TS_FACE, TS_COLS = range(4)
 FACE_ROMAN, FACE_NR = 0, 1
 
 # ------------------------------------------------------------------------------------------------------ map
-CT_PEOPLE, CT_PORT, CT_ENTRY, CT_GARRISON0, CT_COLS = range(5)
+# CT_ADJACENT: a bitmask of the places adjacent to it (data/kor_map's proxy: joined by an edge of 1 hex; 7.1)
+CT_PEOPLE, CT_PORT, CT_ENTRY, CT_GARRISON0, CT_ADJACENT, CT_COLS = range(6)
 # cs[c]: the city's state: romanized (held by Rome), the period it was romanized in (0: not this campaign's
 # doing, or not romanized), captured by an NR army this turn (7.5)
 CS_ROMAN, CS_ROMANIZED_IN, CS_CAPTURED, CS_COLS = range(4)
@@ -70,7 +73,10 @@ W_AEQUI, W_VOLSCI, W_PICENI, W_FALISCI, W_CAPENA, W_SAMNITE, W_GALLIC, W_ETRUSCA
     range(11)
 (WR_PEOPLE, WR_START, WR_INF, WR_INF_DIE, WR_CAV, WR_CAV_DIE, WR_CAP_INF, WR_CAP_CAV, WR_CAP, WR_TARGETS,
  WR_SPARES, WR_INVADER, WR_EXTRA_REACTIONS, WR_STAYS, WR_TOKEN_AFTER, WR_FIGHTS_ARMIES, WR_ROME_TAKEN,
- WR_FAILED_VP, WR_COLS) = range(19)
+ WR_FAILED_VP, WR_FILL, WR_COLS) = range(20)
+# WR_FILL: how an army takes its rolled units within its caps (KOR-A60): infantry first; cavalry first; the Etruscan
+# rule, cavalry fewer than infantry, with the most cavalry allowed or infantry first
+FILL_INFANTRY_FIRST, FILL_CAVALRY_FIRST, FILL_FEWER_CAVALRY_MAX_CAVALRY, FILL_FEWER_CAVALRY_INFANTRY_FIRST = range(4)
 # WR_TARGETS / WR_SPARES bits: which cities a war besieges on its way, which it never attacks (kor_invasions.csv):
 # a city's bits are its people's and T_ROMAN while Rome holds it
 T_ROMAN, T_LATIN, T_SABINE, T_ETRUSCAN, T_OTHER = 1, 2, 4, 8, 16
@@ -81,13 +87,23 @@ MAX_WARS = 4  # invasion armies on the map at once
 EVENT_WAR = (-1, W_AEQUI, W_VOLSCI, W_PICENI, W_FALISCI, W_CAPENA, -1, -1, W_SAMNITE, -1, -1, -1, -1, W_GALLIC,
              W_ETRUSCAN, W_DANAI, W_UMBRIAN, -1, -1)
 # ws[k]: an invasion army
-WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_COLS = range(7)
+# WS_LINGER: a Falisci (Capenati) army holding Falerii (Capena) past its period (9.2.7.3-9.2.7.4)
+WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_COLS = range(9)
 
 # ------------------------------------------------------------------------------------- options and sizes (cp)
 (CP_CITIES, CP_ROME, CP_MISSION_SCOPE, CP_PRESTIGE_GE, CP_PRESTIGE_EVERY_TURN, CP_PERIOD_SWAP_TWICE, CP_VICTORY_VP,
  CP_END_BELOW_20_DEFEAT, CP_FIDES_FROM, CP_REACTION_FALLBACK_LOST, CP_MAX_TURN, CP_SABINES_EXTRA,
  CP_BAD_OMEN_EVERY_TURN, CP_WAR_ANY_CONTAINER, CP_OFFICE_TO_R, CP_ALBA, CP_AMBUSH_DRM, CP_ASTUTIA_IN_SIEGE,
- N_CP) = range(19)
+ CP_DUEL_VOLLEY, CP_DUEL_TO_OPPONENT, CP_ALBA_SURVIVORS_ONLY, CP_ALBA_DUEL_ALWAYS, CP_COCLES_PREREQUISITE,
+ CP_COCLES_ROME_FIRST, CP_COCLES_RAID, CP_FALERII, CP_FALERII_LAST_TURN, CP_CAPENA, CP_ACTIONS_COMBINED,
+ CP_REACTION_TIMING, CP_LOSS_TOTAL_VIRTUS, CP_LOSS_RANDOM, CP_OFFICE_EVERY_TURN, CP_EVENT_UNITS_EVERY_TURN,
+ CP_INVADERS_NOT_EXEMPT, CP_BAD_OMEN_TO_R, CP_END_OF_ACTIONS_NR, CP_VOLSCI_RETURN, N_CP) = range(39)
+# CP_COCLES_PREREQUISITE (KOR-A47), in kor_options.csv's order
+COCLES_PORSENNA_EVER, COCLES_PORSENNA_ON_MAP, COCLES_BRIDGE_ONLY = range(3)
+HORATIUS_VIRTUS = 5  # 9.7.7.2: in his raid Horatius is an infantry unit of Virtus 5
+# CP_REACTION_TIMING (KOR-A2) and CP_END_OF_ACTIONS_NR (KOR-A58), in kor_options.csv's order
+REACT_LITERAL, REACT_END_OF_PHASE, REACT_IMMEDIATE = range(3)
+EOA_TO_R, EOA_REMOVE_OMEN, EOA_BOTH = range(3)
 
 # -------------------------------------------------------------------------------------- procedures (pv0, subc)
 PROC_SIEGE, PROC_PILLAGE, PROC_CORRUPTION, PROC_INTIMIDATION, PROC_TREASON, PROC_BATTLE, PROC_AMBUSH, N_PROC = range(8)
@@ -97,7 +113,8 @@ PV_SIZE, SUB_POINTS = 64, 16
 (G_TURN, G_PERIOD, G_IP, G_VP, G_STAGE, G_ACTIONS, G_ARMY_AT, G_KING, G_COMMANDER, G_REACTIONS, G_IMMEDIATE,
  G_ENDED, G_WON, G_END_REASON, G_OMEN, G_OMEN_DRAWN, G_STOP_ACTIONS, G_BRIDGE, G_PORSENNA_EVER,
  G_ETRUSCAN_WARS, G_ETRUSCAN_RUNNING, G_FIRST_ETRUSCAN_LEADER, G_WAR_PEOPLE, G_PRESTIGE_DONE, G_EXTRA_R_DRAWS,
- G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_SENATE) = range(31)
+ G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_ALBA_DRAWN, G_ALBA_SIEGE, G_ALBA_HAPPY,
+ G_FALERII_DUE, G_MOVED, G_UMBRIAN_TOKEN, G_SENATE) = range(37)
 G_SENATE_SIZE = 4  # G_SENATE + i: the Senate on Curia people i (senate.PEOPLE_*): 0 unasked, 1 approved, 2 refused
 G_SIZE = G_SENATE + G_SENATE_SIZE
 # the stages of a turn (5.2)
@@ -111,7 +128,7 @@ M_WIN = 0
 M_END = 1                            # one 0/1 column per way a campaign ends, END_NR_EMPTY ... END_TURN_24_LOSS
 (M_VP, M_IP, M_TURN, M_ROMANIZED, M_MISSIONS_MET, M_KINGS_LOST, M_WARS, M_WARS_BEATEN, M_CITIES_LOST, M_ROME_TAKEN,
  M_SIEGES, M_SIEGES_WON, M_BATTLES, M_BATTLES_WON, M_PILLAGES, M_CORRUPTIONS, M_INTIMIDATIONS, M_REACTIONS,
- M_ACTIONS, M_MISSION_1) = range(M_END + N_ENDS - 1, M_END + N_ENDS + 19)
+ M_ACTIONS, M_DUELS, M_DUELS_WON, M_MISSION_1) = range(M_END + N_ENDS - 1, M_END + N_ENDS + 21)
 M_EVENT_R = M_MISSION_1 + 7          # one column per event code: drawn from R
 M_EVENT_NR = M_EVENT_R + N_EVENTS    # ... drawn from NR
 N_METRICS = M_EVENT_NR + N_EVENTS
@@ -335,10 +352,11 @@ def army_counts(tok, ts):
 
 @njit(cache=True)
 def weakest(tok, ts, loc, kind):
-    """The weakest Roman unit at ``loc`` (of ``kind``; -1 either), the lowest Virtus, or -1."""
+    """The weakest Roman unit at ``loc`` (of ``kind``; -1 either), the lowest Virtus, or -1. Titus Tatius' troops
+    (``TS_AT`` 1 in the Rome reserve) are his alone (9.1.8.1)."""
     best = -1
     for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == loc and is_kind(tok, t, kind):
+        if ts[t, TS_LOC] == loc and ts[t, TS_AT] == 0 and is_kind(tok, t, kind):
             if best < 0 or tok[t, TK_VIRTUS] < tok[best, TK_VIRTUS]:
                 best = t
     return best
@@ -346,9 +364,10 @@ def weakest(tok, ts, loc, kind):
 
 @njit(cache=True)
 def strongest(tok, ts, loc, kind):
+    """The strongest Roman unit at ``loc``, as ``weakest``."""
     best = -1
     for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == loc and is_kind(tok, t, kind):
+        if ts[t, TS_LOC] == loc and ts[t, TS_AT] == 0 and is_kind(tok, t, kind):
             if best < 0 or tok[t, TK_VIRTUS] > tok[best, TK_VIRTUS]:
                 best = t
     return best
@@ -382,6 +401,12 @@ def army_home(tok, ts, g, cp):
         if ts[t, TS_LOC] == L_ARMY:
             put(ts, t, L_ROME, 0, FACE_ROMAN)
     g[G_ARMY_AT] = cp[CP_ROME]
+
+
+@njit(cache=True)
+def army_units(tok, ts):
+    inf, cav = army_counts(tok, ts)
+    return inf + cav
 
 
 @njit(cache=True)
@@ -466,7 +491,7 @@ def place_nr_leader(city, cost, cs, tok, ts, t, cp):
 
 @njit(cache=True)
 def campaign_setup(stream, cp, city, tok, per, ts, g, cs, ws, row):
-    """5.1 (3.4-3.6): Romulus' army and the Rome reserve, IP 5, VP 1, the NR garrisons of 3.5, the containers."""
+    """KoR 5.1 (3.4-3.6): Romulus' army and the Rome reserve, IP 5, VP 1, the NR garrisons of 3.5, the containers."""
     rome = cp[CP_ROME]
     for t in range(tok.shape[0]):
         kind = tok[t, TK_KIND]
@@ -716,17 +741,39 @@ def war_start(war, code, occurrence):
 
 @njit(cache=True)
 def metius(stream, cp, cs, tok, ts, t):
-    """9.3.7.1: Metius Fufetius drawn from NR: at Alba Longa with 2 cavalry and 1 Latin infantry, an NR leader
-    (Alba Longa held by Rome: he leaves play)."""
+    """9.3.7.1: Metius Fufetius drawn from NR: at Alba Longa with 2 cavalry and 1 Latin infantry taken from the
+    map, else the general reserve (at random, C5), an NR leader (Alba Longa held by Rome: he leaves play)."""
     alba = cp[CP_ALBA]
     if cs[alba, CS_ROMAN]:
         put(ts, t, L_OUT, 0, FACE_ROMAN)
         return
     put(ts, t, L_CITY, alba, FACE_NR)
     for k in range(3):
-        u = pick(tok, ts, L_RESERVE, CAV if k < 2 else INF, LATINS if k == 2 else -1, False, 0, stream)
-        if u >= 0 and tok[u, TK_CODE] == 0:
+        kind, people = (CAV, -1) if k < 2 else (INF, LATINS)
+        u = pick_on_map(tok, ts, kind, people, alba, stream)
+        if u < 0:
+            u = pick(tok, ts, L_RESERVE, kind, people, True, 0, stream)
+        if u >= 0:
             put(ts, u, L_CITY, alba, FACE_NR)
+
+
+@njit(cache=True)
+def pick_on_map(tok, ts, kind, people, avoid, stream):
+    """An NR base unit of ``kind`` (and ``people``, -1 any) in a city other than ``avoid``, at random (C5); -1 if
+    there is none."""
+    n = 0
+    for t in range(ts.shape[0]):
+        if matches(tok, ts, t, L_CITY, kind, people, True, 0) and ts[t, TS_FACE] == FACE_NR and ts[t, TS_AT] != avoid:
+            n += 1
+    if n == 0:
+        return -1
+    k = rng.dn(stream, n)
+    for t in range(ts.shape[0]):
+        if matches(tok, ts, t, L_CITY, kind, people, True, 0) and ts[t, TS_FACE] == FACE_NR and ts[t, TS_AT] != avoid:
+            k -= 1
+            if k == 0:
+                return t
+    return -1
 
 
 # ================================================================================================= events
@@ -757,6 +804,8 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
             put(ts, t, L_NR, 0, FACE_NR)  # 9.1.8.3, 9.2.7.2-4, 9.4.7.3, 9.6.7.3: R side into the NR container
         else:
             start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, t, 1)
+            if w == W_FALISCI and g[G_TURN] <= cp[CP_FALERII_LAST_TURN] and not cs[cp[CP_FALERII], CS_ROMAN]:
+                g[G_FALERII_DUE] = 1  # 9.2.6: Rome must now attack Falerii
     elif code == EV_GALLIC or code == EV_DANAI:
         if roman and not cp[CP_WAR_ANY_CONTAINER] and code == EV_DANAI:
             put(ts, t, L_NR, 0, FACE_NR)
@@ -794,13 +843,16 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
         put(ts, t, L_OUT, 0, FACE_ROMAN)
     elif code == EV_OMEN:
         # 9.5.7.1 (KOR-A58 stay_on_map): Good Omen from R, Bad Omen from NR (one action lost this turn)
-        g[G_OMEN] = OMEN_GOOD if roman else OMEN_BAD
         g[G_OMEN_DRAWN] = 1
         if not roman:
             g[G_BAD_OMEN_TURN] = g[G_TURN]
-        put(ts, t, L_OUT, 0, FACE_ROMAN)
+        if not roman and cp[CP_BAD_OMEN_TO_R]:
+            put(ts, t, L_R, 0, FACE_ROMAN)  # KOR-A58 back_to_r_container: the action lost, no omen on the map
+        else:
+            g[G_OMEN] = OMEN_GOOD if roman else OMEN_BAD
+            put(ts, t, L_OUT, 0, FACE_ROMAN)
     elif code == EV_END_ACTIONS:
-        end_of_actions(stream, tok, ts, g, row, t, roman)
+        end_of_actions(stream, cp, tok, ts, g, row, t, roman)
     elif code == EV_MUCIUS:
         p = porsenna_at(tok, ts)
         if roman and p >= 0:
@@ -811,19 +863,21 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
         else:
             put(ts, t, L_R, 0, FACE_ROMAN)
     elif code == EV_COCLES:
-        if roman and g[G_BRIDGE] and g[G_PORSENNA_EVER]:
-            # 9.7.7.2 (KOR-A47): the direct attempt, 5-6 destroys the bridge
-            if rng.d6(stream) >= 5:
-                g[G_BRIDGE] = 0
+        if roman and cocles_may_act(tok, ts, g, cp):
+            cocles(stream, city, cost, cp, tok, war, ts, cs, ws, g, row)
             put(ts, t, L_OUT, 0, FACE_ROMAN)
         else:
             put(ts, t, L_R, 0, FACE_ROMAN)
     elif code == EV_HORATII:
-        # 9.3.7.2: from NR removed; from R it waits for the Alba Longa war (the duel is not played yet)
-        put(ts, t, L_OUT if not roman else L_ASIDE, 0, FACE_ROMAN)
+        # 9.3.7.2: from NR removed; from R fought once the Alba Longa war has been drawn, set aside until then
+        if roman and g[G_ALBA_DRAWN]:
+            put(ts, t, L_OUT, 0, FACE_ROMAN)
+            horatii(stream, city, cost, cp, tok, ts, cs, g, row)
+        else:
+            put(ts, t, L_ASIDE if roman else L_OUT, 0, FACE_ROMAN)
     else:
-        # EV_ALBA (9.3.7.3): the Alba Longa war is not played yet; the token leaves play
         put(ts, t, L_OUT, 0, FACE_ROMAN)
+        alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman)  # EV_ALBA, 9.3.7.3
     return False
 
 
@@ -841,10 +895,11 @@ def tatius(stream, tok, ts):
 
 
 @njit(cache=True)
-def end_of_actions(stream, tok, ts, g, row, t, roman):
+def end_of_actions(stream, cp, tok, ts, g, row, t, roman):
     """9.5.7.2 (KOR-A58): from R, with the Bad Omen on the map no more Roman actions this turn, with the Good
-    Omen 3 tokens NR->R, before the omen: into the NR container; from NR, the omen leaves play, or before it End
-    of Actions goes to the R container (end_of_actions_nr_before_omen = to_r_container, the one reading played)."""
+    Omen 3 tokens NR->R, before the omen: into the NR container; from NR, the omen leaves play, or before it
+    (end_of_actions_nr_before_omen) End of Actions goes to the R container, or the omen token leaves the
+    containers (End of Actions with it), or both."""
     if roman:
         if g[G_OMEN] == OMEN_BAD:
             g[G_STOP_ACTIONS] = 1
@@ -858,8 +913,14 @@ def end_of_actions(stream, tok, ts, g, row, t, roman):
         if g[G_OMEN_DRAWN]:
             g[G_OMEN] = OMEN_NONE
             put(ts, t, L_OUT, 0, FACE_ROMAN)
-        else:
-            put(ts, t, L_R, 0, FACE_ROMAN)
+            return
+        how = cp[CP_END_OF_ACTIONS_NR]
+        if how != EOA_TO_R:
+            for o in range(tok.shape[0]):
+                if tok[o, TK_KIND] == EVENT and tok[o, TK_CODE] == EV_OMEN and \
+                        (ts[o, TS_LOC] == L_R or ts[o, TS_LOC] == L_NR):
+                    put(ts, o, L_OUT, 0, FACE_ROMAN)
+        put(ts, t, L_OUT if how == EOA_REMOVE_OMEN else L_R, 0, FACE_ROMAN)
 
 
 @njit(cache=True)
@@ -877,6 +938,310 @@ def remove_porsenna(tok, ts, ws, p):
     if ts[p, TS_LOC] == L_WAR:
         ws[ts[p, TS_AT], WS_LEADER] = -1
     put(ts, p, L_OUT, 0, FACE_ROMAN)
+
+
+# ======================================================================== Alba Longa and Cocles (9.3.7, 9.7.7.2)
+# the places a duellist is taken from, in 9.3.7.2's priority order: Rome's, then Alba Longa's
+ROMAN_DUELLISTS = (L_ROME, L_ARMY, L_RESERVE, L_R, L_NR)
+LATIN_DUELLISTS = (L_CITY, L_RESERVE, L_NR, L_R)
+DUEL_SIDE = _horatii.MAX_UNITS  # ids[:DUEL_SIDE] Rome's duellists, ids[DUEL_SIDE:] the other side's
+
+
+@njit(cache=True)
+def chosen(ids, t):
+    for i in range(ids.shape[0]):
+        if ids[i] == t:
+            return True
+    return False
+
+
+@njit(cache=True)
+def duellist(tok, ts, ids, loc, people, avoid, strongest_first):
+    """The strongest (or weakest) unit counter at ``loc`` not in ``ids``: on the map one showing its Roman face
+    (``people`` -1, Tatius' Sabines excepted) or its NR face of ``people`` (not in city ``avoid``); off the map any
+    base counter (of ``people``). -1 if none."""
+    best = -1
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] != loc or not is_kind(tok, t, -1) or tok[t, TK_CODE] != 0 or chosen(ids, t):
+            continue
+        if people >= 0 and tok[t, TK_PEOPLE] != people:
+            continue
+        if loc == L_CITY and (ts[t, TS_FACE] != FACE_NR or ts[t, TS_AT] == avoid):
+            continue
+        if loc == L_ROME and ts[t, TS_AT] != 0:
+            continue
+        v = tok[t, TK_VIRTUS]
+        if best < 0 or (v > tok[best, TK_VIRTUS] if strongest_first else v < tok[best, TK_VIRTUS]):
+            best = t
+    return best
+
+
+@njit(cache=True)
+def choose_duellists(tok, ts, ids, first, count, tiers, people, strongest_first):
+    """9.3.7.2 (DP-H01, DP-H02): up to ``count`` duellists into ``ids[first:]``, each tier of ``tiers`` emptied
+    before the next; Rome sends its strongest, and picks Alba Longa's weakest (the player picks both sides).
+    Returns how many."""
+    n = 0
+    for loc in tiers:
+        while n < count:
+            t = duellist(tok, ts, ids, loc, people, -1, strongest_first)
+            if t < 0:
+                break
+            ids[first + n] = t
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def duel(stream, cp, tok, ts, ids, n_roman, n_other, rome_first, volley, row):
+    """The duel of 9.3.7.2 (``horatii.duel``: one side after the other, d6 >= the target's Virtus; Rome's dice at
+    the weakest, the other side's at a random Roman) between ``ids[:n_roman]`` and ``ids[DUEL_SIDE:][:n_other]``
+    (an id of -1: Horatius, Virtus 5, no counter). A unit eliminated goes to its own side's container (KOR-A45
+    own_container; opponent_container: the other). Returns whether Rome won; ``ids`` keeps the survivors only."""
+    units = np.zeros(2 * DUEL_SIDE, np.int64)
+    for i in range(2 * DUEL_SIDE):
+        if (i < n_roman) or (DUEL_SIDE <= i < DUEL_SIDE + n_other):
+            units[i] = tok[ids[i], TK_VIRTUS] if ids[i] >= 0 else HORATIUS_VIRTUS
+    state = np.zeros(HORATII_STATE_SIZE, np.int64)
+    # Rome's dice follow the built-in `weakest`, which never errs
+    romans, others, _, _ = _horatii.duel(stream, units, state, n_roman, n_other, rome_first, volley, 0,
+                                         HORATII_WEAKEST, np.zeros(1, np.float64), None)
+    for i in range(2 * DUEL_SIDE):
+        t = ids[i]
+        if t >= 0 and units[i] == 0:
+            if tok[t, TK_CODE] != 0:
+                put(ts, t, L_RESERVE, 0, FACE_ROMAN)  # an invasion army's counter, as when its war ends
+            elif (i < DUEL_SIDE) != (cp[CP_DUEL_TO_OPPONENT] == 1):
+                put(ts, t, L_R, 0, FACE_ROMAN)
+            else:
+                put(ts, t, L_NR, 0, FACE_NR)
+            ids[i] = -2  # eliminated
+    won = others == 0 and romans > 0
+    row[M_DUELS] += 1
+    if won:
+        row[M_DUELS_WON] += 1
+    return won
+
+
+@njit(cache=True)
+def alba_romanized(city, cost, cs, tok, ts, g, cp):
+    """Alba Longa passes to Rome (9.3.7.2-9.3.7.3 b-c): its garrison flipped; NR troops still in it go to the
+    nearest Latin city (9.3.7.3 b); the happy outcome of 9.3.6 is scored at the period's end."""
+    alba = cp[CP_ALBA]
+    flip_garrisons(tok, ts, alba, FACE_ROMAN)
+    romanize(cs, alba, g)
+    refuge = nearest_city(city, cost, cs, tok, ts, alba, LATINS, False)
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == alba and ts[t, TS_FACE] == FACE_NR and \
+                tok[t, TK_KIND] != GARRISON:
+            place_in(ts, t, refuge, FACE_NR)
+    g[G_ALBA_HAPPY] = 1
+
+
+@njit(cache=True)
+def horatii(stream, city, cost, cp, tok, ts, cs, g, row):
+    """9.3.7.2: three Roman units (Rome reserve, map, general reserve, containers) against three Latin ones (map,
+    general reserve, containers), Alba Longa rolling first. Rome wins: its survivors go to the Rome map and Alba
+    Longa's garrison turns Roman; Alba wins: its survivors stay in Alba Longa."""
+    ids = np.full(2 * DUEL_SIDE, -1, np.int64)
+    n_roman = choose_duellists(tok, ts, ids, 0, 3, ROMAN_DUELLISTS, -1, True)
+    n_latin = choose_duellists(tok, ts, ids, DUEL_SIDE, 3, LATIN_DUELLISTS, LATINS, False)
+    if duel(stream, cp, tok, ts, ids, n_roman, n_latin, False, cp[CP_DUEL_VOLLEY] == 1, row):
+        for i in range(n_roman):
+            if ids[i] >= 0:
+                put(ts, ids[i], L_ROME, 0, FACE_ROMAN)
+        if not cs[cp[CP_ALBA], CS_ROMAN]:
+            alba_romanized(city, cost, cs, tok, ts, g, cp)
+    else:
+        home = cp[CP_ALBA]
+        if cs[home, CS_ROMAN]:
+            home = nearest_city(city, cost, cs, tok, ts, home, LATINS, False)
+        for i in range(DUEL_SIDE, DUEL_SIDE + n_latin):
+            if ids[i] >= 0:
+                place_in(ts, ids[i], home, FACE_NR)
+
+
+@njit(cache=True)
+def horatii_token(tok, ts):
+    for t in range(tok.shape[0]):
+        if tok[t, TK_KIND] == EVENT and tok[t, TK_CODE] == EV_HORATII:
+            return t
+    return -1
+
+
+@njit(cache=True)
+def alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman):
+    """9.3.7.3. From R: the Horatii and Curiatii come out of the containers (or from aside) and fight at once.
+    From NR: the Horatii token leaves play; (a) the royal army marches to Alba Longa, not to be reinforced, and
+    Alba Longa gets one more Latin unit (map, general reserve, containers); (b) Rome rolls against a Latin leader
+    there: d6 >= his Virtus captures him, scores his Virtus in VP and takes the city; else (c) the siege."""
+    g[G_ALBA_DRAWN] = 1
+    h = horatii_token(tok, ts)
+    waiting = h >= 0 and (ts[h, TS_LOC] == L_R or ts[h, TS_LOC] == L_NR or ts[h, TS_LOC] == L_ASIDE or
+                          ts[h, TS_LOC] == L_RESERVE)
+    alba = cp[CP_ALBA]
+    if roman:
+        if waiting:
+            put(ts, h, L_OUT, 0, FACE_ROMAN)
+            horatii(stream, city, cost, cp, tok, ts, cs, g, row)
+        return
+    if waiting:
+        put(ts, h, L_OUT, 0, FACE_ROMAN)
+    if cs[alba, CS_ROMAN]:
+        return  # Alba Longa is Rome's already: no war to fight
+    form_army(tok, ts, g, cp)
+    g[G_ARMY_AT] = alba
+    ids = np.full(1, -1, np.int64)
+    for loc in LATIN_DUELLISTS:
+        t = duellist(tok, ts, ids, loc, LATINS, alba, False)
+        if t >= 0:
+            put(ts, t, L_CITY, alba, FACE_NR)
+            break
+    leader = nr_leader_in(tok, ts, alba)
+    if leader >= 0 and tok[leader, TK_PEOPLE] == LATINS and rng.d6(stream) >= tok[leader, TK_VIRTUS]:
+        put(ts, leader, L_OUT, 0, FACE_ROMAN)  # captured
+        g[G_VP] += tok[leader, TK_VIRTUS]
+        alba_romanized(city, cost, cs, tok, ts, g, cp)
+        return
+    alba_siege(stream, city, cost, cp, tok, ts, cs, g, row)
+
+
+@njit(cache=True)
+def alba_siege(stream, city, cost, cp, tok, ts, cs, g, row):
+    """9.3.7.3 c-d: d6 >= the garrison's Virtus (troops inside do not count) and the city surrenders. Whatever
+    the roll (KOR-A46 alba_duel_always), the Latin troops inside sally: at most 3 of them, at random, duel as many
+    units of the royal army (its strongest), then go to the R container (KOR-A46 all_to_r_container;
+    survivors_only: the eliminated ones go where the duel sends them). A failed roll is tried again on the next
+    turn only; failed twice, the siege is lifted: the army goes home and Rome loses 2 IP."""
+    alba = cp[CP_ALBA]
+    surrendered = rng.d6(stream) >= garrison_value(tok, ts, alba, FACE_NR)
+    if surrendered or cp[CP_ALBA_DUEL_ALWAYS]:
+        latins = np.zeros(2 * DUEL_SIDE, np.int64)
+        n = 0
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == alba and ts[t, TS_FACE] == FACE_NR and \
+                    is_kind(tok, t, -1) and n < latins.shape[0]:
+                latins[n] = t
+                n += 1
+        if n > 0:
+            ids = np.full(2 * DUEL_SIDE, -1, np.int64)
+            n_latin = min(n, 3)
+            for i in range(n_latin):  # 3 at random: a partial shuffle
+                j = i + rng.dn(stream, n - i) - 1
+                latins[i], latins[j] = latins[j], latins[i]
+                ids[DUEL_SIDE + i] = latins[i]
+            n_roman = 0
+            while n_roman < n_latin:
+                t = duellist(tok, ts, ids, L_ARMY, -1, -1, True)
+                if t < 0:
+                    break
+                ids[n_roman] = t
+                n_roman += 1
+            survivors_only = cp[CP_ALBA_SURVIVORS_ONLY] == 1
+            duel(stream, cp, tok, ts, ids, n_roman, n_latin, False, cp[CP_DUEL_VOLLEY] == 1, row)
+            for i in range(n_latin):
+                if ids[DUEL_SIDE + i] >= 0 or not survivors_only:
+                    put(ts, latins[i], L_R, 0, FACE_ROMAN)
+    if surrendered:
+        g[G_ALBA_SIEGE] = 0
+        alba_romanized(city, cost, cs, tok, ts, g, cp)
+    elif g[G_ALBA_SIEGE] == 0:
+        g[G_ALBA_SIEGE] = g[G_TURN] + 1
+    else:
+        g[G_ALBA_SIEGE] = 0
+        army_home(tok, ts, g, cp)
+        add_ip(g, row, -2)
+
+
+@njit(cache=True)
+def alba_siege_again(stream, city, cost, cp, tok, ts, cs, g, row):
+    """9.3.7.3 d: on the turn after a failed roll, 2 tokens R->NR first, then the siege once more (Alba Longa
+    taken meanwhile, or the army gone: the siege is over)."""
+    if g[G_ALBA_SIEGE] != g[G_TURN]:
+        return
+    if cs[cp[CP_ALBA], CS_ROMAN] or g[G_ARMY_AT] != cp[CP_ALBA]:
+        g[G_ALBA_SIEGE] = 0
+        return
+    move_random(ts, L_R, L_NR, 2, stream, g, row)
+    if g[G_ENDED] == 0:
+        alba_siege(stream, city, cost, cp, tok, ts, cs, g, row)
+
+
+@njit(cache=True)
+def cocles_may_act(tok, ts, g, cp):
+    """KOR-A47 cocles_prerequisite: the bridge on the Rome map, and Porsenna drawn at some time (default), or on
+    the map now, or nothing more."""
+    if not g[G_BRIDGE]:
+        return False
+    if cp[CP_COCLES_PREREQUISITE] == COCLES_PORSENNA_EVER:
+        return g[G_PORSENNA_EVER] == 1
+    if cp[CP_COCLES_PREREQUISITE] == COCLES_PORSENNA_ON_MAP:
+        return porsenna_at(tok, ts) >= 0
+    return True
+
+
+@njit(cache=True)
+def nr_unit_place(tok, ts, ws, t):
+    """The place of counter ``t`` if it is an NR military unit on the map (in a city or an invasion army), or -1."""
+    if not is_kind(tok, t, -1):
+        return -1
+    if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR:
+        return ts[t, TS_AT]
+    if ts[t, TS_LOC] == L_WAR:
+        return ws[ts[t, TS_AT], WS_AT]
+    return -1
+
+
+@njit(cache=True)
+def nearest_nr_group(cost, cp, tok, ts, ws):
+    """The place of the NR military units (no garrisons) nearest to Rome (KOR-A47), or -1."""
+    rome = cp[CP_ROME]
+    best = -1
+    for t in range(ts.shape[0]):
+        c = nr_unit_place(tok, ts, ws, t)
+        if c >= 0 and (best < 0 or cost[rome, c] < cost[rome, best]):
+            best = c
+    return best
+
+
+@njit(cache=True)
+def cocles(stream, city, cost, cp, tok, war, ts, cs, ws, g, row):
+    """9.7.7.2 (DP-HC01, the scenario's ``cocles_attempt``): direct, a 5 or 6 destroys the bridge; raid, Horatius
+    (Virtus 5) and up to two Rome-reserve units (the strongest) duel the NR group nearest to Rome (up to 6 of its
+    units, at random), first roller KOR-A47: won, the bridge falls and +2 VP; lost, -1 VP. A raid with no NR
+    group to attack is a direct attempt."""
+    c = nearest_nr_group(cost, cp, tok, ts, ws)
+    if not cp[CP_COCLES_RAID] or c < 0:
+        if rng.d6(stream) >= 5:
+            g[G_BRIDGE] = 0
+        return
+    ids = np.full(2 * DUEL_SIDE, -1, np.int64)
+    n_roman = 1  # Horatius: ids[0] = -1
+    while n_roman < 3:
+        t = duellist(tok, ts, ids, L_ROME, -1, -1, True)
+        if t < 0:
+            break
+        ids[n_roman] = t
+        n_roman += 1
+    group = np.zeros(ts.shape[0], np.int64)
+    n = 0
+    for t in range(ts.shape[0]):
+        if nr_unit_place(tok, ts, ws, t) == c:
+            group[n] = t
+            n += 1
+    n_nr = min(n, DUEL_SIDE)
+    for i in range(n_nr):
+        j = i + rng.dn(stream, n - i) - 1
+        group[i], group[j] = group[j], group[i]
+        ids[DUEL_SIDE + i] = group[i]
+    if duel(stream, cp, tok, ts, ids, n_roman, n_nr, cp[CP_COCLES_ROME_FIRST] == 1, False, row):
+        g[G_BRIDGE] = 0
+        g[G_VP] += 2
+    else:
+        g[G_VP] -= 1
+    for k in range(MAX_WARS):
+        if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == c and war_units(tok, ts, k) == 0:
+            end_war(tok, war, ts, g, ws, k, True, row)
 
 
 # =================================================================================================== wars
@@ -926,14 +1291,21 @@ def start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurr
     inf = roll_units(stream, war[w, WR_INF], war[w, WR_INF_DIE])
     cav = roll_units(stream, war[w, WR_CAV], war[w, WR_CAV_DIE])
     cap = war[w, WR_CAP] + (2 if w == W_ETRUSCAN and leader >= 0 and tok[leader, TK_CODE] == LD_PORSENNA else 0)
-    if w == W_ETRUSCAN:
-        army_cav = min(cav, (cap - 1) // 2)   # cavalry fewer than infantry
+    fill = war[w, WR_FILL]
+    if fill == FILL_FEWER_CAVALRY_INFANTRY_FIRST:
+        army_inf = min(inf, cap)
+        army_cav = max(min(cav, cap - army_inf, army_inf - 1), 0)
+    elif fill == FILL_FEWER_CAVALRY_MAX_CAVALRY:
+        army_cav = min(cav, (cap - 1) // 2)
         army_inf = min(inf, cap - army_cav)
+    elif fill == FILL_CAVALRY_FIRST:
+        army_cav = min(cav, war[w, WR_CAP_CAV], cap)
+        army_inf = min(inf, war[w, WR_CAP_INF], cap - army_cav)
     else:
         army_inf = min(inf, war[w, WR_CAP_INF], cap)
         army_cav = min(cav, war[w, WR_CAP_CAV], cap - army_inf)
     ws[k, WS_WAR], ws[k, WS_AT], ws[k, WS_LEADER], ws[k, WS_NEW], ws[k, WS_TOKEN] = w, start, leader, 1, token
-    ws[k, WS_PASSED] = -1
+    ws[k, WS_PASSED], ws[k, WS_LINGER], ws[k, WS_START] = -1, 0, start
     if leader >= 0:
         put(ts, leader, L_WAR, k, FACE_NR)
     for kind, want, in_army in ((INF, inf, army_inf), (CAV, cav, army_cav)):
@@ -943,14 +1315,37 @@ def start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurr
                 break  # the fixed counter mix caps the dice (9.4.7.3)
             if j < in_army:
                 put(ts, u, L_WAR, k, FACE_NR)
-            elif not city[start, CT_ENTRY]:
-                put(ts, u, L_CITY, start, FACE_NR)
+            else:
+                place_in(ts, u, excess_home(city, cost, cs, tok, ts, w, people, start,
+                                            w == W_ETRUSCAN and occurrence < 3), FACE_NR)
     put(ts, token, L_ASIDE, 0, FACE_NR)  # on the map with its army
     row[M_WARS] += 1
     g[G_REACTIONS] += war[w, WR_EXTRA_REACTIONS]
     if w == W_ETRUSCAN:
         g[G_ETRUSCAN_WARS] += 1
         g[G_ETRUSCAN_RUNNING] = 1
+
+
+@njit(cache=True)
+def excess_home(city, cost, cs, tok, ts, w, people, start, by_sea):
+    """Where a unit over an invasion army's caps goes: one per city of its people (9.4.7.3 the Samnite cities,
+    9.5.7.3 a Gallic city, 9.6.7.2 the Greek cities (DP-K08 by its default, the nearest), 9.5.7.4 the Etruscan
+    ports for a war from the sea, then the cities nearest the start), the cities with fewest of the war's units
+    first, then the nearest to the start; none free, the start place; an entry box: the general reserve."""
+    best, best_key = -1, 1 << 60
+    for c in range(city.shape[0]):
+        if city[c, CT_ENTRY] or city[c, CT_PEOPLE] != people or cs[c, CS_ROMAN] or cost[start, c] < 0:
+            continue
+        there = 0
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and tok[t, TK_CODE] == w + 1:
+                there += 1
+        key = (there * 2 + (0 if city[c, CT_PORT] or not by_sea else 1)) * (1 << 40) + cost[start, c]
+        if key < best_key:
+            best, best_key = c, key
+    if best < 0 and not city[start, CT_ENTRY]:
+        best = start
+    return best
 
 
 @njit(cache=True)
@@ -981,7 +1376,11 @@ def end_war(tok, war, ts, g, ws, k, beaten, row):
             put(ts, t, L_RESERVE if tok[t, TK_KIND] != LEADER else L_ASIDE, 0, FACE_ROMAN)
     token = ws[k, WS_TOKEN]
     after = war[w, WR_TOKEN_AFTER]
-    if beaten or after == AFTER_REMOVED:
+    if token < 0:
+        pass  # the Umbrians joined the Etruscans: their token waits for the period's end (9.6.7.3)
+    elif ws[k, WS_LINGER]:
+        put(ts, token, L_NR, 0, FACE_NR)  # 9.2.7.3: set aside until they are beaten, then into NR
+    elif beaten or after == AFTER_REMOVED:
         put(ts, token, L_OUT, 0, FACE_ROMAN)
     else:
         put(ts, token, L_R if after == AFTER_R else L_NR, 0, FACE_ROMAN if after == AFTER_R else FACE_NR)
@@ -991,6 +1390,17 @@ def end_war(tok, war, ts, g, ws, k, beaten, row):
         g[G_ETRUSCAN_RUNNING] = 0
     ws[k, WS_WAR] = -1
     ws[k, WS_LEADER] = -1
+
+
+@njit(cache=True)
+def war_home(cp, w):
+    """The city a war's army holds and relieves from: Falerii for the Falisci, Capena for the Capenati (9.2.7.3-
+    9.2.7.4); -1 for the other wars."""
+    if w == W_FALISCI:
+        return cp[CP_FALERII]
+    if w == W_CAPENA:
+        return cp[CP_CAPENA]
+    return -1
 
 
 # ================================================================================================ battles
@@ -1245,7 +1655,11 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
     dstate[K_MISSION] = per[g[G_PERIOD], PR_MISSION]
     dstate[K_CITIES] = n
     dstate[K_LAST_TURN] = per[g[G_PERIOD], PR_LAST]
-    dstate[K_MP], dstate[K_ROME] = mp, cp[CP_ROME]
+    # 9.3.7.3 a-d: the army besieging Alba Longa stays there until the siege is over
+    # 9.3.7.3 a-d: the army besieging Alba Longa stays there until the siege is over; KOR-A1 combined: a move
+    # not paid for yet, with one action left, can only be followed by an operation
+    pinned = g[G_ALBA_SIEGE] or (g[G_MOVED] and g[G_ACTIONS] <= 1)
+    dstate[K_MP], dstate[K_ROME] = 0 if pinned else mp, cp[CP_ROME]
     for c in range(n):
         dstate[kc(c, KC_ROMAN)] = cs[c, CS_ROMAN]
         dstate[kc(c, KC_COST)] = cost[at, c]
@@ -1330,6 +1744,19 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp
     garrison = garrison_value(tok, ts, c, FACE_NR)
     leader = nr_leader_in(tok, ts, c)
     units = nr_units_in(tok, ts, c, virt)
+    if city[c, CT_PEOPLE] == ETRUSCANS:
+        # 9.2.7.3-9.2.7.4 (S0): a city of the Etruscan star besieged, the Falisci in Falerii and the Capenati in
+        # Capena come out (not a reaction) and attack the besiegers first; Rome not winning, no siege
+        for k in range(MAX_WARS):
+            w = ws[k, WS_WAR]
+            if w >= 0 and ws[k, WS_AT] == war_home(cp, w) and war_units(tok, ts, k) > 0 and army_units(tok, ts) > 0:
+                err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
+                                 brow, wbuf, row, L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE], war[w, WR_INVADER],
+                                 0, _battle.MODE_BATTLE)
+                if war_units(tok, ts, k) == 0:
+                    end_war(tok, war, ts, g, ws, k, True, row)
+                if err or not won:
+                    return err
     inf, cav = army_counts(tok, ts)
     row[M_SIEGES] += 1
     if leader >= 0 and units >= inf + cav:
@@ -1422,23 +1849,18 @@ def roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, 
 
 @njit(cache=True)
 def eliminate_strongest(tok, ts, c):
-    """The strongest NR counter of city ``c`` eliminated, the garrison first among equals (as ``pillage_game``
-    compares): a garrison flipped to Rome, a unit to the general reserve (C4)."""
-    best, best_v = -1, -1
-    for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and \
-                tok[t, TK_KIND] == GARRISON and tok[t, TK_VIRTUS] > best_v:
-            best, best_v = t, tok[t, TK_VIRTUS]
+    """The strongest NR token of city ``c`` eliminated, the garrison first among equals (as ``pillage_game``
+    compares): the garrison is one token of its counters' total value (4.1.1), flipped to Rome whole; a unit goes
+    to the general reserve (C4)."""
+    best, best_v = -1, garrison_value(tok, ts, c, FACE_NR)
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and is_kind(tok, t, -1) \
                 and tok[t, TK_VIRTUS] > best_v:
             best, best_v = t, tok[t, TK_VIRTUS]
-    if best < 0:
-        return
-    if tok[best, TK_KIND] == GARRISON:
-        ts[best, TS_FACE] = FACE_ROMAN
-    else:
+    if best >= 0:
         put(ts, best, L_RESERVE, 0, FACE_ROMAN)
+    elif best_v > 0:
+        flip_garrisons(tok, ts, c, FACE_ROMAN)
 
 
 @njit(cache=True)
@@ -1662,6 +2084,11 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slot
     if war_units(tok, ts, k) == 0:
         end_war(tok, war, ts, g, ws, k, True, row)
         return 0
+    if ws[k, WS_LINGER]:
+        return 0  # holds its city
+    if w == W_VOLSCI and cp[CP_VOLSCI_RETURN]:
+        ws[k, WS_AT] = ws[k, WS_START]  # KOR-A65 return_to_entry_box_each_turn: back after the reactions
+        return 0
     mp = MP_CAVALRY
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and tok[t, TK_KIND] == INF:
@@ -1747,19 +2174,34 @@ def war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, c):
 # ===================================================================================== end of turn (7.0)
 @njit(cache=True)
 def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row):
-    """7.1-7.6 (7.1's forced moves and 7.2's captives have nothing to do here: NR armies and Roman ones meet
-    only by fighting, and the manifest gives no Captivi backs), then the victory checks of 8.0."""
+    """7.1-7.6 (7.2's captives score nothing here: the manifest gives no Captivi backs), then the victory checks
+    of 8.0."""
     period = g[G_PERIOD]
     last = g[G_TURN] == per[period, PR_LAST]
+    umbrians_join(city, cs, tok, war, ts, ws, g, row)
+    map_conflicts(city, cost, cp, tok, ts, ws, g)
+    # KOR-A55 every_turn readings of 7.1-7.2: offices cease, invasion armies go back to their start
+    for t in range(ts.shape[0]):
+        if cp[CP_OFFICE_EVERY_TURN] and ts[t, TS_LOC] == L_ROME and tok[t, TK_KIND] == OFFICE:
+            put(ts, t, L_R, 0, FACE_ROMAN)
+    for k in range(MAX_WARS):
+        if cp[CP_EVENT_UNITS_EVERY_TURN] and ws[k, WS_WAR] >= 0:
+            ws[k, WS_AT], ws[k, WS_PASSED] = ws[k, WS_START], -1
     if last:
         # 7.3 (KOR-A55): NR leaders and units on the map back into the NR container, invasions that stay until
         # eradicated excepted; the others go home
+        # (invaders' units holding cities stay: excess units, Umbrians garrisoning an Etruscan city)
         for t in range(ts.shape[0]):
-            if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and tok[t, TK_KIND] != GARRISON:
+            if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and tok[t, TK_KIND] != GARRISON and \
+                    (tok[t, TK_CODE] == 0 or cp[CP_INVADERS_NOT_EXEMPT]):
                 put(ts, t, L_NR, 0, FACE_NR)
+        umbrians_at_period_end(city, tok, ts, ws, g)
         for k in range(MAX_WARS):
-            if ws[k, WS_WAR] >= 0 and not war[ws[k, WS_WAR], WR_STAYS]:
-                end_war(tok, war, ts, g, ws, k, False, row)
+            if ws[k, WS_WAR] >= 0 and (cp[CP_INVADERS_NOT_EXEMPT] or not war[ws[k, WS_WAR], WR_STAYS]):
+                if ws[k, WS_AT] == war_home(cp, ws[k, WS_WAR]):
+                    ws[k, WS_LINGER] = 1  # 9.2.7.3-9.2.7.4: the garrison of their own city stays on the map
+                else:
+                    end_war(tok, war, ts, g, ws, k, False, row)
         # 9.1.8.1: Titus Tatius leaves play at the end of the Romulus era; offices end with the reign (KOR-A55)
         for t in range(ts.shape[0]):
             if ts[t, TS_LOC] == L_ROME and ts[t, TS_AT] == 1:
@@ -1778,6 +2220,16 @@ def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row):
             row[M_MISSIONS_MET] += 1
         else:
             mission_failed(stream, cp, tok, per, ts, g, row)
+        if per[period, PR_TULLUS]:
+            # 9.3.6: Alba Longa's war won, 3 random military units NR->R; 9.3.7.2: the Horatii leave play
+            if g[G_ALBA_HAPPY]:
+                for _ in range(3):
+                    u = pick(tok, ts, L_NR, -1, -1, False, 0, stream)
+                    if u >= 0:
+                        put(ts, u, L_R, 0, FACE_ROMAN)
+            h = horatii_token(tok, ts)
+            if h >= 0:
+                put(ts, h, L_OUT, 0, FACE_ROMAN)
     # 7.5: prestige, and the cities NR armies took this turn
     done = romanized_this_period(city, cs, g, cp)
     need = per[period, PR_MISSION]
@@ -1803,17 +2255,94 @@ def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row):
 
 
 @njit(cache=True)
+def umbrians_join(city, cs, tok, war, ts, ws, g, row):
+    """9.6.7.3: an Umbrian army ending a turn with or next to an Etruscan war army joins it; ending it in an
+    Etruscan city not Rome's, its units become that city's garrison (the NR's choice, made whenever it can). Its
+    token waits aside for the period's end."""
+    for k in range(MAX_WARS):
+        if ws[k, WS_WAR] != W_UMBRIAN:
+            continue
+        at = ws[k, WS_AT]
+        join = -1
+        for e in range(MAX_WARS):
+            if ws[e, WS_WAR] == W_ETRUSCAN and (ws[e, WS_AT] == at or (city[at, CT_ADJACENT] >> ws[e, WS_AT]) & 1):
+                join = e
+        garrison = city[at, CT_PEOPLE] == ETRUSCANS and not city[at, CT_ENTRY] and not cs[at, CS_ROMAN]
+        if join < 0 and not garrison:
+            continue
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and is_kind(tok, t, -1):
+                if join >= 0:
+                    ts[t, TS_AT] = join
+                else:
+                    put(ts, t, L_CITY, at, FACE_NR)
+        g[G_UMBRIAN_TOKEN] = ws[k, WS_TOKEN] + 1
+        ws[k, WS_TOKEN] = -1
+        end_war(tok, war, ts, g, ws, k, False, row)
+
+
+@njit(cache=True)
+def umbrians_at_period_end(city, tok, ts, ws, g):
+    """9.6.7.3: the Umbrian War token back into the NR container at the period's end if no Umbrian unit stays
+    with the Etruscans (in an Etruscan army or city); else it stays out of the containers."""
+    token = g[G_UMBRIAN_TOKEN] - 1
+    if token < 0:
+        return
+    g[G_UMBRIAN_TOKEN] = 0
+    for t in range(ts.shape[0]):
+        if tok[t, TK_CODE] == W_UMBRIAN + 1 and ((ts[t, TS_LOC] == L_WAR and ws[ts[t, TS_AT], WS_WAR] == W_ETRUSCAN)
+                                                 or (ts[t, TS_LOC] == L_CITY and
+                                                     city[ts[t, TS_AT], CT_PEOPLE] == ETRUSCANS)):
+            return
+    put(ts, token, L_NR, 0, FACE_NR)
+
+
+@njit(cache=True)
+def nr_near(city, tok, ts, ws, c):
+    """Whether NR military units (in a city or an invasion army) stand in a place adjacent to ``c`` (7.1)."""
+    for t in range(ts.shape[0]):
+        p = nr_unit_place(tok, ts, ws, t)
+        if p >= 0 and p != c and (city[c, CT_ADJACENT] >> p) & 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def map_conflicts(city, cost, cp, tok, ts, ws, g):
+    """7.1: the royal army may not stay next to NR units (the map's adjacency proxy); it moves to the nearest
+    place where none is adjacent or present (DP-K07 by its default; ties: the nearest to Rome), at worst Rome. An
+    army besieging Alba Longa (9.3.7.3 d) stays."""
+    at = g[G_ARMY_AT]
+    if g[G_ALBA_SIEGE] or not nr_near(city, tok, ts, ws, at):
+        return
+    rome = cp[CP_ROME]
+    best, best_key = rome, 1 << 60
+    virt = np.zeros(1, np.int64)
+    for c in range(cp[CP_CITIES]):
+        if c == at or city[c, CT_ENTRY] or cost[at, c] < 0 or nr_units_in(tok, ts, c, virt) > 0 or \
+                nr_near(city, tok, ts, ws, c):
+            continue
+        key = cost[at, c] * (1 << 30) + cost[c, rome]
+        if key < best_key:
+            best, best_key = c, key
+    g[G_ARMY_AT] = best
+
+
+@njit(cache=True)
 def mission_failed(stream, cp, tok, per, ts, g, row):
-    """7.4 failure (9.x.6; KOR-A54 count_equals_king_virtus, the bot's choice: the weakest units, army first, to
-    the general reserve), then the period's tokens R->NR."""
+    """7.4 failure (9.x.6; KOR-A54: as many military units as the King's Virtus, count_equals_king_virtus, or
+    units whose Virtus adds up to it, total_virtus_value; the player's choice, the weakest, army first, or at
+    random; to the general reserve), then the period's tokens R->NR."""
     loss = tok[g[G_COMMANDER], TK_VIRTUS]
-    for _ in range(loss):
-        t = weakest(tok, ts, L_ARMY, -1)
-        if t < 0:
-            t = weakest(tok, ts, L_ROME, -1)
+    while loss > 0:
+        t = -1
+        for loc in (L_ARMY, L_ROME):
+            if t < 0:
+                t = pick(tok, ts, loc, -1, -1, False, 0, stream) if cp[CP_LOSS_RANDOM] else weakest(tok, ts, loc, -1)
         if t < 0:
             break
         put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+        loss -= tok[t, TK_VIRTUS] if cp[CP_LOSS_TOTAL_VIRTUS] else 1
     period = g[G_PERIOD]
     if per[period, PR_FAIL_UNITS_R_NR]:
         for _ in range(per[period, PR_FAIL_TOKENS]):
@@ -1847,7 +2376,8 @@ def allowance(stream, cp, tok, per, ts, g):
         n += first + second
     else:
         n = virtus + rng.d6(stream)
-    if g[G_OMEN] == OMEN_BAD and (g[G_BAD_OMEN_TURN] == g[G_TURN] or cp[CP_BAD_OMEN_EVERY_TURN]):
+    drawn_now = g[G_BAD_OMEN_TURN] == g[G_TURN] and (g[G_OMEN] == OMEN_BAD or cp[CP_BAD_OMEN_TO_R])
+    if drawn_now or (g[G_OMEN] == OMEN_BAD and cp[CP_BAD_OMEN_EVERY_TURN]):
         n -= 1
     if g[G_STOP_ACTIONS]:
         n = 0
@@ -1863,7 +2393,15 @@ def turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_TRACK and ts[t, TS_AT] <= g[G_TURN]:
             put(ts, t, L_R if cp[CP_OFFICE_TO_R] else L_ROME, 0, FACE_ROMAN)  # KOR-A49
+    if g[G_FALERII_DUE] and g[G_TURN] == cp[CP_FALERII_LAST_TURN] + 1:
+        # 9.2.6: Falerii not attacked after the Falisci attacked in Numa's first three turns, one random military
+        # unit R->NR at the start of the seventh turn
+        g[G_FALERII_DUE] = 0
+        u = pick(tok, ts, L_R, -1, -1, False, 0, stream)
+        if u >= 0:
+            put(ts, u, L_NR, 0, FACE_NR)
     g[G_WAR_PEOPLE] = -1
+    g[G_MOVED] = 0
     for i in range(G_SENATE_SIZE):
         g[G_SENATE + i] = 0
     g[G_STOP_ACTIONS] = 0
@@ -1908,6 +2446,7 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
             turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row)
             g[G_STAGE] = ST_ALLOWANCE
         elif stage == ST_ALLOWANCE:
+            alba_siege_again(stream, city, cost, cp, tok, ts, cs, g, row)
             allowance(stream, cp, tok, per, ts, g)
             g[G_STAGE] = ST_ACTIONS
         elif stage == ST_ACTIONS:
@@ -1980,14 +2519,38 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, s
         return 0
     if action <= n:
         g[G_ARMY_AT] = action - 1   # 5.2: along roads and tracks, within the allowance (checked by legal)
-        g[G_ACTIONS] -= 1
         row[M_ACTIONS] += 1
+        # KOR-A1: each move is an action (separate); combined, a move and the operation after it are one, paid
+        # by the operation, a move followed by another move by that next move
+        if not cp[CP_ACTIONS_COMBINED] or g[G_MOVED]:
+            g[G_ACTIONS] -= 1
+        g[G_MOVED] = cp[CP_ACTIONS_COMBINED]
         return 0
     op = action - 1 - n
     if op != OP_BATTLE and not declare_war(stream, per, g, cp, city[at, CT_PEOPLE]):
         return 0
     g[G_ACTIONS] -= 1
+    g[G_MOVED] = 0
     row[M_ACTIONS] += 1
+    if at == cp[CP_FALERII]:
+        g[G_FALERII_DUE] = 0  # 9.2.6: "Rome doit attaquer les Falerii, quel que soit le résultat"
+    reactions, immediate = g[G_REACTIONS], g[G_IMMEDIATE]
+    err = operation(stream, city, cost, cp, tok, war, pv0, stab, subc, subp, slots, ts, g, cs, ws, pv, sst, bu, bl,
+                    bstat, bg, bst, brow, prow, wbuf, row, at, op)
+    # KOR-A2: when the action's hostile reactions come (literal: pillage's at once, 5.4, the others at the end
+    # of the action phase, 6.0)
+    timing = cp[CP_REACTION_TIMING]
+    if timing != REACT_LITERAL:
+        caused = g[G_REACTIONS] - reactions + g[G_IMMEDIATE] - immediate
+        g[G_REACTIONS], g[G_IMMEDIATE] = reactions, immediate
+        g[G_IMMEDIATE if timing == REACT_IMMEDIATE else G_REACTIONS] += caused
+    return err
+
+
+@njit(cache=True)
+def operation(stream, city, cost, cp, tok, war, pv0, stab, subc, subp, slots, ts, g, cs, ws, pv, sst, bu, bl, bstat,
+              bg, bst, brow, prow, wbuf, row, at, op):
+    """DP-K01's operation ``op`` where the royal army stands, by its procedure."""
     if op == OP_SIEGE:
         return roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl,
                            bstat, bg, bst, brow, prow, wbuf, row, at)

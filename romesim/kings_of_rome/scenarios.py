@@ -1114,7 +1114,7 @@ CAMPAIGN_METRICS = (
     ("p_win", "p_end_nr_empty", "p_end_vp_20", "p_end_turn_24_win", "p_end_r_empty", "p_end_ip_0",
      "p_end_turn_24_loss", "vp", "ip", "turn", "cities_romanized", "missions_met", "kings_lost", "invasions",
      "invasions_beaten", "cities_lost", "p_rome_taken", "sieges", "sieges_won", "battles", "battles_won",
-     "pillages", "corruptions", "intimidations", "hostile_reactions", "roman_actions")
+     "pillages", "corruptions", "intimidations", "hostile_reactions", "roman_actions", "duels", "duels_won")
     + tuple(f"p_mission_{k}" for k in range(1, 8)) + tuple(f"r_{e}" for e in EVENT_KEYS)
     + tuple(f"nr_{e}" for e in EVENT_KEYS))
 
@@ -1149,6 +1149,9 @@ class Campaign(Scenario):
     without: str = param("", kind="text", doc="special tokens left out of play, comma-separated keys (e.g. "
                          "'gallic_war,etruscan_war'): the same seeds without them, for what an event changes",
                          rule="9.1-9.7")
+    cocles_attempt: str = param("direct", choices=("direct", "raid"),
+                                doc="how Horatius Cocles tries to destroy the bridge (DP-HC01), as the Cocles "
+                                    "scenario's `attempt`", rule="9.7.7.2, DP-HC01")
     reaction_fallback: str = option("reaction_fallback")
     mission_count_scope: str = option("mission_count_scope")
     prestige_test: str = option("prestige_test")
@@ -1162,6 +1165,25 @@ class Campaign(Scenario):
     danai_fight_blocking_army: bool = option("danai_fight_blocking_army")
     samnite_roll_mapping: str = option("samnite_roll_mapping")
     end_below_20_vp: str = option("end_below_20_vp")
+    duel_alternation: str = option("duel_alternation")
+    duel_loser_destination: str = option("duel_loser_destination")
+    alba_latins_after_duel: str = option("alba_latins_after_duel")
+    alba_duel_always: bool = option("alba_duel_always")
+    cocles_prerequisite: str = option("cocles_prerequisite")
+    cocles_first_roller: str = option("cocles_first_roller")
+    action_accounting: str = option("action_accounting")
+    reaction_timing: str = option("reaction_timing")
+    mission_loss_mode: str = option("mission_loss_mode")
+    mission_loss_selection: str = option("mission_loss_selection")
+    office_expiry: str = option("office_expiry")
+    event_units_return: str = option("event_units_return")
+    invaders_exempt_from_7_3: bool = option("invaders_exempt_from_7_3")
+    bad_omen_disposal: str = option("bad_omen_disposal")
+    end_of_actions_nr_before_omen: str = option("end_of_actions_nr_before_omen")
+    etruscan_army_fill: str = option("etruscan_army_fill")
+    greek_army_fill: str = option("greek_army_fill")
+    volsci_entry_box_clause: str = option("volsci_entry_box_clause")
+    falerii_people: str = option("falerii_people")
 
     def check(self):
         super().check()
@@ -1210,13 +1232,37 @@ class Campaign(Scenario):
         cp[_C.CP_WAR_ANY_CONTAINER] = self.war_trigger_any_container == "true"
         cp[_C.CP_OFFICE_TO_R] = self.nr_office_arrival == "to_r_container_after_2_turns"
         cp[_C.CP_ALBA] = index("Alba Longa")
+        cp[_C.CP_FALERII], cp[_C.CP_CAPENA] = index("Falerii"), index("Capena")
+        cp[_C.CP_FALERII_LAST_TURN] = _PERIODS[1][_C.PR_FIRST] + 2  # 9.2.6: Numa's first three turns
         cp[_C.CP_AMBUSH_DRM] = 1
         cp[_C.CP_ASTUTIA_IN_SIEGE] = Siege(astutia=1).kernel_args()[0][_siege.ASTUTIA] > 0
+        cp[_C.CP_DUEL_VOLLEY] = self.duel_alternation == "volley"
+        cp[_C.CP_DUEL_TO_OPPONENT] = self.duel_loser_destination == "opponent_container"
+        cp[_C.CP_ALBA_SURVIVORS_ONLY] = self.alba_latins_after_duel == "survivors_only"
+        cp[_C.CP_ALBA_DUEL_ALWAYS] = self.alba_duel_always
+        cp[_C.CP_COCLES_PREREQUISITE] = ("porsenna_drawn_ever_and_bridge", "porsenna_on_map_and_bridge",
+                                         "bridge_only").index(self.cocles_prerequisite)
+        cp[_C.CP_COCLES_ROME_FIRST] = self.cocles_first_roller == "rome"
+        cp[_C.CP_COCLES_RAID] = self.cocles_attempt == "raid"
+        cp[_C.CP_ACTIONS_COMBINED] = self.action_accounting == "combined"
+        cp[_C.CP_REACTION_TIMING] = ("literal", "end_of_phase", "immediate").index(self.reaction_timing)
+        cp[_C.CP_LOSS_TOTAL_VIRTUS] = self.mission_loss_mode == "total_virtus_value"
+        cp[_C.CP_LOSS_RANDOM] = self.mission_loss_selection == "random"
+        cp[_C.CP_OFFICE_EVERY_TURN] = self.office_expiry == "every_turn"
+        cp[_C.CP_EVENT_UNITS_EVERY_TURN] = self.event_units_return == "every_turn"
+        cp[_C.CP_INVADERS_NOT_EXEMPT] = not self.invaders_exempt_from_7_3
+        cp[_C.CP_BAD_OMEN_TO_R] = self.bad_omen_disposal == "back_to_r_container"
+        cp[_C.CP_END_OF_ACTIONS_NR] = ("to_r_container", "remove_omen_from_containers",
+                                       "both").index(self.end_of_actions_nr_before_omen)
+        cp[_C.CP_VOLSCI_RETURN] = self.volsci_entry_box_clause == "return_to_entry_box_each_turn"
         city = np.zeros((n, _C.CT_COLS), np.int64)
         city[:, _C.CT_PEOPLE] = cmap.people
+        if self.falerii_people == "latin":  # KOR-A48: Falerii in 3.5's Latin group, not the Rasna one
+            city[index("Falerii"), _C.CT_PEOPLE] = _C.LATINS
         city[:, _C.CT_PORT] = cmap.port
         city[:, _C.CT_ENTRY] = cmap.entry
         city[:, _C.CT_GARRISON0] = cmap.initial_garrison
+        city[:, _C.CT_ADJACENT] = (cmap.adjacent.astype(np.int64) << np.arange(n, dtype=np.int64)).sum(axis=1)
         tok = self._manifest(cmap, cnt)
         for key in self.left_out():  # never enters the containers: its period is past the campaign's
             tok[(tok[:, _C.TK_KIND] == _C.EVENT) & (tok[:, _C.TK_CODE] == EVENT_KEYS.index(key)), _C.TK_PERIOD] = 99
@@ -1228,7 +1274,13 @@ class Campaign(Scenario):
         war = np.zeros((_C.N_WARS + 2, _C.WR_COLS), np.int64)
         for w, row in _WARS.items():
             people, start, *numbers = row
-            war[w] = (_campaign_data.PEOPLES.index(people), index(start), *numbers)
+            war[w, :_C.WR_FILL] = (_campaign_data.PEOPLES.index(people), index(start), *numbers)
+        # KOR-A60: how the Etruscan and Greek armies take their rolled units
+        war[_C.W_ETRUSCAN, _C.WR_FILL] = (_C.FILL_FEWER_CAVALRY_MAX_CAVALRY if self.etruscan_army_fill ==
+                                          "max_cavalry_allowed_then_infantry" else
+                                          _C.FILL_FEWER_CAVALRY_INFANTRY_FIRST)
+        war[_C.W_DANAI, _C.WR_FILL] = (_C.FILL_CAVALRY_FIRST if self.greek_army_fill == "cavalry_first" else
+                                       _C.FILL_INFANTRY_FIRST)
         if self.samnite_roll_mapping == "example":
             war[_C.W_SAMNITE, _C.WR_INF], war[_C.W_SAMNITE, _C.WR_CAV] = 1, 2
         war[_C.W_DANAI, _C.WR_FIGHTS_ARMIES] = self.danai_fight_blocking_army
