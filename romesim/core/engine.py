@@ -48,8 +48,10 @@ def _check_int(name, value, lo, hi=None):
 _CALLED = set()  # (kernel, with the slots of user functions or searches) called once in this process
 
 
-def run_chunk(scenario, seed, first, count, resolved, keep):
-    """Play games ``first .. first+count-1``; returns ``(sums, sumsq, outcomes or None)``."""
+def run_chunk(scenario, seed, first, count, resolved, keep, args=None):
+    """Play games ``first .. first+count-1``; returns ``(sums, sumsq, outcomes or None)``. ``args``: the
+    scenario's ``kernel_args()`` when the caller built them already (a trace builds them before it starts
+    recording: the set-up is not the game)."""
     k = len(scenario.metrics)
     blocks = (count + BLOCK - 1) // BLOCK
     sums = np.zeros((blocks, k), np.int64)
@@ -57,7 +59,8 @@ def run_chunk(scenario, seed, first, count, resolved, keep):
     errors = np.zeros((blocks, 2), np.int64)
     out = np.zeros((k, count if keep else 0), np.int32)
     slots = resolved.slots
-    inputs = (np.uint64(seed), first, count, tuple(scenario.kernel_args()), resolved.codes, resolved.params, slots,
+    args = tuple(scenario.kernel_args()) if args is None else tuple(args)
+    inputs = (np.uint64(seed), first, count, args, resolved.codes, resolved.params, slots,
               out, sums, sumsq, errors)
     variant = (scenario.kernel, slots is not None)
     if variant in _CALLED:

@@ -384,9 +384,12 @@ def _child():
     resolved = resolve(scenario.decision_points, policies)
     recorder = _Recorder(scenario, resolved)
     outcome, error = None, None
+    # the kernel's arrays are built before the recording starts: a scenario's set-up in Python (the campaign's
+    # procedure tables, a siege's success table) calls rule procedures, but it is not the game
+    args = tuple(scenario.kernel_args())
     sys.setprofile(recorder)
     try:
-        _, _, out = engine.run_chunk(scenario, seed, game, 1, resolved, keep=True)
+        _, _, out = engine.run_chunk(scenario, seed, game, 1, resolved, keep=True, args=args)
     except PolicyError as e:
         error = str(e)
     finally:

@@ -1321,6 +1321,10 @@ class Campaign(Scenario):
     def seats(self):
         return (Seat("rome", "", "p_win", points=("action",)),)
 
+    def narrator(self):
+        from .campaign_narrative import CampaignNarrator
+        return CampaignNarrator()
+
 
 _PROCEDURE_DEFAULTS = []
 

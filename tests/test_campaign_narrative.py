@@ -1,0 +1,154 @@
+"""The Kings of Rome campaign's narrative: a game log a designer checks against the rules (KoR 5.0-9.7).
+
+A few short campaigns (3 turns: the Romulus era, with its mission at the end), traced once each with ``legal=False``
+(no one-game kernel to compile). The expected values come from the trace's events (the draws' dice, the DP-K01
+decisions and their states), the scenario's map and counters and the outcome row, never from the narrative."""
+import re
+
+import pytest
+
+import romesim
+from romesim.kings_of_rome import campaign as C
+from romesim.kings_of_rome.campaign_data import KINDS
+
+SEEDS = (3, 1, 5)
+TURNS = 3
+
+
+@pytest.fixture(scope="module")
+def traced():
+    cache = {}
+
+    def get(seed):
+        if seed not in cache:
+            cache[seed] = romesim.trace(romesim.scenario("kings_of_rome.campaign", turns=TURNS), seed=seed,
+                                        legal=False)
+        return cache[seed]
+    return get
+
+
+def told(events):
+    """{step: the sentence that tells it} for the narrator's own sentences."""
+    return {step: s for s in events.sentences() if not s.generic for step in s.covers}
+
+
+def draws(events):
+    """The draw dice (4.0): a die of ``pick_at`` called by ``draw``."""
+    return [e for e in events.itertuples() if e.kind == "die" and e.where.endswith("> draw > pick_at")]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_no_generic_line_remains_and_the_narrator_reads_without_error(traced, seed):
+    events = traced(seed)
+    sentences = events.sentences()
+    assert [s.text for s in sentences if s.generic] == []
+    assert not any("narrator of" in s.text for s in sentences)
+    errors = [c for c in events["context"] if isinstance(c, dict)
+              and ("narrator_error" in c or "narrator_error" in c.get("end", {}))]
+    assert errors == []
+    # the scenario's Python set-up (its procedures' tables) is not the game: nothing of it is recorded
+    assert not events["where"].str.startswith("kernel_args").any()
+    # the detail still lists every event
+    detail = events.narrative(detail=True).splitlines()
+    assert len(detail) == len(events) + 2
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_one_heading_per_turn_played_with_the_points_the_last_turn_ended_with(traced, seed):
+    events = traced(seed)
+    lines = events.narrative().splitlines()
+    headings = [(i, re.match(r" {6}Turn (\d+) - period (\d+), .*: (-?\d+) IP, (-?\d+) VP$", line))
+                for i, line in enumerate(lines) if line.startswith("      Turn ")]
+    assert [int(m.group(1)) for _, m in headings] == list(range(1, events.outcome["turn"] + 1))
+    assert all(m.group(2) == "1" for _, m in headings)  # turns 1-3 are Romulus' era (9.1)
+    assert headings[0][1].group(3, 4) == ("5", "1")  # 5.1: IP 5, VP 1
+    # each turn starts with the VP and IP the end of the turn before said (7.5)
+    ends = [re.search(r"End of turn (\d+): .*Rome has (-?\d+) VP, (-?\d+) IP", line) for line in lines]
+    ends = {int(m.group(1)): (m.group(2), m.group(3)) for m in ends if m}
+    assert sorted(ends) == list(range(1, events.outcome["turn"] + 1))
+    for _, m in headings[1:]:
+        assert ends[int(m.group(1)) - 1] == (m.group(4), m.group(3))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_final_line_has_the_outcome_vp_and_ip(traced, seed):
+    events = traced(seed)
+    lines = events.narrative().splitlines()
+    assert lines[-1].startswith("outcome: ")
+    o = events.outcome
+    assert lines[-2] == f"After turn {o['turn']}: {o['vp']} VP, {o['ip']} IP."
+    assert lines[-3].startswith("The last turn is played") if o["p_end_turn_24_loss"] else True
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_draw_is_told_with_its_die_and_where_the_counter_goes(traced, seed):
+    events = traced(seed)
+    by_step = told(events)
+    dice = draws(events)
+    draw_lines = [s for s in events.sentences() if s.text.startswith("Draw from ")]
+    assert len(dice) == len(draw_lines) > 0
+    _, counters = events.scenario.data()
+    names = sorted(counters.names, key=len, reverse=True)
+    for e in dice:
+        sentence = by_step[e.Index]
+        assert sentence.text.startswith("Draw from ") and f"(d{e.sides} = {e.value})" in sentence.text
+        name = next(n for n in names if f": {n}" in sentence.text)
+        kind = KINDS[counters.kind[counters.names.index(name)]]
+        if kind in ("infantry", "cavalry") and sentence.text.startswith("Draw from R "):
+            assert "to the Rome reserve" in sentence.text  # 4.0: a Roman unit drawn joins the Rome reserve
+        if kind in ("infantry", "cavalry") and sentence.text.startswith("Draw from NR "):
+            assert "(NR)" in sentence.text or "the general reserve" in sentence.text  # 4.1.2
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_each_roman_action_says_what_dp_k01_chose(traced, seed):
+    events = traced(seed)
+    by_step = told(events)
+    cities = events.scenario.data()[0].cities
+    decisions = [e for e in events.itertuples() if e.kind == "decision" and e.point == "action"]
+    assert decisions
+    for e in decisions:
+        text = by_step[e.Index].text
+        n, here, left = e.state["places"], e.state["army_at"], e.state["actions_left"]
+        assert text.startswith(f"Action ({left} left): ") and "[DP-K01]" in text
+        if e.value == C.ACT_END:
+            assert "ends its actions" in text
+        elif e.value <= n:
+            assert f"from {cities[here]} to {cities[e.value - 1]} " in text
+        else:
+            op = ("siege", "pillage", "corruption", "intimidation", "battle")[e.value - 1 - n]
+            assert f"{op} at {cities[here]}" in text
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_allowance_gives_the_first_action_its_count(traced, seed):
+    """5.3: the King's Virtus + d6 (Romulus: Virtus 3); the first DP-K01 of the turn has that many actions."""
+    events = traced(seed)
+    allowances = [(e.Index, e.value) for e in events.itertuples()
+                  if e.kind == "die" and e.where.endswith("> allowance")]
+    assert len(allowances) == events.outcome["turn"]
+    by_step = told(events)
+    for step, die in allowances:
+        text = by_step[step].text
+        assert f"Virtus 3 + d6 = {die} = {3 + die} action(s)" in text
+        first = next(e for e in events.loc[step:].itertuples() if e.kind == "decision")
+        assert first.state["actions_left"] == 3 + die
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_hostile_reaction_has_its_line(traced, seed):
+    events = traced(seed)
+    reactions = [s for s in events.sentences() if s.text.startswith("Hostile reaction ")]
+    assert len(reactions) == events.outcome["hostile_reactions"]
+    # 6.0: the reaction's d6 names its kind
+    kinds = {1: "military", 2: "revolt", 3: "revolt", 4: "revolt", 5: "ambush", 6: "treason"}
+    for s in reactions:
+        m = re.search(r": d6 = (\d), (\w+)", s.text)
+        if m:
+            assert kinds[int(m.group(1))] == m.group(2)
+
+
+def test_the_same_seed_tells_the_same_story(traced):
+    again = romesim.trace(romesim.scenario("kings_of_rome.campaign", turns=TURNS), seed=SEEDS[0], legal=False)
+    assert again.narrative() == traced(SEEDS[0]).narrative()
+    assert again.narrative() != traced(SEEDS[1]).narrative()
