@@ -152,3 +152,20 @@ def test_the_same_seed_tells_the_same_story(traced):
     again = romesim.trace(romesim.scenario("kings_of_rome.campaign", turns=TURNS), seed=SEEDS[0], legal=False)
     assert again.narrative() == traced(SEEDS[0]).narrative()
     assert again.narrative() != traced(SEEDS[1]).narrative()
+
+
+@pytest.mark.parametrize("seed, drawn_from_r", [(6, True), (5, False)])
+def test_the_alba_longa_war_is_told_with_its_duel(seed, drawn_from_r):
+    """KoR 9.3.7.2-9.3.7.3 in a whole campaign: the Alba Longa War drawn from R (seed 6) is fought by the Horatii,
+    from NR (seed 5) the royal army marches and besieges; each told in its own line, with the duel's result read
+    from the outcome columns (``duels_won``), and nothing left to a generic line."""
+    events = romesim.trace(romesim.scenario("kings_of_rome.campaign"), seed=seed, legal=False)
+    sentences = events.sentences()
+    assert [s.text for s in sentences if s.generic] == []
+    war = [s.text for s in sentences if s.text.startswith("The Alba Longa war (9.3.7.3)")]
+    assert len(war) == 1
+    assert ("fought by the Horatii" in war[0]) == drawn_from_r
+    duel = [s.text for s in sentences if s.text.startswith(("The Horatii and the Curiatii", "Siege of Alba Longa"))]
+    assert duel
+    won = sum("Rome wins the duel" in text for text in duel)
+    assert won == events.outcome["duels_won"]

@@ -1040,7 +1040,7 @@ def alba_romanized(city, cost, cs, tok, ts, g, cp):
 
 @njit(cache=True)
 def horatii(stream, city, cost, cp, tok, ts, cs, g, row):
-    """9.3.7.2: three Roman units (Rome reserve, map, general reserve, containers) against three Latin ones (map,
+    """KoR 9.3.7.2: three Roman units (Rome reserve, map, general reserve, containers) against three Latin ones (map,
     general reserve, containers), Alba Longa rolling first. Rome wins: its survivors go to the Rome map and Alba
     Longa's garrison turns Roman; Alba wins: its survivors stay in Alba Longa."""
     ids = np.full(2 * DUEL_SIDE, -1, np.int64)
@@ -1071,7 +1071,7 @@ def horatii_token(tok, ts):
 
 @njit(cache=True)
 def alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman):
-    """9.3.7.3. From R: the Horatii and Curiatii come out of the containers (or from aside) and fight at once.
+    """KoR 9.3.7.3. From R: the Horatii and Curiatii come out of the containers (or from aside) and fight at once.
     From NR: the Horatii token leaves play; (a) the royal army marches to Alba Longa, not to be reinforced, and
     Alba Longa gets one more Latin unit (map, general reserve, containers); (b) Rome rolls against a Latin leader
     there: d6 >= his Virtus captures him, scores his Virtus in VP and takes the city; else (c) the siege."""
@@ -1108,7 +1108,7 @@ def alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman):
 
 @njit(cache=True)
 def alba_siege(stream, city, cost, cp, tok, ts, cs, g, row):
-    """9.3.7.3 c-d: d6 >= the garrison's Virtus (troops inside do not count) and the city surrenders. Whatever
+    """KoR 9.3.7.3 c-d: d6 >= the garrison's Virtus (troops inside do not count) and the city surrenders. Whatever
     the roll (KOR-A46 alba_duel_always), the Latin troops inside sally: at most 3 of them, at random, duel as many
     units of the royal army (its strongest), then go to the R container (KOR-A46 all_to_r_container;
     survivors_only: the eliminated ones go where the duel sends them). A failed roll is tried again on the next
@@ -1127,7 +1127,7 @@ def alba_siege(stream, city, cost, cp, tok, ts, cs, g, row):
             ids = np.full(2 * DUEL_SIDE, -1, np.int64)
             n_latin = min(n, 3)
             for i in range(n_latin):  # 3 at random: a partial shuffle
-                j = i + rng.dn(stream, n - i) - 1
+                j = i + (rng.dn(stream, n - i) - 1 if n - i > 1 else 0)
                 latins[i], latins[j] = latins[j], latins[i]
                 ids[DUEL_SIDE + i] = latins[i]
             n_roman = 0
@@ -1206,7 +1206,7 @@ def nearest_nr_group(cost, cp, tok, ts, ws):
 
 @njit(cache=True)
 def cocles(stream, city, cost, cp, tok, war, ts, cs, ws, g, row):
-    """9.7.7.2 (DP-HC01, the scenario's ``cocles_attempt``): direct, a 5 or 6 destroys the bridge; raid, Horatius
+    """KoR 9.7.7.2 (DP-HC01, the scenario's ``cocles_attempt``): direct, a 5 or 6 destroys the bridge; raid, Horatius
     (Virtus 5) and up to two Rome-reserve units (the strongest) duel the NR group nearest to Rome (up to 6 of its
     units, at random), first roller KOR-A47: won, the bridge falls and +2 VP; lost, -1 VP. A raid with no NR
     group to attack is a direct attempt."""
@@ -1231,7 +1231,7 @@ def cocles(stream, city, cost, cp, tok, war, ts, cs, ws, g, row):
             n += 1
     n_nr = min(n, DUEL_SIDE)
     for i in range(n_nr):
-        j = i + rng.dn(stream, n - i) - 1
+        j = i + (rng.dn(stream, n - i) - 1 if n - i > 1 else 0)
         group[i], group[j] = group[j], group[i]
         ids[DUEL_SIDE + i] = group[i]
     if duel(stream, cp, tok, ts, ids, n_roman, n_nr, cp[CP_COCLES_ROME_FIRST] == 1, False, row):
@@ -2256,7 +2256,7 @@ def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row):
 
 @njit(cache=True)
 def umbrians_join(city, cs, tok, war, ts, ws, g, row):
-    """9.6.7.3: an Umbrian army ending a turn with or next to an Etruscan war army joins it; ending it in an
+    """KoR 9.6.7.3: an Umbrian army ending a turn with or next to an Etruscan war army joins it; ending it in an
     Etruscan city not Rome's, its units become that city's garrison (the NR's choice, made whenever it can). Its
     token waits aside for the period's end."""
     for k in range(MAX_WARS):
@@ -2283,7 +2283,7 @@ def umbrians_join(city, cs, tok, war, ts, ws, g, row):
 
 @njit(cache=True)
 def umbrians_at_period_end(city, tok, ts, ws, g):
-    """9.6.7.3: the Umbrian War token back into the NR container at the period's end if no Umbrian unit stays
+    """KoR 9.6.7.3: the Umbrian War token back into the NR container at the period's end if no Umbrian unit stays
     with the Etruscans (in an Etruscan army or city); else it stays out of the containers."""
     token = g[G_UMBRIAN_TOKEN] - 1
     if token < 0:
@@ -2309,7 +2309,7 @@ def nr_near(city, tok, ts, ws, c):
 
 @njit(cache=True)
 def map_conflicts(city, cost, cp, tok, ts, ws, g):
-    """7.1: the royal army may not stay next to NR units (the map's adjacency proxy); it moves to the nearest
+    """KoR 7.1: the royal army may not stay next to NR units (the map's adjacency proxy); it moves to the nearest
     place where none is adjacent or present (DP-K07 by its default; ties: the nearest to Rome), at worst Rome. An
     army besieging Alba Longa (9.3.7.3 d) stays."""
     at = g[G_ARMY_AT]
@@ -2385,6 +2385,16 @@ def allowance(stream, cp, tok, per, ts, g):
 
 
 @njit(cache=True)
+def falerii_not_attacked(stream, tok, ts, g):
+    """KoR 9.2.6: Falerii not attacked after the Falisci attacked in Numa's first three turns, one random military
+    unit goes R->NR at the start of the seventh turn."""
+    g[G_FALERII_DUE] = 0
+    u = pick(tok, ts, L_R, -1, -1, False, 0, stream)
+    if u >= 0:
+        put(ts, u, L_NR, 0, FACE_NR)
+
+
+@njit(cache=True)
 def turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
     """Step 1 (the period's start on its first turn) and step 2 (the draws) of 5.2."""
     period = g[G_PERIOD]
@@ -2394,12 +2404,7 @@ def turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
         if ts[t, TS_LOC] == L_TRACK and ts[t, TS_AT] <= g[G_TURN]:
             put(ts, t, L_R if cp[CP_OFFICE_TO_R] else L_ROME, 0, FACE_ROMAN)  # KOR-A49
     if g[G_FALERII_DUE] and g[G_TURN] == cp[CP_FALERII_LAST_TURN] + 1:
-        # 9.2.6: Falerii not attacked after the Falisci attacked in Numa's first three turns, one random military
-        # unit R->NR at the start of the seventh turn
-        g[G_FALERII_DUE] = 0
-        u = pick(tok, ts, L_R, -1, -1, False, 0, stream)
-        if u >= 0:
-            put(ts, u, L_NR, 0, FACE_NR)
+        falerii_not_attacked(stream, tok, ts, g)
     g[G_WAR_PEOPLE] = -1
     g[G_MOVED] = 0
     for i in range(G_SENATE_SIZE):

@@ -39,7 +39,8 @@ BLOCKS = frozenset((
     "campaign_setup", "start_period", "draw", "allowance", "decide_action", "roman_action", "post_action",
     "roman_siege", "roman_pillage", "roman_corruption", "roman_intimidation", "fight", "senate_consents", "reaction",
     "treason", "ambush", "march", "war_siege", "start_war", "end_war", "end_of_turn", "mission_failed",
-    "king_lost", "swap", "move_random"))
+    "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_siege", "cocles", "map_conflicts",
+    "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked"))
 # blocks told in no line: DP-K01's state (every place's war_allowed), the action's dispatcher (its procedures speak)
 SILENT = frozenset(("post_action", "roman_action"))
 # rule procedures the child reads nothing at: helpers of DP-K01's state, called hundreds of times a turn
@@ -53,10 +54,7 @@ OPS = ("siege", "pillage", "corruption", "intimidation", "battle")
 # what an event token does that its place does not say: (event code, drawn from R, replaced by another draw)
 EVENT_NOTES = {(C.EV_SABINES, True, True): "discarded after Romulus' era (9.1.8.1)",
                (C.EV_SABINES, False, True): "discarded after Romulus' era (9.1.8.1)",
-               (C.EV_HORATII, True, False): "it waits for the Alba Longa war, not played yet (9.3.7.2)",
                (C.EV_HORATII, False, False): "removed (9.3.7.2)",
-               (C.EV_ALBA, True, False): "the Alba Longa war is not played yet (9.3.7.3)",
-               (C.EV_ALBA, False, False): "the Alba Longa war is not played yet (9.3.7.3)",
                (C.EV_ETRUSCAN, True, True): "an Etruscan war still runs (9.5.7.4)",
                (C.EV_ETRUSCAN, False, True): "an Etruscan war still runs (9.5.7.4)"}
 REACTIONS = {1: "military (6.1)", 2: "revolt (6.2)", 3: "revolt (6.2)", 4: "revolt (6.2)", 5: "ambush (6.4)",
@@ -104,6 +102,21 @@ def _moves(before, ts):
     changed = np.flatnonzero((ts[:, :3] != before[:, :3]).any(axis=1))
     return [[int(t), int(before[t, C.TS_LOC]), int(before[t, C.TS_AT]), int(ts[t, C.TS_LOC]), int(ts[t, C.TS_AT]),
              int(ts[t, C.TS_FACE])] for t in changed]
+
+
+# the procedures told by what they moved, their duel and the royal army's place (``tell_procedure``)
+DUELLING = frozenset(("horatii", "alba_war", "alba_siege", "cocles", "map_conflicts", "umbrians_join",
+                      "umbrians_at_period_end", "falerii_not_attacked"))
+
+
+def _duels(frame):
+    """The duels fought and won so far, from the outcome row of the nearest frame that has it."""
+    while frame is not None and "row" not in frame.f_locals:
+        frame = frame.f_back
+    if frame is None:
+        return {}
+    row = frame.f_locals["row"]
+    return {"duels": int(row[C.M_DUELS]), "duels_won": int(row[C.M_DUELS_WON])}
 
 
 def _at(ts, loc, at=None):
@@ -259,6 +272,8 @@ class CampaignNarrator(Narrator):
             read.update(war=int(local["w"]), token=int(local["token"]), reactions=int(g[C.G_REACTIONS]))
         elif name == "mission_failed":
             read["loss"] = int(tok[g[C.G_COMMANDER], C.TK_VIRTUS])
+        elif name in DUELLING:
+            read.update(army_at=int(g[C.G_ARMY_AT]), **_duels(frame))
         elif name == "romanized_this_period":
             # 7.4 (the mission, on a period's last turn) comes before 7.5 (prestige), which assigns ``done`` again
             read["stage"] = "mission" if there["last"] and "done" not in there else "prestige"
@@ -317,6 +332,8 @@ class CampaignNarrator(Narrator):
                            rolled=[int(local["inf"]), int(local["cav"])])
         elif name == "romanized_this_period":
             end.update(self._mission(frame.f_back, int(value)))
+        elif name in DUELLING:
+            end.update(army_at=int(g[C.G_ARMY_AT]), siege=int(g[C.G_ALBA_SIEGE]), **_duels(frame))
         return {"end": end}
 
     @staticmethod
@@ -983,6 +1000,90 @@ class _Story:
         self.say(block.first, text + f"{rule_tag(self.rows[at].rule) if at is not None else ''}.", block.steps)
 
     # --- the end of the turn
+    # --- the special tokens' procedures (9.3.7, 9.6.7.3, 9.7.7.2) and 7.1
+    def tell_procedure(self, block, title, outcome):
+        """``title``: ``outcome(start, end)``; the dice, what moved where, the cities that changed hands and the
+        points."""
+        at = self.anchor(block)
+        c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
+        parts = [title + ": " + outcome(c, end)] if end else [title]
+        dice = self.dice(block)
+        if dice:
+            parts.append(self.rolls(dice))
+        told = {m[0] for child in block.children for s in child.all_steps() for m in self.end(s).get("moved", [])}
+        places = {}
+        for m in end.get("moved", []):
+            if m[0] in told:
+                continue
+            places.setdefault(self.where(m[0], m[3], m[4], m[5]), []).append(m[0])
+        parts += [f"{self.counters(ts)} to {where}" for where, ts in places.items()]
+        told_cities = {city for child in block.children for s in child.all_steps()
+                       for city, _ in self.end(s).get("cities", [])}
+        parts += [f"{self.place(city)} {'turns Roman' if roman else 'is lost'}" for city, roman in end.get("cities", [])
+                  if city not in told_cities]
+        self.say(block.first, "; ".join(parts) + self.points(c, end)
+                 + (rule_tag(self.rows[at].rule) if at is not None else "") + ".", block.steps)
+
+    @staticmethod
+    def duel_result(c, end):
+        if end.get("duels", 0) <= c.get("duels", 0):
+            return ""
+        return "Rome wins the duel" if end["duels_won"] > c["duels_won"] else "Rome loses the duel"
+
+    def tell_horatii(self, block):
+        self.tell_procedure(block, "The Horatii and the Curiatii (9.3.7.2), Alba Longa rolling first",
+                            lambda c, end: self.duel_result(c, end) or "no duel")
+
+    def tell_alba_war(self, block):
+        def outcome(c, end):
+            if end.get("army_at") != c.get("army_at"):
+                return f"the royal army marches to {self.place(end['army_at'])}"
+            return "fought by the Horatii"
+        self.tell_procedure(block, "The Alba Longa war (9.3.7.3)", outcome)
+
+    def tell_alba_siege(self, block):
+        def outcome(c, end):
+            result = self.duel_result(c, end)
+            taken = any(roman for _, roman in end.get("cities", []))
+            text = "the city surrenders" if taken else (
+                "the roll fails, tried again next turn" if end.get("siege") else "the roll fails again: the siege "
+                "is lifted, the army goes home")
+            return text + (f"; the Latins sally, {result}" if result else "")
+        self.tell_procedure(block, "Siege of Alba Longa (9.3.7.3 c-d)", outcome)
+
+    def tell_cocles(self, block):
+        def outcome(c, end):
+            result = self.duel_result(c, end)
+            return f"the raid, {result}" if result else "the direct attempt"
+        self.tell_procedure(block, "Horatius Cocles at the Sublicius bridge (9.7.7.2)", outcome)
+
+    def tell_map_conflicts(self, block):
+        at = self.anchor(block)
+        c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
+        if not end or end.get("army_at") == c.get("army_at"):
+            self.say(block.first, "", block.steps)
+            return
+        self.say(block.first, f"Map conflict (7.1): NR units next to the royal army at {self.place(c['army_at'])}; "
+                 f"it moves to {self.place(end['army_at'])}{rule_tag(self.rows[at].rule)}.", block.steps)
+
+    def tell_umbrians_join(self, block):
+        at = self.anchor(block)
+        if at is None or not self.end(at).get("moved"):
+            self.say(block.first, "", block.steps)
+            return
+        self.tell_procedure(block, "The Umbrians (9.6.7.3)", lambda c, end: "they join the Etruscans")
+
+    def tell_umbrians_at_period_end(self, block):
+        at = self.anchor(block)
+        if at is None or not self.end(at).get("moved"):
+            self.say(block.first, "", block.steps)
+            return
+        self.tell_procedure(block, "The Umbrian War token (9.6.7.3)", lambda c, end: "no Umbrian stays with the "
+                            "Etruscans")
+
+    def tell_falerii_not_attacked(self, block):
+        self.tell_procedure(block, "Falerii not attacked (9.2.6)", lambda c, end: "a military unit goes R -> NR")
+
     def tell_mission_failed(self, block):
         at = self.anchor(block)
         c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
