@@ -262,7 +262,8 @@ def horatii(roman, latin, rome_first, volley, roman_aim):
     def turn_dice(units):
         return len(units) if volley else 1
 
-    start = (tuple(sorted(roman)), tuple(sorted(latin)), rome_first)
+    # plain ints: the memoized turns must not hold numpy scalars, whose products overflow
+    start = (tuple(sorted(int(v) for v in roman)), tuple(sorted(int(v) for v in latin)), rome_first)
     mass = {start: Fraction(1)}
     win = romans_left = latins_left = shots = Fraction(0)
     for alive in range(len(roman) + len(latin), 0, -1):
