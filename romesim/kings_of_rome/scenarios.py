@@ -1196,6 +1196,11 @@ class Campaign(Scenario):
     def left_out(self):
         return [k.strip() for k in self.without.split(",") if k.strip()]
 
+    def choice_code(self, name):
+        """The option's value as its index among the option's readings (kor_options.csv's order, which the
+        kernel's ``*_`` code constants follow)."""
+        return type(self).parameters()[name].choices.index(getattr(self, name))
+
     def data(self):
         """The map and counters the campaign plays on (cached per scenario)."""
         cached = self.__dict__.get("_data")
@@ -1240,20 +1245,18 @@ class Campaign(Scenario):
         cp[_C.CP_DUEL_TO_OPPONENT] = self.duel_loser_destination == "opponent_container"
         cp[_C.CP_ALBA_SURVIVORS_ONLY] = self.alba_latins_after_duel == "survivors_only"
         cp[_C.CP_ALBA_DUEL_ALWAYS] = self.alba_duel_always
-        cp[_C.CP_COCLES_PREREQUISITE] = ("porsenna_drawn_ever_and_bridge", "porsenna_on_map_and_bridge",
-                                         "bridge_only").index(self.cocles_prerequisite)
+        cp[_C.CP_COCLES_PREREQUISITE] = self.choice_code("cocles_prerequisite")
         cp[_C.CP_COCLES_ROME_FIRST] = self.cocles_first_roller == "rome"
         cp[_C.CP_COCLES_RAID] = self.cocles_attempt == "raid"
         cp[_C.CP_ACTIONS_COMBINED] = self.action_accounting == "combined"
-        cp[_C.CP_REACTION_TIMING] = ("literal", "end_of_phase", "immediate").index(self.reaction_timing)
+        cp[_C.CP_REACTION_TIMING] = self.choice_code("reaction_timing")
         cp[_C.CP_LOSS_TOTAL_VIRTUS] = self.mission_loss_mode == "total_virtus_value"
         cp[_C.CP_LOSS_RANDOM] = self.mission_loss_selection == "random"
         cp[_C.CP_OFFICE_EVERY_TURN] = self.office_expiry == "every_turn"
         cp[_C.CP_EVENT_UNITS_EVERY_TURN] = self.event_units_return == "every_turn"
         cp[_C.CP_INVADERS_NOT_EXEMPT] = not self.invaders_exempt_from_7_3
         cp[_C.CP_BAD_OMEN_TO_R] = self.bad_omen_disposal == "back_to_r_container"
-        cp[_C.CP_END_OF_ACTIONS_NR] = ("to_r_container", "remove_omen_from_containers",
-                                       "both").index(self.end_of_actions_nr_before_omen)
+        cp[_C.CP_END_OF_ACTIONS_NR] = self.choice_code("end_of_actions_nr_before_omen")
         cp[_C.CP_VOLSCI_RETURN] = self.volsci_entry_box_clause == "return_to_entry_box_each_turn"
         city = np.zeros((n, _C.CT_COLS), np.int64)
         city[:, _C.CT_PEOPLE] = cmap.people
