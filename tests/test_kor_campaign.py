@@ -761,3 +761,37 @@ def test_umbrians_join_the_etruscans_or_garrison_their_city():
         C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
     C.umbrians_at_period_end(city, tok, ts, ws, g)
     assert ts[event[C.EV_UMBRIAN], C.TS_LOC] == C.L_NR
+
+
+def test_falisci_in_falerii_join_a_sortie_and_go_back_to_their_army():
+    """KoR 9.2.7.3: « S'il y a une Sortie (voir 5.5.1), les unités des Falisques rejoignent les assiégés dans la
+    bataille » (if there is a sortie, the Falisci units join the besieged in the battle): a sortie from an Etruscan
+    city takes in the units of a Falisci army standing in Falerii; after it, the survivors go back to their army,
+    and an army left with no unit is beaten. A Latin city's sortie takes in no one."""
+    args, scratch, row = set_up(141, 5, 2)
+    cp, city, cost, tok, per, war = args[:6]
+    ts0, g0, cs0, ws0 = scratch[:4]
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    veio, tibur = cmap.index("Veio"), cmap.index("Tibur")
+    C.start_war(stream_of(SEED, 142), city, cost, tok, war, ts0, g0, cs0, ws0, row, C.W_FALISCI,
+                event_token(tok, C.EV_FALISCI), 1)
+    k = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_FALISCI)[0])
+    ws0[k, C.WS_AT] = cp[C.CP_FALERII]
+    falisci = np.flatnonzero((ts0[:, C.TS_LOC] == C.L_WAR) & np.isin(tok[:, C.TK_KIND], (C.INF, C.CAV)))
+    assert len(falisci) >= 2
+    for place, joins in ((veio, True), (tibur, False)):
+        ts, g, ws = ts0.copy(), g0.copy(), ws0.copy()
+        joined = C.allies_join(city, cp, tok, ts, ws, place)
+        in_city = (ts[falisci, C.TS_LOC] == C.L_CITY) & (ts[falisci, C.TS_AT] == place)
+        assert in_city.all() == joins and (joined[falisci] == k + 1).all() == joins
+        if not joins:
+            continue
+        C.put(ts, falisci[0], C.L_RESERVE, 0, C.FACE_ROMAN)  # lost in the battle (C4)
+        C.allies_leave(tok, war, ts, g, ws, row, place, joined)
+        assert (ts[falisci[1:], C.TS_LOC] == C.L_WAR).all() and (ts[falisci[1:], C.TS_AT] == k).all()
+        assert ws[k, C.WS_WAR] == C.W_FALISCI
+        joined = C.allies_join(city, cp, tok, ts, ws, place)
+        for t in falisci:
+            C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+        C.allies_leave(tok, war, ts, g, ws, row, place, joined)
+        assert ws[k, C.WS_WAR] == -1

@@ -1393,6 +1393,38 @@ def end_war(tok, war, ts, g, ws, k, beaten, row):
 
 
 @njit(cache=True)
+def allies_join(city, cp, tok, ts, ws, c):
+    """KoR 9.2.7.3-9.2.7.4: a sortie from a city of the Etruscan star is joined by the Falisci in Falerii and the
+    Capenati in Capena: their units stand in the city for the battle. Returns each counter's army (slot + 1, 0 for
+    none)."""
+    joined = np.zeros(ts.shape[0], np.int64)
+    if city[c, CT_PEOPLE] != ETRUSCANS:
+        return joined
+    for k in range(MAX_WARS):
+        w = ws[k, WS_WAR]
+        if w >= 0 and ws[k, WS_AT] == war_home(cp, w):
+            for t in range(ts.shape[0]):
+                if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and is_kind(tok, t, -1):
+                    put(ts, t, L_CITY, c, FACE_NR)
+                    joined[t] = k + 1
+    return joined
+
+
+@njit(cache=True)
+def allies_leave(tok, war, ts, g, ws, row, c, joined):
+    """After the sortie the allies' survivors go back to their armies; an army left with no unit is beaten."""
+    for t in range(ts.shape[0]):
+        if joined[t] > 0 and ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c:
+            put(ts, t, L_WAR, joined[t] - 1, FACE_NR)
+    for k in range(MAX_WARS):
+        if ws[k, WS_WAR] >= 0 and war_units(tok, ts, k) == 0:
+            for t in range(ts.shape[0]):
+                if joined[t] == k + 1:
+                    end_war(tok, war, ts, g, ws, k, True, row)
+                    break
+
+
+@njit(cache=True)
 def war_home(cp, w):
     """The city a war's army holds and relieves from: Falerii for the Falisci, Capena for the Capenati (9.2.7.3-
     9.2.7.4); -1 for the other wars."""
@@ -1760,8 +1792,10 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp
     inf, cav = army_counts(tok, ts)
     row[M_SIEGES] += 1
     if leader >= 0 and units >= inf + cav:
+        joined = allies_join(city, cp, tok, ts, ws, c)
         err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow,
                          wbuf, row, L_CITY, c, leader, city[c, CT_PEOPLE], False, 0, _battle.MODE_BATTLE)
+        allies_leave(tok, war, ts, g, ws, row, c, joined)
         if err:
             return err
         if not won:
