@@ -284,6 +284,14 @@ PRESET_DOCS = {"parametric": "the middle setting of every parameter",
                "bluffer": "stars spread between favourite and runner-up, decoys bought"}
 DEFAULT_VECTOR = np.array((0.5, 1.0, 0.95, 1.0, 0.2, 0.85, 0.6, 0.6), np.float64)
 
+# numba's options for the heuristic's helpers that allocate nothing: compiled without reference counting (numba's
+# own flag, which its own such helpers use), so that a call costs no atomic count of the arrays it is passed. The
+# arrays a decision makes (its position, its match records) own a reference, and counting them at every call of
+# ``value``, ``outcome_values``, ``stake`` ... (thousands a game) took a quarter of a 4-seat game's time under the
+# default bots, allocating and freeing their copies a tenth more. Such a helper calls only functions that allocate
+# nothing either: numba compiles a callee that has no ``_nrt`` option of its own with its caller's
+LEAF = dict(cache=True, _nrt=False)
+
 # what the heuristic reckons things are worth, in units of its position value (its expected share of the
 # Emperor's box, 0..1)
 MONEY_WORTH = 0.004
@@ -337,7 +345,7 @@ def legal_in_view(view):
 
 
 # --------------------------------------------------------------------------- helpers on a view
-@njit(cache=True)
+@njit(**LEAF)
 def random_legal(view, stream):
     n = view[VIEW_N_ACTIONS]
     count = 0
@@ -352,7 +360,7 @@ def random_legal(view, stream):
     return 0
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def chance(stream, prob):
     """True with probability ``prob`` (resolution 1/1000)."""
     if prob >= 1.0:
@@ -374,7 +382,7 @@ def better(score, best, ties, stream):
     return False, best, ties
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def own_stars(view, pol):
     total = 0
     for v in range(N_VALUES):
@@ -382,7 +390,7 @@ def own_stars(view, pol):
     return total
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def waiting(view, pol, seat):
     """Total value of ``seat``'s gladiators waiting under ``pol`` (public)."""
     total = 0
@@ -391,7 +399,7 @@ def waiting(view, pol, seat):
     return total
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def smallest_waiting(view, pol, seat):
     for v in range(N_VALUES):
         if view[GLAD + (pol * MAX_SEATS + seat) * N_VALUES + v] > 0:
@@ -399,7 +407,7 @@ def smallest_waiting(view, pol, seat):
     return 0
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def stake(view, seat, pol, infer):
     """What ``seat`` is believed to have riding on ``pol``: exact stars for the viewer; for another seat, with
     inference, 2.6 per piece slipped into the slot (the mean value of a slipped piece with the default pieces,
@@ -435,20 +443,34 @@ def position(view, infer):
     return pos
 
 
-@njit(cache=True)
-def crown_weights(pos, out):
-    """``out[k]``: 1 / (1 + gap**2) for a living politician ``k`` (``gap``: popularity behind the leader, the lover
-    ``LOVER_RISK`` lower), 0 for an assassinated one; returns their sum."""
+@njit(cache=True, inline="always")
+def crown_leader(pos):
+    """The popularity the crown weights measure gaps from: the leader's, the lover ``LOVER_RISK`` lower."""
     best = -1e18
     for k in range(N_POL):
         if pos[R_DEAD, k] == 0:
             best = max(best, pos[R_POP, k] - LOVER_RISK * pos[R_LOVER, k])
+    return best
+
+
+@njit(cache=True, inline="always")
+def crown_weight(pos, k, leader):
+    """1 / (1 + gap**2) for a living politician ``k`` (``gap``: popularity behind ``leader``, the lover
+    ``LOVER_RISK`` lower), 0 for an assassinated one."""
+    if pos[R_DEAD, k] != 0:
+        return 0.0
+    gap = leader - (pos[R_POP, k] - LOVER_RISK * pos[R_LOVER, k])
+    return 1.0 / (1.0 + gap * gap)
+
+
+@njit(**LEAF)
+def crown_weights(pos, out):
+    """``out[k]``: the crown weight of politician ``k`` (``crown_weight``); returns their sum."""
+    leader = crown_leader(pos)
     total = 0.0
     for k in range(N_POL):
-        out[k] = 0.0
+        out[k] = crown_weight(pos, k, leader)
         if pos[R_DEAD, k] == 0:
-            gap = best - (pos[R_POP, k] - LOVER_RISK * pos[R_LOVER, k])
-            out[k] = 1.0 / (1.0 + gap * gap)
             total += out[k]
     return total
 
@@ -460,16 +482,21 @@ def share(pos, k):
     return (pos[R_MINE, k] + 1.0) / (pos[R_MINE, k] + max(pos[R_RIVAL, k], 0.0) + pos[R_SEATS, 0])
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def value(pos):
     """The position value: the expected share of the Emperor's box, sum of P_k x share_k (module docstring)."""
-    w = np.empty(N_POL)
-    total = crown_weights(pos, w)
+    # the crown weights reckoned where they are used, not kept in an array: ``V`` is taken about a thousand times a
+    # game, and an array per ``V`` (allocated, counted, freed) cost more than the sums
+    leader = crown_leader(pos)
+    total = 0.0
+    for k in range(N_POL):
+        if pos[R_DEAD, k] == 0:
+            total += crown_weight(pos, k, leader)
     if total <= 0.0:
         return 0.0
     acc = 0.0
     for k in range(N_POL):
-        acc += w[k] * share(pos, k)
+        acc += crown_weight(pos, k, leader) * share(pos, k)
     return acc / total
 
 
@@ -487,17 +514,16 @@ def set_lover(pos, k):
         pos[R_LOVER, j] = 1.0 if j == k else 0.0
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def best_slot(pos, exclude, stream):
     """The politician with the largest crown weight x share (``exclude`` left out), a tie drawn from the stream;
     among the assassinated only if every other is."""
-    w = np.empty(N_POL)
-    crown_weights(pos, w)
+    leader = crown_leader(pos)
     pick, best, ties = -1, -1.0, 0
     for k in range(N_POL):
         if k == exclude:
             continue
-        take, best, ties = better(w[k] * share(pos, k), best, ties, stream)
+        take, best, ties = better(crown_weight(pos, k, leader) * share(pos, k), best, ties, stream)
         if take:
             pick = k
     return pick if pick >= 0 else (1 if exclude == 0 else 0)
@@ -534,7 +560,7 @@ def pop_effect_value(pos, card, die):
     return value(q)
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def most_popular(pos):
     """MON HÉROS: the most popular living politician, ties to the higher rank (VOX-A20, the card's own rule)."""
     best = -1
@@ -545,7 +571,7 @@ def most_popular(pos):
 
 
 # --------------------------------------------------------------------------- the board
-@njit(cache=True)
+@njit(**LEAF)
 def attending_value(view, arena_pol, seat):
     """Value of ``seat``'s supporters that would attend a match in ``arena_pol``'s arena (spec 4.3 on the view's
     board, cards ignored); -1 for ``seat`` means every seat."""
@@ -585,7 +611,7 @@ def linked_in_view(view, x, y):
     return qx == qy or (qx != h and qy != h)
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def attendance(view, pol, vals, counts):
     """Every seat's supporters that would attend a match in ``pol``'s arena now (spec 4.3, with HOOLIGANS and
     ARÈNE GRATUITE): their total value in ``vals[seat]``, their number in ``counts[seat]``; the attending cells
@@ -624,7 +650,7 @@ def attendance(view, pol, vals, counts):
                 top += 1
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def cell_distance(view, src, dst):
     """Steps between two cells on the board graph, ignoring what stands on them."""
     dist, queue = VIEW_SCRATCH, VIEW_SCRATCH + N_CELLS
@@ -647,7 +673,7 @@ def cell_distance(view, src, dst):
     return 99
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def club_quantile(view, seat, share_, skip_value):
     """The value at quantile ``share_`` of ``seat``'s club (one piece of ``skip_value`` set aside)."""
     total = 0
@@ -675,7 +701,7 @@ def applause_chance(margin, bad_sound):
     return min(0.97, max(0.03, q))
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def seat_applauds(view, pol, seat, infer):
     """The side another seat is expected to take: applause where it has gladiators waiting or (with inference)
     stars slipped into a living politician's slot; else boos."""
@@ -710,8 +736,8 @@ def match_record(view, pos, pol, mtype, infer, fav, live):
         if s != me:
             rival_glad = max(rival_glad, waiting(view, pol, s))
     m[F_RIVAL_GLAD] = rival_glad
-    vals = np.zeros(MAX_SEATS, np.int64)
-    counts = np.zeros(MAX_SEATS, np.int64)
+    attending = np.empty((2, MAX_SEATS), np.int64)  # values and numbers (``attendance`` sets every entry)
+    vals, counts = attending[0], attending[1]
     attendance(view, pol, vals, counts)
     panem = live and view[PANEM] != 0
     margin = 0.0
@@ -733,40 +759,66 @@ def match_record(view, pos, pol, mtype, infer, fav, live):
     return m
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def outcome_values(pos, m):
     """(``V`` if applause wins, ``V`` if boos win) of the match ``m``, the seat applauding where it has
     gladiators (spec 6.3: attending politicians gain, the applauders' gladiators become stars, LYNCHAGE, PIÉTINE,
     VAE VICTIS, PAX DEORUM, NE PAS DÉRANGER, FRÈRES ENNEMIS; PÉTAGE DE GUEULE as an expected half of every
-    gladiator there)."""
+    gladiator there).
+
+    Each outcome is ``pos`` with a few entries changed; they are changed in place and put back after each ``V``
+    (a copy of the position per outcome cost more than the rest of the reckoning)."""
     pol, guest, absent = int(m[F_POL]), int(m[F_GUEST]), int(m[F_ABSENT])
     fav = int(m[F_FAV])
     keep = 0.5 if m[F_PETAGE] != 0 else 1.0
     mine = m[F_MINE] * keep
-    a = pos.copy()
-    a[R_RIVAL, pol] = max(0.0, a[R_RIVAL, pol] - 0.5 * (1.0 - keep) * m[F_RIVAL_GLAD])
-    a[R_MINE, pol] -= 0.5 * (1.0 - keep) * m[F_MINE]
-    b = a.copy()
+    # every entry either outcome changes
+    rival, own, own_fav, pop, dead = pos[R_RIVAL, pol], pos[R_MINE, pol], pos[R_MINE, fav], pos[R_POP, pol], \
+        pos[R_DEAD, pol]
+    pop_guest = pos[R_POP, guest] if guest >= 0 else 0.0
+    # PÉTAGE DE GUEULE's expected losses, in both outcomes
+    rival_left = max(0.0, rival - 0.5 * (1.0 - keep) * m[F_RIVAL_GLAD])
+    own_left = own - 0.5 * (1.0 - keep) * m[F_MINE]
+    # applause
+    pos[R_RIVAL, pol], pos[R_MINE, pol] = rival_left, own_left
     if m[F_PAX] == 0:
         for x in (pol, guest):
             if x >= 0 and x != absent:
-                add_pop(a, x, m[F_GAIN] + m[F_RECUP])
-                if m[F_LYNCH] != 0:
-                    add_pop(b, x, -2.0)
+                add_pop(pos, x, m[F_GAIN] + m[F_RECUP])
     if mine > 0:
-        a[R_MINE, pol] -= 0.5 * mine
-        a[R_MINE, fav] += mine
+        pos[R_MINE, pol] -= 0.5 * mine
+        pos[R_MINE, fav] += mine
+    v_app = value(pos)
+    put_back(pos, pol, guest, fav, rival, own, own_fav, pop, pop_guest, dead)
+    # boos
+    pos[R_RIVAL, pol], pos[R_MINE, pol] = rival_left, own_left
+    if m[F_PAX] == 0 and m[F_LYNCH] != 0:
+        for x in (pol, guest):
+            if x >= 0 and x != absent:
+                add_pop(pos, x, -2.0)
     if m[F_TRAMPLE] != 0 and pol != absent:
-        b[R_DEAD, pol] = 1.0
+        pos[R_DEAD, pol] = 1.0
     if m[F_VAE] != 0:
-        b[R_MINE, pol] -= 0.5 * mine
-        b[R_RIVAL, pol] = max(0.0, b[R_RIVAL, pol] - 0.5 * keep * m[F_RIVAL_GLAD])
+        pos[R_MINE, pol] -= 0.5 * mine
+        pos[R_RIVAL, pol] = max(0.0, pos[R_RIVAL, pol] - 0.5 * keep * m[F_RIVAL_GLAD])
     elif mine > 0:
-        b[R_MINE, pol] -= 0.5 * m[F_SMALLEST] * keep
-    return value(a), value(b)
+        pos[R_MINE, pol] -= 0.5 * m[F_SMALLEST] * keep
+    v_boo = value(pos)
+    put_back(pos, pol, guest, fav, rival, own, own_fav, pop, pop_guest, dead)
+    return v_app, v_boo
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def put_back(pos, pol, guest, fav, rival, own, own_fav, pop, pop_guest, dead):
+    """``outcome_values``: the entries of ``pos`` an outcome changes, as they were (all read before any change, so
+    the order does not matter when ``fav`` or ``guest`` is ``pol``)."""
+    if guest >= 0:
+        pos[R_POP, guest] = pop_guest
+    pos[R_MINE, fav] = own_fav
+    pos[R_RIVAL, pol], pos[R_MINE, pol], pos[R_POP, pol], pos[R_DEAD, pol] = rival, own, pop, dead
+
+
+@njit(**LEAF)
 def match_expectation(pos, m, side):
     """Expected ``V`` of the match with the seat's own supporters on ``side`` (+1 applause, -1 boos)."""
     v_app, v_boo = outcome_values(pos, m)
@@ -774,7 +826,7 @@ def match_expectation(pos, m, side):
     return q * v_app + (1.0 - q) * v_boo
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def wanted_side(pos, m):
     v_app, v_boo = outcome_values(pos, m)
     return 1 if v_app >= v_boo else -1
@@ -888,7 +940,7 @@ def margin_if(view, pol, panem, free, m):
     return margin, float(counts[me] if by_count else vals[me])
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def largest_waiting(view, pol, seat):
     for v in range(N_VALUES, 0, -1):
         if view[GLAD + (pol * MAX_SEATS + seat) * N_VALUES + v - 1] > 0:
@@ -915,21 +967,25 @@ def best_guest(pos, m, stream):
 
 
 # --------------------------------------------------------------------------- votes (spec 7.4)
-@njit(cache=True)
+@njit(**LEAF)
 def harm_value(pos, card, target):
     """``V`` once the harmful proposal of the vote passes: assassination (UN FOU, SCANDALE SEXUEL) or -1
     (C.O.J.C., AFFAIRE DE FAMILLE)."""
-    q = pos.copy()
     if target < 0:
-        return value(q)
-    if card == C_UN_FOU_DANS_LA_VILLE or card == C_SCANDALE_SEXUEL:
-        q[R_DEAD, target] = 1.0
+        return value(pos)
+    # one entry changed in place and put back (no copy of the position)
+    row = R_DEAD if card == C_UN_FOU_DANS_LA_VILLE or card == C_SCANDALE_SEXUEL else R_POP
+    kept = pos[row, target]
+    if row == R_DEAD:
+        pos[R_DEAD, target] = 1.0
     else:
-        add_pop(q, target, -1)
-    return value(q)
+        add_pop(pos, target, -1)
+    v = value(pos)
+    pos[row, target] = kept
+    return v
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def expected_no(view, seat, target, infer):
     """Whether another seat is expected to vote NO on harming ``target``: its public ballot when cast, else
     whether it is believed to have a stake in him."""
@@ -938,7 +994,7 @@ def expected_no(view, seat, target, infer):
     return stake(view, seat, target, infer) > 0
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def pass_chance(view, card, target, infer, my_yes):
     """The chance the harmful proposal on ``target`` passes (spec 7.4 table) from the ballots expected."""
     me = view[VIEW_SEAT]
@@ -985,13 +1041,17 @@ def plurality_winner(view, pos, infer, my_vote):
     return best
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def best_president_vote(pos, stream):
+    """PRÉSIDENT D'HONNEUR: the politician whose +1 raises the seat's ``V`` most (a tie drawn); each +1 made in
+    ``pos`` and put back."""
     pick, best, ties = 0, -1.0, 0
     for k in range(N_POL):
-        q = pos.copy()
-        add_pop(q, k, 1)
-        take, best, ties = better(value(q), best, ties, stream)
+        kept = pos[R_POP, k]
+        add_pop(pos, k, 1)
+        v = value(pos)
+        pos[R_POP, k] = kept
+        take, best, ties = better(v, best, ties, stream)
         if take:
             pick = k
     return pick
@@ -1504,7 +1564,7 @@ def contribution(view, prm, stream, infer):
     return amount
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def against_favourite(view, card, fav, m, live):
     """Whether ``card`` works against the seat's favourite ``fav`` or its own gladiators (spec 9): such a card is
     never played, whatever else it would bring."""
@@ -1574,9 +1634,10 @@ def card_choice(view, prm, stream, infer):
         return 0
     live = view[MATCH_ON] != 0 and view[PHASE] == 2
     fav = best_slot(pos, -1, stream)
-    m = np.zeros(F_SIZE)
     if live:
         m = match_record(view, pos, view[M_POL], view[M_TYPE], infer, fav, True)
+    else:
+        m = np.zeros(F_SIZE)
     pick, best, ties = 0, CARD_WORTH, 0
     for a in range(1, n_actions):
         if not view[VIEW_LEGAL + a]:
