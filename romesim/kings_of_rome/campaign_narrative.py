@@ -1066,20 +1066,19 @@ class _Story:
         self.say(block.first, f"Map conflict (7.1): NR units next to the royal army at {self.place(c['army_at'])}; "
                  f"it moves to {self.place(end['army_at'])}{rule_tag(self.rows[at].rule)}.", block.steps)
 
-    def tell_umbrians_join(self, block):
+    def tell_if_moved(self, block, title, what):
+        """A procedure that often does nothing: its line only when it moved a counter."""
         at = self.anchor(block)
         if at is None or not self.end(at).get("moved"):
             self.say(block.first, "", block.steps)
             return
-        self.tell_procedure(block, "The Umbrians (9.6.7.3)", lambda c, end: "they join the Etruscans")
+        self.tell_procedure(block, title, lambda c, end: what)
+
+    def tell_umbrians_join(self, block):
+        self.tell_if_moved(block, "The Umbrians (9.6.7.3)", "they join the Etruscans")
 
     def tell_umbrians_at_period_end(self, block):
-        at = self.anchor(block)
-        if at is None or not self.end(at).get("moved"):
-            self.say(block.first, "", block.steps)
-            return
-        self.tell_procedure(block, "The Umbrian War token (9.6.7.3)", lambda c, end: "no Umbrian stays with the "
-                            "Etruscans")
+        self.tell_if_moved(block, "The Umbrian War token (9.6.7.3)", "no Umbrian stays with the Etruscans")
 
     def tell_falerii_not_attacked(self, block):
         self.tell_procedure(block, "Falerii not attacked (9.2.6)", lambda c, end: "a military unit goes R -> NR")
