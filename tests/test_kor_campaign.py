@@ -136,12 +136,19 @@ def test_mission_failure_costs_units_and_tokens():
     assert len(weakest) == virtus
 
 
-def check_position(tok, ts, cs, ws, g, cp):
+def check_position(tok, ts, cs, ws, g, cp, city):
     """What must hold at every decision: counters in one known place each, faces matching places, no city both
-    Roman and holding an NR garrison, invasion armies only in live slots, IP above 0 while the campaign goes on."""
+    Roman and holding an NR garrison, invasion armies only in live slots, IP above 0 while the campaign goes on;
+    a fleet in port is Roman ships in a port (5.8), an invader's ships sail with an army of their people."""
     loc = ts[:, C.TS_LOC]
-    assert ((loc >= C.L_OUT) & (loc <= C.L_ASIDE)).all()
+    assert (((loc >= C.L_OUT) & (loc <= C.L_ASIDE)) | (loc == C.L_FLEET)).all()
     assert not (loc == C.L_PREP).any()
+    for t in np.flatnonzero(loc == C.L_FLEET):
+        assert tok[t, C.TK_KIND] == C.SHIP and tok[t, C.TK_PEOPLE] == C.ROMAN and city[ts[t, C.TS_AT], C.CT_PORT]
+    for t in np.flatnonzero((loc == C.L_WAR) & (tok[:, C.TK_KIND] == C.SHIP)):
+        k = ts[t, C.TS_AT]
+        assert tok[t, C.TK_PEOPLE] in (C.ETRUSCANS, C.GREEKS)
+        assert ws[k, C.WS_WAR] == (C.W_ETRUSCAN if tok[t, C.TK_PEOPLE] == C.ETRUSCANS else C.W_DANAI)
     assert (ts[loc == C.L_R, C.TS_FACE] == C.FACE_ROMAN).all()
     assert (ts[loc == C.L_NR, C.TS_FACE] == C.FACE_NR).all()
     for c in range(cp[C.CP_CITIES]):
@@ -156,7 +163,8 @@ def check_position(tok, ts, cs, ws, g, cp):
 
 
 def count(loc):
-    return sum((loc == k).sum() for k in range(C.L_ASIDE + 1))
+    return sum((loc == k).sum() for k in (*range(C.L_ASIDE + 1), C.L_FLEET))
+
 
 
 def play(scenario, bot, game, check=None):
@@ -174,7 +182,7 @@ def play(scenario, bot, game, check=None):
         point = C.campaign_advance(stream, *game_arrays)
         if point == C.END:
             break
-        check_position(tok, ts, cs, ws, g, cp)
+        check_position(tok, ts, cs, ws, g, cp, args[1])
         if check is not None:
             check(g, ws)
         action = C.campaign_decide(0, point, resolved.codes, resolved.params, None, stream, *game_arrays)
@@ -795,3 +803,205 @@ def test_falisci_in_falerii_join_a_sortie_and_go_back_to_their_army():
             C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
         C.allies_leave(tok, war, ts, g, ws, row, place, joined)
         assert ws[k, C.WS_WAR] == -1
+
+
+# ------------------------------------------------------------------------------------------- the sea (5.8)
+def war_at_sea(seed, w, occurrence=1, **options):
+    """A campaign of ``options`` in Tarquinius Priscus' reign with war ``w`` just started in its port."""
+    args, scratch, row = set_up(seed, 13, 5, **options)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    token = event_token(tok, C.EV_ETRUSCAN if w == C.W_ETRUSCAN else C.EV_DANAI)
+    stream = stream_of(SEED, 900 + seed)
+    C.start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurrence)
+    k = int(np.flatnonzero(ws[:, C.WS_WAR] == w)[0])
+    return args, scratch, row, stream, k
+
+
+def fleet_of(tok, ts, k):
+    """The Virtus of the invader's ships sailing with army ``k``."""
+    return tuple(sorted(tok[(ts[:, C.TS_LOC] == C.L_WAR) & (ts[:, C.TS_AT] == k) & (tok[:, C.TK_KIND] == C.SHIP),
+                            C.TK_VIRTUS]))
+
+
+@pytest.mark.parametrize("w, occurrence, faces", [
+    (C.W_ETRUSCAN, 1, ((2,), (3,), (4,), (5,), (2, 3, 5), (2, 3, 4, 5))),
+    (C.W_ETRUSCAN, 2, ((2,), (3,), (4,), (5,), (2, 3, 5), (2, 3, 4, 5))),
+    (C.W_ETRUSCAN, 3, ((),) * 6),
+    (C.W_DANAI, 1, ((3,), (3,), (5,), (5,), (3, 5), (3, 5)))])
+def test_invader_fleets_follow_the_ship_die(w, occurrence, faces):
+    """KoR 9.5.7.4: « un troisième Dé (tableau ci-dessous) pour le nombre de navires dans le port » (a third die,
+    on the table, for the ships in the port: 1 ship of Virtus 2, 2 Virtus 3, 3 Virtus 4, 4 Virtus 5, 5 ships of
+    2, 3 and 5, 6 all the ships); 9.6.7.2 for the Greeks (1-2 Virtus 3, 3-4 Virtus 5, 5-6 both); the third
+    Etruscan war comes by land, « sans navires ». Each fleet's frequency is the table's, within 5 sigma."""
+    n, seen = 600, {}
+    args, scratch, row = set_up(3, 13, 5)
+    cp, city, cost, tok, per, war = args[:6]
+    ts0, g0, cs0, ws0 = scratch[:4]
+    token = event_token(tok, C.EV_ETRUSCAN if w == C.W_ETRUSCAN else C.EV_DANAI)
+    for game in range(n):
+        ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+        C.start_war(stream_of(SEED, 2000 + game), city, cost, tok, war, ts, g, cs, ws, row, w, token, occurrence)
+        fleet = fleet_of(tok, ts, int(np.flatnonzero(ws[:, C.WS_WAR] == w)[0]))
+        seen[fleet] = seen.get(fleet, 0) + 1
+    expected = {}
+    for face in faces:
+        expected[face] = expected.get(face, 0) + 1 / 6
+    assert set(seen) == set(expected)
+    for fleet, p in expected.items():
+        assert abs(seen[fleet] / n - p) <= five_sigma(p, n) + 1e-12, fleet
+
+
+def march(args, scratch, row, stream, k):
+    cp, city, cost, tok, per, war, pv0, stab, subc, subp = args
+    ts, g, cs, ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf = scratch
+    return C.march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, None, pv, bu, bl, bstat, bg,
+                   bst, brow, wbuf, row, k)
+
+
+@pytest.mark.parametrize("w, occurrence, start, port", [
+    (C.W_ETRUSCAN, 1, "Kaieta", "Ostia"), (C.W_ETRUSCAN, 2, "Cosa", "Ostia"), (C.W_DANAI, 1, "Cumae", "Antium")])
+def test_invaders_sail_to_the_port_nearest_rome_and_landing_ends_the_move(w, occurrence, start, port):
+    """KoR 9.5.7.4: « Les armées Étrusques peuvent être transportées par voie maritime. Les invasions des
+    Étrusques ont pour cible les ports d'Ostie et d'Antium, ainsi que la Cité de Rome » (the Etruscan armies may
+    be carried by sea; they aim at the ports of Ostia and Antium and at Rome); 9.6.7.2 the Greeks likewise; 9.4.7.1
+    « Le débarquement ... interrompt le mouvement de l'armée » (landing ends the move). With no Roman fleet, the army
+    sails to the port nearest Rome its fleet reaches in one move (25 sea hexes: Kaieta-Ostia 22, Cosa-Ostia 19,
+    Cumae-Antium 24 but Cumae-Ostia 32), lands and goes no further; ``invaders_by_sea = false`` marches by land."""
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    args, scratch, row, stream, k = war_at_sea(11, w, occurrence)
+    ws = scratch[3]
+    assert cmap.cities[ws[k, C.WS_AT]] == start and fleet_of(args[3], scratch[0], k)
+    assert march(args, scratch, row, stream, k) == 0
+    assert cmap.cities[ws[k, C.WS_AT]] == port and row[C.M_NAVAL_BATTLES] == 0 and row[C.M_SIEGES] == 0
+    args, scratch, row, stream, k = war_at_sea(11, w, occurrence, invaders_by_sea=False)
+    march(args, scratch, row, stream, k)
+    at = scratch[3][k, C.WS_AT]
+    assert at != cmap.index(port) and args[2][cmap.index(start), at] > 0  # a step on the road
+
+
+def test_roman_fleet_intercepts_with_the_naval_battles_exact_odds():
+    """KoR 5.8: the Roman ships in Ostia intercept an Etruscan fleet before it lands (DP-N02, ``interception =
+    even_odds``: two Roman ships of Virtus 3 against one of Virtus 2, 2² x 4 winning faces against 1² x 6) in the
+    naval battle of ``kings_of_rome.naval``, whose exact value is checked there: Rome wins (+2 IP +1 VP) with its
+    exact probability, and the army aboard the sunk ship is lost with it (KOR-A41 eliminated_c4); sunk Roman ships
+    go into the R container; undecided after three rounds, « les deux forces se retirent dans le port ami le plus
+    proche » (both retire to the nearest friendly port: Caere, 4 sea hexes from Ostia). Against three ships of
+    Virtus 2, 3 and 5 (2² x 8 faces against 3² x 6) the default declines and ``always`` fights."""
+    cmap, counters = romesim.scenario("kings_of_rome.campaign").data()
+    ostia, caere = cmap.index("Ostia"), cmap.index("Caere")
+    exact = romesim.exact(romesim.scenario("kings_of_rome.naval", roman=[3, 3], nr=[2])).exact_values
+    exact_no_result = romesim.exact(romesim.scenario("kings_of_rome.naval", roman=[3, 3], nr=[2],
+                                                     naval_mutual_wipe="no_result")).exact_values
+    p_lost = float(exact["p_win"] + exact["p_loss"] - exact_no_result["p_loss"])  # won, or both fleets sunk
+    n, won, lost = 800, 0, 0
+    for game in range(n):
+        args, scratch, row, stream, k = war_at_sea(game, C.W_ETRUSCAN)
+        tok, (ts, g, cs, ws) = args[3], scratch[:4]
+        ships = np.flatnonzero(tok[:, C.TK_KIND] == C.SHIP)
+        for t in ships:
+            if tok[t, C.TK_PEOPLE] == C.ROMAN:
+                C.put(ts, t, C.L_FLEET, ostia, C.FACE_ROMAN)
+            elif ts[t, C.TS_LOC] == C.L_WAR:
+                C.put(ts, t, C.L_ASIDE, 0, C.FACE_ROMAN)
+        two = ships[(tok[ships, C.TK_PEOPLE] == C.ETRUSCANS) & (tok[ships, C.TK_VIRTUS] == 2)][0]
+        C.put(ts, two, C.L_WAR, k, C.FACE_NR)
+        ip, vp = g[C.G_IP], g[C.G_VP]
+        march(args, scratch, row, stream, k)
+        assert row[C.M_NAVAL_BATTLES] == 1
+        roman_afloat = ((ts[:, C.TS_LOC] == C.L_FLEET) & (ts[:, C.TS_AT] == ostia)).sum()
+        assert roman_afloat + (ts[ships, C.TS_LOC] == C.L_R).sum() == 2
+        if row[C.M_NAVAL_WON]:
+            won += 1
+            assert (g[C.G_IP], g[C.G_VP]) == (ip + 2, vp + 1) and roman_afloat > 0
+        else:
+            assert (g[C.G_IP], g[C.G_VP]) == (ip, vp - 2)
+        if ws[k, C.WS_WAR] < 0:
+            lost += 1
+            assert ts[two, C.TS_LOC] == C.L_ASIDE and row[C.M_WARS_BEATEN] == 1
+            assert not ((ts[:, C.TS_LOC] == C.L_WAR) & (ts[:, C.TS_AT] == k)).any()
+        else:
+            assert ts[two, C.TS_LOC] == C.L_WAR
+            assert ws[k, C.WS_AT] == (caere if roman_afloat else ostia)
+    assert abs(won / n - float(exact["p_win"])) < five_sigma(float(exact["p_win"]), n)
+    assert abs(lost / n - p_lost) < five_sigma(p_lost, n)
+    for interception, fights in (("even_odds", 0), ("always", 1)):
+        args, scratch, row, stream, k = war_at_sea(5, C.W_ETRUSCAN, interception=interception)
+        tok, ts = args[3], scratch[0]
+        for t in np.flatnonzero(tok[:, C.TK_KIND] == C.SHIP):
+            if tok[t, C.TK_PEOPLE] == C.ROMAN:
+                C.put(ts, t, C.L_FLEET, ostia, C.FACE_ROMAN)
+            elif tok[t, C.TK_PEOPLE] == C.ETRUSCANS and tok[t, C.TK_VIRTUS] != 4:
+                C.put(ts, t, C.L_WAR, k, C.FACE_NR)
+            else:
+                C.put(ts, t, C.L_ASIDE, 0, C.FACE_ROMAN)
+        march(args, scratch, row, stream, k)
+        assert row[C.M_NAVAL_BATTLES] == fights
+
+
+def test_royal_army_sails_from_the_fleets_port():
+    """KoR 9.4.7.1 and 5.8: « L'embarquement et le mouvement naval sont automatiques, mais le joueur consomme une
+    action » (embarking and the voyage cost one action), 2 IP for carrying troops, « Les navires peuvent
+    transporter jusqu'à trois unités plus un chef » (three units and a leader a ship), 25 sea hexes, « Il n'est pas
+    possible de débarquer et d'effectuer d'autres actions » (landing ends the action: no operation follows, even
+    under KOR-A1 combined), no landing in a Rasna port during an Etruscan war (a) nor in a Greek port during the
+    Greek war (b). Played through DP-K01 on a constructed position: the army (5 units) and the two Roman ships in
+    Antium; Cumae is 24 sea hexes away and 42 half-MP by road, beyond the army's 28."""
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    antium, tarquinia, cumae, cosa = (cmap.index(c) for c in ("Antium", "Tarquinia", "Cumae", "Cosa"))
+    args, scratch, row = set_up(21, 13, 5, action_accounting="combined")
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws, dstate = scratch[:5]
+    for t in np.flatnonzero((tok[:, C.TK_KIND] == C.SHIP) & (tok[:, C.TK_PEOPLE] == C.ROMAN)):
+        C.put(ts, t, C.L_FLEET, antium, C.FACE_ROMAN)
+    g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP] = antium, 3, 5
+    assert len(np.flatnonzero(ts[:, C.TS_LOC] == C.L_ARMY)) == 5
+
+    def by_sea(place):
+        C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+        return dstate[C.kc(place, C.KC_SEA)] == 1 and C.action_legal(dstate, 1 + place)
+
+    assert by_sea(tarquinia) and by_sea(cumae) and not by_sea(cosa)  # Antium-Cosa: 27 sea hexes
+    ws[0, C.WS_WAR] = C.W_ETRUSCAN
+    assert not by_sea(tarquinia) and by_sea(cumae)
+    ws[0, C.WS_WAR] = C.W_DANAI
+    assert by_sea(tarquinia) and not by_sea(cumae)
+    ws[0, C.WS_WAR] = -1
+    g[C.G_IP] = 1
+    assert not by_sea(cumae)
+    g[C.G_IP] = 5
+    C.roman_action(stream_of(SEED, 22), city, cost, cp, tok, per, war, *args[6:10], None, ts, g, cs, ws,
+                   *scratch[5:], row, 1 + cumae)
+    assert g[C.G_ARMY_AT] == cumae and g[C.G_IP] == 3 and g[C.G_ACTIONS] == 2 and g[C.G_MOVED] == 0
+    assert row[C.M_SEA_MOVES] == 1
+    assert ((ts[:, C.TS_LOC] == C.L_FLEET) & (ts[:, C.TS_AT] == cumae)).sum() == 2
+    assert by_sea(antium)
+    for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_RESERVE) & (tok[:, C.TK_KIND] == C.INF))[:2]:
+        C.put(ts, t, C.L_ARMY, 0, C.FACE_ROMAN)  # 7 units: more than two ships carry
+    assert not by_sea(antium)
+
+
+def test_royal_army_must_attack_a_held_falerii_to_cross_it():
+    """KoR 9.2.7.3: « si des troupes Romaines ou Sabines veulent traverser les Falerii et que la Cité est tenue par
+    les Falisci, elle doit être attaquée » (if Roman or Sabine troops want to cross Falerii and the city is held by
+    the Falisci, it must be attacked). From Rome the road to Interamnia Nahars (18 half-MP) runs through Falerii:
+    while a Falisci army stands in Falerii, DP-K01 may take the army to Falerii but not beyond; once the Falisci
+    have left, the road is open again."""
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    interamnia = cmap.index("Interamnia Nahars")
+    args, scratch, row = set_up(151, 5, 2)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws, dstate = scratch[:5]
+    C.start_war(stream_of(SEED, 152), city, cost, tok, war, ts, g, cs, ws, row, C.W_FALISCI,
+                event_token(tok, C.EV_FALISCI), 1)
+    k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_FALISCI)[0])
+    ws[k, C.WS_AT], ws[k, C.WS_NEW] = cp[C.CP_FALERII], 0
+    g[C.G_ARMY_AT], g[C.G_ACTIONS] = cp[C.CP_ROME], 3
+    assert C.army_mp(tok, ts) == C.MP_INFANTRY and cost[cp[C.CP_ROME], interamnia] <= C.MP_INFANTRY
+    C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+    assert dstate[C.kc(interamnia, C.KC_COST)] == C.BLOCKED and not C.action_legal(dstate, 1 + interamnia)
+    assert C.action_legal(dstate, 1 + cp[C.CP_FALERII])
+    ws[k, C.WS_AT] = cp[C.CP_ROME]
+    C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+    assert dstate[C.kc(interamnia, C.KC_COST)] == cost[cp[C.CP_ROME], interamnia]
+    assert C.action_legal(dstate, 1 + interamnia)

@@ -30,10 +30,11 @@ from . import battle as _battle
 from . import corruption as _corruption
 from . import horatii as _horatii
 from . import intimidation as _intimidation
+from . import naval as _naval
 from . import pillage as _pillage
 from . import siege as _siege
 from . import treason as _treason
-from .policies import HORATII_STATE_SIZE, HORATII_WEAKEST
+from .policies import HORATII_STATE_SIZE, HORATII_WEAKEST, NAVAL_STATE_SIZE
 from .senate import senate_consents
 
 # ---------------------------------------------------------------------------------------------------- counters
@@ -54,12 +55,15 @@ OF_MAGISTER_POPULI, OF_MAGISTER_EQUITUM, OF_TRIBUNUS_POPULI, OF_TRIBUNUS_CELERUM
 # ts[t]: where a counter is, and its face
 L_OUT, L_R, L_NR, L_RESERVE, L_ROME, L_ARMY, L_CITY, L_WAR, L_TRACK, L_ASIDE = range(10)
 L_PREP = L_ASIDE + 1  # tokens being shared out (9.x.2) or drawn and waiting to go back (9.5.7.4): never at a decision
+L_FLEET = L_PREP + 1  # a Roman ship in a port, TS_AT the port (5.8); an invader's ships sail with its army (L_WAR)
 TS_LOC, TS_AT, TS_FACE, TS_COLS = range(4)
 FACE_ROMAN, FACE_NR = 0, 1
 
 # ------------------------------------------------------------------------------------------------------ map
 # CT_ADJACENT: a bitmask of the places adjacent to it (data/kor_map's proxy: joined by an edge of 1 hex; 7.1)
-CT_PEOPLE, CT_PORT, CT_ENTRY, CT_GARRISON0, CT_ADJACENT, CT_COLS = range(6)
+# city[c, CT_SEA + d]: the sea hexes from port c to port d (kor_sea.csv; -1: no sea route); a row is CT_SEA + n wide
+CT_PEOPLE, CT_PORT, CT_ENTRY, CT_GARRISON0, CT_ADJACENT, CT_SEA = range(6)
+SHIP_MP = 25  # 5.8: a fleet moves 25 sea hexes (the abstract map has no "+3" hexes)
 # cs[c]: the city's state: romanized (held by Rome), the period it was romanized in (0: not this campaign's
 # doing, or not romanized), captured by an NR army this turn (7.5)
 CS_ROMAN, CS_ROMANIZED_IN, CS_CAPTURED, CS_COLS = range(4)
@@ -73,7 +77,10 @@ W_AEQUI, W_VOLSCI, W_PICENI, W_FALISCI, W_CAPENA, W_SAMNITE, W_GALLIC, W_ETRUSCA
     range(11)
 (WR_PEOPLE, WR_START, WR_INF, WR_INF_DIE, WR_CAV, WR_CAV_DIE, WR_CAP_INF, WR_CAP_CAV, WR_CAP, WR_TARGETS,
  WR_SPARES, WR_INVADER, WR_EXTRA_REACTIONS, WR_STAYS, WR_TOKEN_AFTER, WR_FIGHTS_ARMIES, WR_ROME_TAKEN,
- WR_FAILED_VP, WR_FILL, WR_COLS) = range(20)
+ WR_FAILED_VP, WR_FILL, WR_SHIPS) = range(20)
+WR_COLS = WR_SHIPS + 6
+# war[w, WR_SHIPS + die - 1]: the fleet the ship die brings (9.5.7.4, 9.6.7.2), a bitmask of the ships' Virtus
+# (bit v: the ship of Virtus v); 0 for the wars that come by land
 # WR_FILL: how an army takes its rolled units within its caps (KOR-A60): infantry first; cavalry first; the Etruscan
 # rule, cavalry fewer than infantry, with the most cavalry allowed or infantry first
 FILL_INFANTRY_FIRST, FILL_CAVALRY_FIRST, FILL_FEWER_CAVALRY_MAX_CAVALRY, FILL_FEWER_CAVALRY_INFANTRY_FIRST = range(4)
@@ -97,7 +104,10 @@ WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_C
  CP_DUEL_VOLLEY, CP_DUEL_TO_OPPONENT, CP_ALBA_SURVIVORS_ONLY, CP_ALBA_DUEL_ALWAYS, CP_COCLES_PREREQUISITE,
  CP_COCLES_ROME_FIRST, CP_COCLES_RAID, CP_FALERII, CP_FALERII_LAST_TURN, CP_CAPENA, CP_ACTIONS_COMBINED,
  CP_REACTION_TIMING, CP_LOSS_TOTAL_VIRTUS, CP_LOSS_RANDOM, CP_OFFICE_EVERY_TURN, CP_EVENT_UNITS_EVERY_TURN,
- CP_INVADERS_NOT_EXEMPT, CP_BAD_OMEN_TO_R, CP_END_OF_ACTIONS_NR, CP_VOLSCI_RETURN, N_CP) = range(39)
+ CP_INVADERS_NOT_EXEMPT, CP_BAD_OMEN_TO_R, CP_END_OF_ACTIONS_NR, CP_VOLSCI_RETURN, CP_OSTIA, CP_INVADERS_BY_SEA,
+ CP_INTERCEPTION, N_CP) = range(42)
+# CP_INTERCEPTION: when the Roman fleet intercepts an invader's fleet (DP-N02), in Campaign.interception's order
+INTERCEPT_EVEN_ODDS, INTERCEPT_ALWAYS, INTERCEPT_NEVER = range(3)
 # CP_COCLES_PREREQUISITE (KOR-A47), in kor_options.csv's order
 COCLES_PORSENNA_EVER, COCLES_PORSENNA_ON_MAP, COCLES_BRIDGE_ONLY = range(3)
 HORATIUS_VIRTUS = 5  # 9.7.7.2: in his raid Horatius is an infantry unit of Virtus 5
@@ -106,7 +116,8 @@ REACT_LITERAL, REACT_END_OF_PHASE, REACT_IMMEDIATE = range(3)
 EOA_TO_R, EOA_REMOVE_OMEN, EOA_BOTH = range(3)
 
 # -------------------------------------------------------------------------------------- procedures (pv0, subc)
-PROC_SIEGE, PROC_PILLAGE, PROC_CORRUPTION, PROC_INTIMIDATION, PROC_TREASON, PROC_BATTLE, PROC_AMBUSH, N_PROC = range(8)
+(PROC_SIEGE, PROC_PILLAGE, PROC_CORRUPTION, PROC_INTIMIDATION, PROC_TREASON, PROC_BATTLE, PROC_AMBUSH, PROC_NAVAL,
+ N_PROC) = range(9)
 PV_SIZE, SUB_POINTS = 64, 16
 
 # ------------------------------------------------------------------------------------------------ scalars (g)
@@ -128,7 +139,8 @@ M_WIN = 0
 M_END = 1                            # one 0/1 column per way a campaign ends, END_NR_EMPTY ... END_TURN_24_LOSS
 (M_VP, M_IP, M_TURN, M_ROMANIZED, M_MISSIONS_MET, M_KINGS_LOST, M_WARS, M_WARS_BEATEN, M_CITIES_LOST, M_ROME_TAKEN,
  M_SIEGES, M_SIEGES_WON, M_BATTLES, M_BATTLES_WON, M_PILLAGES, M_CORRUPTIONS, M_INTIMIDATIONS, M_REACTIONS,
- M_ACTIONS, M_DUELS, M_DUELS_WON, M_MISSION_1) = range(M_END + N_ENDS - 1, M_END + N_ENDS + 21)
+ M_ACTIONS, M_DUELS, M_DUELS_WON, M_NAVAL_BATTLES, M_NAVAL_WON, M_SEA_MOVES, M_MISSION_1) = \
+    range(M_END + N_ENDS - 1, M_END + N_ENDS + 24)
 M_EVENT_R = M_MISSION_1 + 7          # one column per event code: drawn from R
 M_EVENT_NR = M_EVENT_R + N_EVENTS    # ... drawn from NR
 N_METRICS = M_EVENT_NR + N_EVENTS
@@ -137,13 +149,15 @@ N_METRICS = M_EVENT_NR + N_EVENTS
 ACT_END, ACT_MOVE = 0, 1              # 1 + c: move to place c
 OP_SIEGE, OP_PILLAGE, OP_CORRUPTION, OP_INTIMIDATION, OP_BATTLE, N_OPS = range(6)  # action = 1 + n + op
 MP_INFANTRY, MP_CAVALRY = 28, 40      # 5.2: 14 and 20 movement points, in half points
+BLOCKED = 1 << 20                     # DP-K01's cost of a place beyond a held Falerii or Capena (9.2.7.3-9.2.7.4)
 MAX_CITIES = 64
 # DP-K01 state: the header, then one block per place
 (K_TURN, K_PERIOD, K_IP, K_VP, K_ACTIONS, K_ARMY_AT, K_INF, K_CAV, K_KING_VIRTUS, K_R, K_NR, K_ROMANIZED,
  K_MISSION, K_CITIES, K_LAST_TURN, K_MP, K_ROME, K_OPS) = range(18)
 K_HEADER = K_OPS + N_OPS
+# KC_SEA: 1 when the royal army may sail there this action (5.8, 9.4.7.1)
 (KC_ROMAN, KC_GARRISON, KC_UNITS, KC_STRONGEST, KC_LEADER, KC_COST, KC_PEOPLE, KC_WAR, KC_ALLOWED, KC_ENTRY,
- KC_COLS) = range(11)
+ KC_SEA, KC_COLS) = range(12)
 K_STATE_SIZE = K_HEADER + KC_COLS * MAX_CITIES
 
 
@@ -705,8 +719,9 @@ def apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, src):
         else:
             put(ts, t, L_TRACK, g[G_TURN] + 2, FACE_ROMAN)  # KOR-A49: in Rome two turns later
     elif kind == SHIP:
-        # 5.8 naval play is not part of the campaign yet: a Roman ship waits in Rome, an NR one leaves play
-        put(ts, t, L_ROME if roman else L_OUT, 0, FACE_ROMAN)
+        # 5.8: "Les flottes Romaines extraites du récipient sont placées à Ostia"; from NR, by the token table, it
+        # leaves play
+        put(ts, t, L_FLEET if roman else L_OUT, cp[CP_OSTIA], FACE_ROMAN)
     elif kind == LEADER:
         code = tok[t, TK_CODE]
         if code == LD_PORSENNA:
@@ -731,12 +746,18 @@ def apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, src):
 
 
 @njit(cache=True)
-def war_start(war, code, occurrence):
-    """Where war ``code`` starts; the Etruscan wars from Kaieta, Cosa, Vetulonia (9.5.7.4, 9.6.7.1, 9.7.7.3),
-    kept in the rows after ``N_WARS``."""
+def war_row(code, occurrence):
+    """The row of ``war`` for war ``code``: the second and third Etruscan wars (from Cosa and Vetulonia, 9.6.7.1,
+    9.7.7.3) have their own rows after ``N_WARS`` for what differs (start, ships)."""
     if code == W_ETRUSCAN and occurrence > 1:
-        return war[N_WARS + occurrence - 2, WR_START]
-    return war[code, WR_START]
+        return N_WARS + occurrence - 2
+    return code
+
+
+@njit(cache=True)
+def war_start(war, code, occurrence):
+    """Where war ``code`` starts; the Etruscan wars from Kaieta, Cosa, Vetulonia (9.5.7.4, 9.6.7.1, 9.7.7.3)."""
+    return war[war_row(code, occurrence), WR_START]
 
 
 @njit(cache=True)
@@ -1318,6 +1339,14 @@ def start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurr
             else:
                 place_in(ts, u, excess_home(city, cost, cs, tok, ts, w, people, start,
                                             w == W_ETRUSCAN and occurrence < 3), FACE_NR)
+    # the ship die (9.5.7.4, 9.6.7.2): the ships in the start port, which may carry the army; a ship still at sea
+    # with an earlier army is not there to be counted
+    r = war_row(w, occurrence)
+    fleet = war[r, WR_SHIPS + rng.d6(stream) - 1] if war[r, WR_SHIPS] else 0
+    for t in range(tok.shape[0]):
+        if tok[t, TK_KIND] == SHIP and tok[t, TK_PEOPLE] == people and ts[t, TS_LOC] == L_ASIDE and \
+                (fleet >> tok[t, TK_VIRTUS]) & 1:
+            put(ts, t, L_WAR, k, FACE_NR)
     put(ts, token, L_ASIDE, 0, FACE_NR)  # on the map with its army
     row[M_WARS] += 1
     g[G_REACTIONS] += war[w, WR_EXTRA_REACTIONS]
@@ -1373,7 +1402,7 @@ def end_war(tok, war, ts, g, ws, k, beaten, row):
     w = ws[k, WS_WAR]
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k:
-            put(ts, t, L_RESERVE if tok[t, TK_KIND] != LEADER else L_ASIDE, 0, FACE_ROMAN)
+            put(ts, t, L_RESERVE if is_kind(tok, t, -1) else L_ASIDE, 0, FACE_ROMAN)  # ships to their port
     token = ws[k, WS_TOKEN]
     after = war[w, WR_TOKEN_AFTER]
     if token < 0:
@@ -1692,9 +1721,14 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
     # not paid for yet, with one action left, can only be followed by an operation
     pinned = g[G_ALBA_SIEGE] or (g[G_MOVED] and g[G_ACTIONS] <= 1)
     dstate[K_MP], dstate[K_ROME] = 0 if pinned else mp, cp[CP_ROME]
+    # 5.8, 9.4.7.1: the army sails from the port where the Roman fleet is, three units a ship, for 2 IP
+    ships = fleet_at(ts, at)
+    sails = not pinned and ships > 0 and inf + cav <= 3 * ships and g[G_IP] >= 2
     for c in range(n):
+        dstate[kc(c, KC_SEA)] = sails and c != at and 0 < city[at, CT_SEA + c] <= SHIP_MP and \
+            roman_may_land(city, ws, c)
         dstate[kc(c, KC_ROMAN)] = cs[c, CS_ROMAN]
-        dstate[kc(c, KC_COST)] = cost[at, c]
+        dstate[kc(c, KC_COST)] = BLOCKED if road_blocked(cost, cp, tok, ts, ws, at, c) else cost[at, c]
         dstate[kc(c, KC_PEOPLE)] = city[c, CT_PEOPLE]
         dstate[kc(c, KC_ALLOWED)] = war_allowed(per, g, cp, city[c, CT_PEOPLE])
         dstate[kc(c, KC_ENTRY)] = city[c, CT_ENTRY]
@@ -1717,15 +1751,34 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
 
 
 @njit(cache=True)
+def road_blocked(cost, cp, tok, ts, ws, at, c):
+    """9.2.7.3-9.2.7.4: « si des troupes Romaines ou Sabines veulent traverser les Falerii et que la Cité est tenue
+    par les Falisci, elle doit être attaquée » (Roman troops wanting to cross Falerii held by the Falisci must attack
+    it; Capena held by the Capenati likewise): the royal army's road from ``at`` to ``c`` (the cheapest path, 5.2)
+    may not pass through such a city; it may go there, and on once the city is taken or its army beaten."""
+    for k in range(MAX_WARS):
+        w = ws[k, WS_WAR]
+        home = war_home(cp, w) if w >= 0 else -1
+        if home < 0 or home == at or home == c or ws[k, WS_AT] != home or war_units(tok, ts, k) == 0:
+            continue
+        step = at
+        while step != c and step >= 0:
+            step = hop_to(cost, step, c)
+            if step == home:
+                return True
+    return False
+
+
+@njit(cache=True)
 def action_legal(dstate, action):
-    """DP-K01: end the actions; move to a place within the army's movement allowance (5.2); an operation the rules
-    allow where the army stands."""
+    """DP-K01: end the actions; move to a place within the army's movement allowance (5.2) or sail to a port
+    (5.8); an operation the rules allow where the army stands."""
     n = dstate[K_CITIES]
     if action == ACT_END:
         return True
     if 1 <= action <= n:
         c = action - 1
-        return c != dstate[K_ARMY_AT] and dstate[kc(c, KC_COST)] <= dstate[K_MP]
+        return c != dstate[K_ARMY_AT] and (dstate[kc(c, KC_COST)] <= dstate[K_MP] or dstate[kc(c, KC_SEA)] == 1)
     op = action - 1 - n
     return 0 <= op < N_OPS and dstate[K_OPS + op] == 1
 
@@ -2145,12 +2198,155 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slot
         if is_target(city, cs, tok, ts, g, war, ws, cp, k, at):
             war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, at)
             return 0
+        if spent == 0 and cp[CP_INVADERS_BY_SEA]:
+            port = landing_port(city, cost, cp, tok, ts, k, at)
+            if port >= 0:
+                return sail(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row, k, port)
         nxt = hop_to(cost, at, rome)
         if nxt < 0 or spent + cost[at, nxt] > mp:
             return 0
         spent += cost[at, nxt]
         at = nxt
         ws[k, WS_AT] = at
+
+
+# ================================================================================================ the sea (5.8)
+@njit(cache=True)
+def roman_may_land(city, ws, c):
+    """9.4.7.1: Roman ships land in any port, except a Rasna port during an Etruscan war (a) and a port of Magna
+    Graecia during the Greek war (b)."""
+    if not city[c, CT_PORT]:
+        return False
+    for k in range(MAX_WARS):
+        w = ws[k, WS_WAR]
+        if (w == W_ETRUSCAN and city[c, CT_PEOPLE] == ETRUSCANS) or (w == W_DANAI and city[c, CT_PEOPLE] == GREEKS):
+            return False
+    return True
+
+
+@njit(cache=True)
+def fleet_at(ts, port):
+    """The Roman ships in ``port``."""
+    n = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_FLEET and ts[t, TS_AT] == port:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def landing_port(city, cost, cp, tok, ts, k, at):
+    """Where invasion army ``k`` in port ``at`` sails (9.5.7.4 "Les armées Étrusques peuvent être transportées par
+    voie maritime", their targets "les ports d'Ostie et d'Antium, ainsi que la Cité de Rome"; 9.6.7.2): the port its
+    fleet reaches in one move (5.8: 25 sea hexes) that lies nearest Rome by road, when nearer than ``at``; -1 to go
+    by land (``invaders_by_sea`` false, no ship, or more units than its ships carry: three each, 9.4.7.1)."""
+    ships, units = 0, 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k:
+            ships += tok[t, TK_KIND] == SHIP
+            units += is_kind(tok, t, -1)
+    if ships == 0 or units > 3 * ships or not city[at, CT_PORT]:
+        return -1
+    rome = cp[CP_ROME]
+    best, best_cost = -1, cost[at, rome] if cost[at, rome] >= 0 else 1 << 40
+    for c in range(city.shape[0]):
+        hexes = city[at, CT_SEA + c]
+        if c != at and city[c, CT_PORT] and 0 < hexes <= SHIP_MP and 0 <= cost[c, rome] < best_cost:
+            best, best_cost = c, cost[c, rome]
+    return best
+
+
+@njit(cache=True)
+def sail(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row, k, port):
+    """KoR 5.8, 9.5.7.4, 9.6.7.2: invasion army ``k`` sails to ``port``; the Roman fleet may intercept it at sea
+    (``naval_battle``); landing ends its move (9.4.7.1 "Le débarquement ... interrompt le mouvement de l'armée")."""
+    err, dest = naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row, k, port)
+    if dest >= 0:
+        ws[k, WS_AT] = dest
+    return err
+
+
+@njit(cache=True)
+def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row, k, port):
+    """KoR 5.8: the Roman ships within a move of ``port`` intercept invasion army ``k``'s fleet before it lands there,
+    when ``interception`` says so (DP-N02; ``even_odds``: when they expect as many hits a round as the invader), in a naval battle played by ``naval.naval_game`` with its default bots
+    (the Roman fleet attacks, no leader aboard; the Good Omen counts, KOR-A58). Sunk Roman ships go into the R
+    container, NR ones back to their people ("les navires romains éliminés retournent dans le récipient R, les
+    navires NR dans les zones de la carte appartenant à leur peuple"); the army rides the strongest of its ships,
+    and is lost with it (KOR-A41 eliminated_c4). Undecided after three rounds, both fleets retire to the nearest
+    friendly port: the army lands in the nearest port of its people. Returns ``(error, where the army lands)``, -1
+    when it is lost."""
+    nv = _naval
+    roman = np.full(nv.MAX_SHIPS, -1, np.int64)
+    nr = np.full(nv.MAX_SHIPS, -1, np.int64)
+    n_roman, n_nr, carrier = 0, 0, -1
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_FLEET and 0 <= city[ts[t, TS_AT], CT_SEA + port] <= SHIP_MP and n_roman < nv.MAX_SHIPS:
+            roman[n_roman] = t
+            n_roman += 1
+        elif ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and tok[t, TK_KIND] == SHIP and n_nr < nv.MAX_SHIPS:
+            nr[n_nr] = t
+            if carrier < 0 or tok[t, TK_VIRTUS] > tok[nr[carrier], TK_VIRTUS]:
+                carrier = n_nr
+            n_nr += 1
+    mode = cp[CP_INTERCEPTION]
+    if n_roman == 0 or mode == INTERCEPT_NEVER:
+        return 0, port
+    if mode == INTERCEPT_EVEN_ODDS:
+        # the Roman ships' expected hits a round, at targets drawn evenly, against the invader's: n_roman times
+        # the mean of (6 + omen - v) / 6 over the NR ships, against n_nr times the mean of (6 - v) / 6 over Rome's
+        omen = 1 if g[G_OMEN] == OMEN_GOOD else 0
+        rome_faces, nr_faces = 0, 0
+        for i in range(n_nr):
+            rome_faces += max(0, 6 + omen - tok[nr[i], TK_VIRTUS])
+        for i in range(n_roman):
+            nr_faces += max(0, 6 - tok[roman[i], TK_VIRTUS])
+        if n_roman * n_roman * rome_faces < n_nr * n_nr * nr_faces:
+            return 0, port
+    p = pv[PROC_NAVAL]
+    p[:] = pv0[PROC_NAVAL]
+    p[nv.N_ROMAN], p[nv.N_NR], p[nv.OMEN], p[nv.ASTUTIA] = n_roman, n_nr, g[G_OMEN] == OMEN_GOOD, 0
+    for i in range(nv.MAX_SHIPS):
+        p[nv.ROMAN_V + i] = tok[roman[i], TK_VIRTUS] if i < n_roman else 0
+        p[nv.NR_V + i] = tok[nr[i], TK_VIRTUS] if i < n_nr else 0
+    state = np.zeros(NAVAL_STATE_SIZE, np.int64)
+    ships = np.zeros((nv.N_SCRATCH, nv.MAX_SHIPS), np.int64)
+    nrow = np.zeros(nv.N_METRICS, np.int64)
+    err = nv.naval_game(stream, nrow, subc[PROC_NAVAL], subp[PROC_NAVAL], slots, p, state, ships)
+    if err:
+        return err, port
+    row[M_NAVAL_BATTLES] += 1
+    row[M_NAVAL_WON] += nrow[nv.WIN]
+    g[G_VP] += nrow[nv.VP]
+    add_ip(g, row, nrow[nv.IP])
+    roman_afloat, nr_afloat = 0, 0
+    for i in range(n_roman):
+        if ships[nv.SHIP_ROMAN, i] == 0:
+            put(ts, roman[i], L_R, 0, FACE_ROMAN)
+        else:
+            roman_afloat += 1
+    for i in range(n_nr):
+        if ships[nv.SHIP_NR, i] == 0:
+            put(ts, nr[i], L_ASIDE, 0, FACE_ROMAN)
+        else:
+            nr_afloat += 1
+    if ships[nv.SHIP_NR, carrier] == 0:
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and tok[t, TK_KIND] != SHIP:
+                put(ts, t, L_RESERVE if is_kind(tok, t, -1) else L_OUT, 0, FACE_ROMAN)
+        ws[k, WS_LEADER] = -1
+        end_war(tok, war, ts, g, ws, k, True, row)
+        return 0, -1
+    if roman_afloat > 0:
+        # both fleets afloat after three rounds: the army's fleet retires to the nearest port of its people
+        people = war[ws[k, WS_WAR], WR_PEOPLE]
+        best, best_hexes = ws[k, WS_AT], 1 << 40
+        for c in range(city.shape[0]):
+            hexes = city[port, CT_SEA + c]
+            if city[c, CT_PEOPLE] == people and 0 <= hexes < best_hexes:
+                best, best_hexes = c, hexes
+        return 0, best
+    return 0, port
 
 
 @njit(cache=True)
@@ -2557,8 +2753,22 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, s
         g[G_ACTIONS] = 0
         return 0
     if action <= n:
-        g[G_ARMY_AT] = action - 1   # 5.2: along roads and tracks, within the allowance (checked by legal)
+        c = action - 1
+        g[G_ARMY_AT] = c
         row[M_ACTIONS] += 1
+        if cost[at, c] > army_mp(tok, ts) or road_blocked(cost, cp, tok, ts, ws, at, c):
+            # 5.8, 9.4.7.1: by sea (legal checked the fleet, the port and the IP); "L'embarquement et le mouvement
+            # naval sont automatiques, mais le joueur consomme une action", the transport costs 2 IP, and "il n'est
+            # pas possible de débarquer et d'effectuer d'autres actions": the landing ends the action
+            for t in range(ts.shape[0]):
+                if ts[t, TS_LOC] == L_FLEET and ts[t, TS_AT] == at:
+                    ts[t, TS_AT] = c
+            add_ip(g, row, -2)
+            row[M_SEA_MOVES] += 1
+            g[G_ACTIONS] -= 1
+            g[G_MOVED] = 0
+            return 0
+        # 5.2: along roads and tracks, within the allowance (checked by legal)
         # KOR-A1: each move is an action (separate); combined, a move and the operation after it are one, paid
         # by the operation, a move followed by another move by that next move
         if not cp[CP_ACTIONS_COMBINED] or g[G_MOVED]:
@@ -2647,7 +2857,7 @@ def campaign_decide(offset, point, codes, params, slots, stream, cp, city, cost,
 # ==================================================================================== DP-K01's built-ins
 ACTION_DEFAULT, ACTION_RANDOM, ACTION_PASSIVE = range(3)
 _PLACE_FIELDS = ("roman", "nr_garrison", "nr_units", "nr_strongest", "nr_leader", "cost", "people", "invaders",
-                 "war_allowed", "entry")
+                 "war_allowed", "entry", "by_sea")
 
 
 def _action_candidates(state):
@@ -2658,14 +2868,16 @@ ACTION = DecisionPoint(
     "action", "DP-K01",
     "The Roman player's next action of the turn (5.0; each costs one of the allowance, KOR-A1 separate): end the "
     "actions, move the royal army to a place within its movement allowance (5.2: 14 MP with infantry, 20 without, "
-    "road hexes half a point), or an operation where it stands: siege (5.5), pillage or the undefended city "
+    "road hexes half a point) or sail it from the Roman fleet's port to a port within 25 sea hexes (5.8, 9.4.7.1: "
+    "three units a ship, 2 IP, the landing ends the action; by_sea[c] = 1), or an operation where it stands: siege (5.5), pillage or the undefended city "
     "(5.4, 5.4.1), corruption (5.6), intimidation (5.3), battle against an invasion army (5.7). A war on a Curia "
     "people asks the Senate first from period 3 (9.3.4); a refusal spends nothing and bars that people this turn.",
     state=("turn", "period", "ip", "vp", "actions_left", "army_at", "army_infantry", "army_cavalry", "king_virtus",
            "r_container", "nr_container", "romanized_this_period", "mission", "places", "period_last_turn",
            "movement_half_points", "rome", "can_siege", "can_pillage", "can_corrupt", "can_intimidate",
            "can_battle") + tuple(f"{name}[{c}]" for name in _PLACE_FIELDS for c in range(MAX_CITIES)),
-    actions="0 = end the actions; 1 + c = move to place c (c < places; cost[c] <= movement_half_points); "
+    actions="0 = end the actions; 1 + c = move to place c (c < places; cost[c] <= movement_half_points, cost[c] "
+            "being 2^20 beyond a Falerii or Capena held by its war's army, 9.2.7.3; or by sea when by_sea[c] = 1); "
             "1 + places + op = op where the army stands: 0 siege, 1 pillage, 2 corruption, 3 intimidation, 4 battle "
             "(legal when can_<op> is 1)",
     builtins={"sensible": Builtin(ACTION_DEFAULT, "fight an invasion army where the army stands, or (defend) march on "
@@ -2743,13 +2955,20 @@ def take_chance(state, c, ip, reserve):
 
 
 @njit(cache=True)
+def affordable_move(state, c, reserve):
+    """A legal move to ``c`` the ``sensible`` bot pays for: by road, or by sea (2 IP) with the IP above its
+    reserve."""
+    return action_legal(state, 1 + c) and (state[kc(c, KC_COST)] <= state[K_MP] or state[K_IP] - 2 >= reserve)
+
+
+@njit(cache=True)
 def sensible_action(state, params):
     """The ``sensible`` built-in, a parametric family (``threshold``: the least chance of taking a city worth an
     action; ``reserve``: the IP kept; ``defend``: 1 to march on an invasion army within reach first, 0 to leave
     them be): fight an invasion army where the army stands; else, defending, move onto one within reach; else
     the best operation here if its chance reaches the threshold; else, with two actions left, move toward the
-    place with the best chance (the nearest among equals); an army with fewer than 2 units goes back to Rome for
-    the reserve; else end the actions."""
+    place with the best chance (the nearest among equals; a voyage, 2 IP, only with the IP above the reserve); an
+    army with fewer than 2 units goes back to Rome for the reserve; else end the actions."""
     threshold, reserve, defend = params[0], params[1], params[2]
     n, at = state[K_CITIES], state[K_ARMY_AT]
     ip, acts = state[K_IP], state[K_ACTIONS]
@@ -2760,7 +2979,7 @@ def sensible_action(state, params):
         pick, best_cost = -1, 1 << 40
         for c in range(n):
             cost = state[kc(c, KC_COST)]
-            if state[kc(c, KC_WAR)] > 0 and c != at and action_legal(state, 1 + c) and cost < best_cost:
+            if state[kc(c, KC_WAR)] > 0 and c != at and affordable_move(state, c, reserve) and cost < best_cost:
                 pick, best_cost = c, cost
         if pick >= 0:
             return 1 + pick
@@ -2773,7 +2992,7 @@ def sensible_action(state, params):
     if acts >= 2 and units >= 1:
         best, pick, best_cost = threshold, -1, 1 << 40
         for c in range(n):
-            if c == at or not action_legal(state, 1 + c):
+            if c == at or not affordable_move(state, c, reserve):
                 continue
             chance, op = take_chance(state, c, ip, reserve)
             cost = state[kc(c, KC_COST)]

@@ -40,7 +40,7 @@ BLOCKS = frozenset((
     "roman_siege", "roman_pillage", "roman_corruption", "roman_intimidation", "fight", "senate_consents", "reaction",
     "treason", "ambush", "march", "war_siege", "start_war", "end_war", "end_of_turn", "mission_failed",
     "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_siege", "cocles", "map_conflicts",
-    "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked"))
+    "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle"))
 # blocks told in no line: DP-K01's state (every place's war_allowed), the action's dispatcher (its procedures speak)
 SILENT = frozenset(("post_action", "roman_action"))
 # rule procedures the child reads nothing at: helpers of DP-K01's state, called hundreds of times a turn
@@ -261,6 +261,13 @@ class CampaignNarrator(Narrator):
                         units=int(C.war_units(tok, ts, k)), token=int(ws[k, C.WS_TOKEN]))
             if name == "end_war":
                 read["beaten"] = int(bool(local["beaten"]))
+        elif name in ("sail", "naval_battle"):
+            ws, k, row = local["ws"], int(local["k"]), local["row"]
+            read.update(k=k, war=int(ws[k, C.WS_WAR]), place=int(ws[k, C.WS_AT]), port=int(local["port"]),
+                        units=int(C.war_units(tok, ts, k)), naval=int(row[C.M_NAVAL_BATTLES]),
+                        ships=[t for t in _at(ts, C.L_WAR, k) if tok[t, C.TK_KIND] == C.SHIP],
+                        fleet=[t for t in _at(ts, C.L_FLEET) if 0 <= local["city"][ts[t, C.TS_AT], C.CT_SEA + int(
+                            local["port"])] <= C.SHIP_MP])
         elif name == "war_siege":
             ws, k, c = local["ws"], int(local["k"]), int(local["c"])
             read.update(k=k, war=int(ws[k, C.WS_WAR]), city=c, roman=int(local["cs"][c, C.CS_ROMAN]),
@@ -318,6 +325,11 @@ class CampaignNarrator(Narrator):
         elif name == "end_war":
             t = int(local["token"])
             end["token_place"] = [int(x) for x in ts[t, :3]]
+        elif name in ("sail", "naval_battle"):
+            ws, k, row, tok = local["ws"], int(local["k"]), local["row"], there["tok"]
+            end.update(place=int(ws[k, C.WS_AT]), gone=int(ws[k, C.WS_WAR] < 0), naval=int(row[C.M_NAVAL_BATTLES]),
+                       won=int(row[C.M_NAVAL_WON]), fleet=_at(ts, C.L_FLEET),
+                       ships=[t for t in _at(ts, C.L_WAR, k) if tok[t, C.TK_KIND] == C.SHIP])
         elif name == "war_siege":
             c = int(local["c"])
             end.update(roman=int(local["cs"][c, C.CS_ROMAN]), captured=int(local["cs"][c, C.CS_CAPTURED]),
@@ -460,6 +472,8 @@ class _Story:
             return "Rome, as Titus Tatius' troops (9.1.8.1)" if at == 1 else "the Rome reserve"
         if loc == C.L_TRACK:
             return f"the turn track, in Rome on turn {at} (KOR-A49)"
+        if loc == C.L_FLEET:
+            return f"the Roman fleet in {self.place(at)} (5.8)"
         return {C.L_OUT: "out of play", C.L_R: "the R container", C.L_NR: "the NR container",
                 C.L_RESERVE: "the general reserve", C.L_ARMY: "the royal army", C.L_WAR: "an invasion army",
                 C.L_ASIDE: "set aside", C.L_PREP: "its container again after the replacement draw (9.5.7.4)"}.get(
@@ -705,8 +719,12 @@ class _Story:
         elif v <= n:
             army = c.get("army", [])
             who = f"the army ({self.army_size(army)})" if army else f"{self.names[c.get('cmd', 0)]}, without units,"
-            text = (f"{who} moves from {self.place(here)} to "
-                    f"{self.place(v - 1)} ({s.get(f'cost[{v - 1}]')} of {s.get('movement_half_points')} half-MP)")
+            cost, mp = s.get(f"cost[{v - 1}]", 0), s.get("movement_half_points", 0)
+            if cost > mp:
+                text = (f"{who} sails from {self.place(here)} to {self.place(v - 1)} (5.8, 9.4.7.1: 2 IP; the "
+                        f"landing ends the action)")
+            else:
+                text = f"{who} moves from {self.place(here)} to {self.place(v - 1)} ({cost} of {mp} half-MP)"
         else:
             op = v - 1 - n
             text = f"{OPS[op] if 0 <= op < len(OPS) else 'operation ' + str(op)} at {self.place(here)}"
@@ -934,7 +952,7 @@ class _Story:
     def tell_march(self, block):
         at = self.anchor(block)
         c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
-        if not c:
+        if not c or any(child.name == "sail" for child in block.children):
             self.say(block.first, "", block.steps)
             return
         army = self.war(c["war"])
@@ -946,6 +964,35 @@ class _Story:
         else:
             text = f"The {army} ({c['units']} units) stays at {self.place(c['place'])}"
         self.say(block.first, text + f"{rule_tag(self.rows[at].rule)}.", block.steps)
+
+    def ships(self, ships):
+        return f"{len(ships)} ship{'s' if len(ships) > 1 else ''} of Virtus " + \
+            ", ".join(str(self.virtus[t]) for t in sorted(ships, key=lambda t: self.virtus[t]))
+
+    def tell_sail(self, block):
+        at = self.anchor(block)
+        c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
+        if not c:
+            self.say(block.first, "", block.steps)
+            return
+        landed = "it is lost at sea with its ship" if end.get("gone") else f"it lands at {self.place(end['place'])}"
+        self.say(block.first, f"The {self.war(c['war'])} ({c['units']} units) sails from {self.place(c['place'])} "
+                 f"for {self.place(c['port'])} on {self.ships(c['ships'])}: {landed}, which ends its move"
+                 f"{rule_tag(self.rows[at].rule)}.", block.steps)
+
+    def tell_naval_battle(self, block):
+        at = self.anchor(block)
+        c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
+        if not c or end.get("naval", 0) == c.get("naval", 0):
+            self.say(block.first, "", block.steps)  # no Roman fleet within reach, or DP-N02 declines
+            return
+        roman = c["fleet"]
+        result = "Rome wins" if end.get("won", 0) > c.get("won", 0) else "Rome loses"
+        sunk = len(roman) - len([t for t in end.get("fleet", []) if t in roman])
+        self.say(block.first, f"The Roman fleet ({self.ships(roman)}) intercepts it before it lands (5.8, DP-N02): "
+                 f"{result}; Rome loses {sunk} ship(s), the invader {len(c['ships']) - len(end.get('ships', []))}"
+                 f"{'; the army aboard goes down with its ship (KOR-A41)' if end.get('gone') else ''}"
+                 f"{self.points(c, end)}{rule_tag(self.rows[at].rule)}.", block.steps)
 
     def tell_war_siege(self, block):
         at = self.anchor(block)

@@ -1092,6 +1092,9 @@ _WARS = {
     _C.W_DANAI: ("greeks", "Cumae", -1, 1, -2, 1, 3, 3, 3, _C.T_ROMAN, 0, 1, 1, 1, _C.AFTER_REMOVED, 1, 1, 1),
     _C.W_UMBRIAN: ("umbri", "Umbri entry", 3, 0, 1, 0, 3, 1, 4, _C.T_ROMAN, 0, 1, 0, 0, _C.AFTER_NR, 1, 0, 0),
 }
+# the ship die (9.5.7.4, 9.6.7.2): the Virtus of the ships each face brings ("all ships": the people's four)
+_FLEETS = {_C.W_ETRUSCAN: ((2,), (3,), (4,), (5,), (2, 3, 5), (2, 3, 4, 5)),
+           _C.W_DANAI: ((3,), (3,), (5,), (5,), (3, 5), (3, 5))}
 _ETRUSCAN_STARTS = ("Cosa", "Vetulonia")  # the second and third Etruscan wars (9.6.7.1, 9.7.7.3)
 _EVENTS = {"Rape of the Sabines": _C.EV_SABINES, "Aequi War": _C.EV_AEQUI, "Volsci War": _C.EV_VOLSCI,
            "Piceni War": _C.EV_PICENI, "Falisci War": _C.EV_FALISCI, "Capena War": _C.EV_CAPENA,
@@ -1114,7 +1117,8 @@ CAMPAIGN_METRICS = (
     ("p_win", "p_end_nr_empty", "p_end_vp_20", "p_end_turn_24_win", "p_end_r_empty", "p_end_ip_0",
      "p_end_turn_24_loss", "vp", "ip", "turn", "cities_romanized", "missions_met", "kings_lost", "invasions",
      "invasions_beaten", "cities_lost", "p_rome_taken", "sieges", "sieges_won", "battles", "battles_won",
-     "pillages", "corruptions", "intimidations", "hostile_reactions", "roman_actions", "duels", "duels_won")
+     "pillages", "corruptions", "intimidations", "hostile_reactions", "roman_actions", "duels", "duels_won",
+     "naval_battles", "naval_battles_won", "sea_moves")
     + tuple(f"p_mission_{k}" for k in range(1, 8)) + tuple(f"r_{e}" for e in EVENT_KEYS)
     + tuple(f"nr_{e}" for e in EVENT_KEYS))
 
@@ -1152,6 +1156,13 @@ class Campaign(Scenario):
     cocles_attempt: str = param("direct", choices=("direct", "raid"),
                                 doc="how Horatius Cocles tries to destroy the bridge (DP-HC01), as the Cocles "
                                     "scenario's `attempt`", rule="9.7.7.2, DP-HC01")
+    invaders_by_sea: bool = param(True, doc="an Etruscan or Greek army with ships sails from its port to the port "
+                                            "nearest Rome its fleet reaches (\"they may go by land and/or sea\"); "
+                                            "false: they march by land", rule="9.5.7.4, 9.6.7.2, 5.8")
+    interception: str = param("even_odds", choices=("even_odds", "always", "never"),
+                              doc="when the Roman fleet intercepts an invader's fleet it can reach (DP-N02): when its "
+                                  "ships expect as many hits a round as the invader's (at evenly drawn targets), "
+                                  "always, never", rule="5.8, DP-N02")
     reaction_fallback: str = option("reaction_fallback")
     mission_count_scope: str = option("mission_count_scope")
     prestige_test: str = option("prestige_test")
@@ -1258,7 +1269,10 @@ class Campaign(Scenario):
         cp[_C.CP_BAD_OMEN_TO_R] = self.bad_omen_disposal == "back_to_r_container"
         cp[_C.CP_END_OF_ACTIONS_NR] = self.choice_code("end_of_actions_nr_before_omen")
         cp[_C.CP_VOLSCI_RETURN] = self.volsci_entry_box_clause == "return_to_entry_box_each_turn"
-        city = np.zeros((n, _C.CT_COLS), np.int64)
+        cp[_C.CP_OSTIA] = index("Ostia")
+        cp[_C.CP_INVADERS_BY_SEA] = self.invaders_by_sea
+        cp[_C.CP_INTERCEPTION] = self.choice_code("interception")
+        city = np.zeros((n, _C.CT_SEA + n), np.int64)
         city[:, _C.CT_PEOPLE] = cmap.people
         if self.falerii_people == "latin":  # KOR-A48: Falerii in 3.5's Latin group, not the Rasna one
             city[index("Falerii"), _C.CT_PEOPLE] = _C.LATINS
@@ -1266,6 +1280,7 @@ class Campaign(Scenario):
         city[:, _C.CT_ENTRY] = cmap.entry
         city[:, _C.CT_GARRISON0] = cmap.initial_garrison
         city[:, _C.CT_ADJACENT] = (cmap.adjacent.astype(np.int64) << np.arange(n, dtype=np.int64)).sum(axis=1)
+        city[:, _C.CT_SEA:] = cmap.sea_cost
         tok = self._manifest(cmap, cnt)
         for key in self.left_out():  # never enters the containers: its period is past the campaign's
             tok[(tok[:, _C.TK_KIND] == _C.EVENT) & (tok[:, _C.TK_CODE] == EVENT_KEYS.index(key)), _C.TK_PERIOD] = 99
@@ -1287,9 +1302,12 @@ class Campaign(Scenario):
         if self.samnite_roll_mapping == "example":
             war[_C.W_SAMNITE, _C.WR_INF], war[_C.W_SAMNITE, _C.WR_CAV] = 1, 2
         war[_C.W_DANAI, _C.WR_FIGHTS_ARMIES] = self.danai_fight_blocking_army
+        for w, faces in _FLEETS.items():
+            war[w, _C.WR_SHIPS:] = [sum(1 << v for v in face) for face in faces]
         for i, start in enumerate(_ETRUSCAN_STARTS):
             war[_C.N_WARS + i] = war[_C.W_ETRUSCAN]
             war[_C.N_WARS + i, _C.WR_START] = index(start)
+        war[_C.N_WARS + 1, _C.WR_SHIPS:] = 0  # 9.7.7.3: the third war comes by land, with no ship die
         pv0, stab, subc, subp = _procedure_defaults()
         return (cp, city, np.ascontiguousarray(cmap.cost, np.int64), tok, per, war, pv0, stab, subc, subp)
 
@@ -1338,7 +1356,7 @@ def _procedure_defaults():
     if not _PROCEDURE_DEFAULTS:
         scenarios = {_C.PROC_SIEGE: Siege(), _C.PROC_PILLAGE: Pillage(), _C.PROC_CORRUPTION: Corruption(),
                      _C.PROC_INTIMIDATION: Intimidation(), _C.PROC_TREASON: Treason(),
-                     _C.PROC_BATTLE: Battle(invader_war=True, nr_people="samnites"), _C.PROC_AMBUSH: Ambush()}
+                     _C.PROC_BATTLE: Battle(invader_war=True, nr_people="samnites"), _C.PROC_AMBUSH: Ambush(), _C.PROC_NAVAL: Naval()}
         pv0 = np.zeros((_C.N_PROC, _C.PV_SIZE), np.int64)
         subc = np.zeros((_C.N_PROC, _C.SUB_POINTS), np.int64)
         subp = np.zeros((_C.N_PROC, _C.SUB_POINTS, MAX_PARAMS), np.float64)
