@@ -721,7 +721,10 @@ def apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, src):
     elif kind == SHIP:
         # 5.8: "Les flottes Romaines extraites du récipient sont placées à Ostia"; from NR, by the token table, it
         # leaves play
-        put(ts, t, L_FLEET if roman else L_OUT, cp[CP_OSTIA], FACE_ROMAN)
+        if roman:
+            put(ts, t, L_FLEET, cp[CP_OSTIA], FACE_ROMAN)
+        else:
+            put(ts, t, L_OUT, 0, FACE_ROMAN)
     elif kind == LEADER:
         code = tok[t, TK_CODE]
         if code == LD_PORSENNA:
@@ -2269,8 +2272,9 @@ def sail(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row,
 @njit(cache=True)
 def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row, k, port):
     """KoR 5.8: the Roman ships within a move of ``port`` intercept invasion army ``k``'s fleet before it lands there,
-    when ``interception`` says so (DP-N02; ``even_odds``: when they expect as many hits a round as the invader), in a naval battle played by ``naval.naval_game`` with its default bots
-    (the Roman fleet attacks, no leader aboard; the Good Omen counts, KOR-A58). Sunk Roman ships go into the R
+    when ``interception`` says so (DP-N02; ``even_odds``: when they expect as many hits a round as the invader), in
+    a naval battle played by ``naval.naval_game`` with its default bots (the Roman fleet attacks, no leader aboard;
+    the Good Omen counts, KOR-A58). Sunk Roman ships go into the R
     container, NR ones back to their people ("les navires romains éliminés retournent dans le récipient R, les
     navires NR dans les zones de la carte appartenant à leur peuple"); the army rides the strongest of its ships,
     and is lost with it (KOR-A41 eliminated_c4). Undecided after three rounds, both fleets retire to the nearest
@@ -2319,7 +2323,7 @@ def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, 
     row[M_NAVAL_WON] += nrow[nv.WIN]
     g[G_VP] += nrow[nv.VP]
     add_ip(g, row, nrow[nv.IP])
-    roman_afloat, nr_afloat = 0, 0
+    roman_afloat = 0
     for i in range(n_roman):
         if ships[nv.SHIP_ROMAN, i] == 0:
             put(ts, roman[i], L_R, 0, FACE_ROMAN)
@@ -2328,8 +2332,6 @@ def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, 
     for i in range(n_nr):
         if ships[nv.SHIP_NR, i] == 0:
             put(ts, nr[i], L_ASIDE, 0, FACE_ROMAN)
-        else:
-            nr_afloat += 1
     if ships[nv.SHIP_NR, carrier] == 0:
         for t in range(ts.shape[0]):
             if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and tok[t, TK_KIND] != SHIP:
@@ -2869,8 +2871,8 @@ ACTION = DecisionPoint(
     "The Roman player's next action of the turn (5.0; each costs one of the allowance, KOR-A1 separate): end the "
     "actions, move the royal army to a place within its movement allowance (5.2: 14 MP with infantry, 20 without, "
     "road hexes half a point) or sail it from the Roman fleet's port to a port within 25 sea hexes (5.8, 9.4.7.1: "
-    "three units a ship, 2 IP, the landing ends the action; by_sea[c] = 1), or an operation where it stands: siege (5.5), pillage or the undefended city "
-    "(5.4, 5.4.1), corruption (5.6), intimidation (5.3), battle against an invasion army (5.7). A war on a Curia "
+    "three units a ship, 2 IP, the landing ends the action; by_sea[c] = 1), or an operation where it stands: "
+    "siege (5.5), pillage or the undefended city (5.4, 5.4.1), corruption (5.6), intimidation (5.3), battle against an invasion army (5.7). A war on a Curia "
     "people asks the Senate first from period 3 (9.3.4); a refusal spends nothing and bars that people this turn.",
     state=("turn", "period", "ip", "vp", "actions_left", "army_at", "army_infantry", "army_cavalry", "king_virtus",
            "r_container", "nr_container", "romanized_this_period", "mission", "places", "period_last_turn",

@@ -1356,7 +1356,8 @@ def _procedure_defaults():
     if not _PROCEDURE_DEFAULTS:
         scenarios = {_C.PROC_SIEGE: Siege(), _C.PROC_PILLAGE: Pillage(), _C.PROC_CORRUPTION: Corruption(),
                      _C.PROC_INTIMIDATION: Intimidation(), _C.PROC_TREASON: Treason(),
-                     _C.PROC_BATTLE: Battle(invader_war=True, nr_people="samnites"), _C.PROC_AMBUSH: Ambush(), _C.PROC_NAVAL: Naval()}
+                     _C.PROC_BATTLE: Battle(invader_war=True, nr_people="samnites"), _C.PROC_AMBUSH: Ambush(),
+                     _C.PROC_NAVAL: Naval()}
         pv0 = np.zeros((_C.N_PROC, _C.PV_SIZE), np.int64)
         subc = np.zeros((_C.N_PROC, _C.SUB_POINTS), np.int64)
         subp = np.zeros((_C.N_PROC, _C.SUB_POINTS, MAX_PARAMS), np.float64)
