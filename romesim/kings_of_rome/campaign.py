@@ -1719,26 +1719,24 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
     dstate[K_MISSION] = per[g[G_PERIOD], PR_MISSION]
     dstate[K_CITIES] = n
     dstate[K_LAST_TURN] = per[g[G_PERIOD], PR_LAST]
-    # 9.3.7.3 a-d: the army besieging Alba Longa stays there until the siege is over
     # 9.3.7.3 a-d: the army besieging Alba Longa stays there until the siege is over; KOR-A1 combined: a move
     # not paid for yet, with one action left, can only be followed by an operation
     pinned = g[G_ALBA_SIEGE] or (g[G_MOVED] and g[G_ACTIONS] <= 1)
     dstate[K_MP], dstate[K_ROME] = 0 if pinned else mp, cp[CP_ROME]
-    # 5.8, 9.4.7.1: the army sails from the port where the Roman fleet is, three units a ship, for 2 IP
-    ships = fleet_at(ts, at)
-    sails = not pinned and ships > 0 and inf + cav <= 3 * ships and g[G_IP] >= 2
+    held = held_homes(cp, tok, ts, ws)
     for c in range(n):
-        dstate[kc(c, KC_SEA)] = sails and c != at and 0 < city[at, CT_SEA + c] <= SHIP_MP and \
-            roman_may_land(city, ws, c)
         dstate[kc(c, KC_ROMAN)] = cs[c, CS_ROMAN]
-        dstate[kc(c, KC_COST)] = BLOCKED if road_blocked(cost, cp, tok, ts, ws, at, c) else cost[at, c]
+        dstate[kc(c, KC_COST)] = BLOCKED if held and road_crosses(cost, held, at, c) else cost[at, c]
         dstate[kc(c, KC_PEOPLE)] = city[c, CT_PEOPLE]
         dstate[kc(c, KC_ALLOWED)] = war_allowed(per, g, cp, city[c, CT_PEOPLE])
         dstate[kc(c, KC_ENTRY)] = city[c, CT_ENTRY]
     # one pass over the counters for what stands in each place
+    ships = 0
     for t in range(ts.shape[0]):
         loc = ts[t, TS_LOC]
-        if loc == L_CITY and ts[t, TS_FACE] == FACE_NR:
+        if loc == L_FLEET and ts[t, TS_AT] == at:
+            ships += 1
+        elif loc == L_CITY and ts[t, TS_FACE] == FACE_NR:
             c, kind, v = ts[t, TS_AT], tok[t, TK_KIND], tok[t, TK_VIRTUS]
             if kind == GARRISON:
                 dstate[kc(c, KC_GARRISON)] += v
@@ -1747,28 +1745,40 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
             elif kind == INF or kind == CAV:
                 dstate[kc(c, KC_UNITS)] += 1
                 dstate[kc(c, KC_STRONGEST)] = max(dstate[kc(c, KC_STRONGEST)], v)
-        elif loc == L_WAR:
+        elif loc == L_WAR and tok[t, TK_KIND] != SHIP:
             c = ws[ts[t, TS_AT], WS_AT]
             dstate[kc(c, KC_WAR)] += 1
+    # 5.8, 9.4.7.1: the army sails from the port where the Roman fleet is, three units a ship, for 2 IP
+    if not pinned and ships > 0 and inf + cav <= 3 * ships and g[G_IP] >= 2:
+        for c in range(n):
+            dstate[kc(c, KC_SEA)] = c != at and 0 < city[at, CT_SEA + c] <= SHIP_MP and roman_may_land(city, ws, c)
     city_ops(city, tok, ts, cs, ws, g, cp, per, at, dstate[K_OPS:K_OPS + N_OPS])
 
 
 @njit(cache=True)
-def road_blocked(cost, cp, tok, ts, ws, at, c):
+def held_homes(cp, tok, ts, ws):
     """9.2.7.3-9.2.7.4: « si des troupes Romaines ou Sabines veulent traverser les Falerii et que la Cité est tenue
     par les Falisci, elle doit être attaquée » (Roman troops wanting to cross Falerii held by the Falisci must attack
-    it; Capena held by the Capenati likewise): the royal army's road from ``at`` to ``c`` (the cheapest path, 5.2)
-    may not pass through such a city; it may go there, and on once the city is taken or its army beaten."""
+    it; Capena held by the Capenati likewise): a bitmask of the places (Falerii, Capena) whose army holds them."""
+    held = 0
     for k in range(MAX_WARS):
         w = ws[k, WS_WAR]
         home = war_home(cp, w) if w >= 0 else -1
-        if home < 0 or home == at or home == c or ws[k, WS_AT] != home or war_units(tok, ts, k) == 0:
-            continue
-        step = at
-        while step != c and step >= 0:
-            step = hop_to(cost, step, c)
-            if step == home:
-                return True
+        if home >= 0 and ws[k, WS_AT] == home and war_units(tok, ts, k) > 0:
+            held |= 1 << home
+    return held
+
+
+@njit(cache=True)
+def road_crosses(cost, held, at, c):
+    """Whether the royal army's road from ``at`` to ``c`` (the cheapest path, 5.2) passes through a place of the
+    bitmask ``held`` (``held_homes``) before ``c``: it may go there, and on once the city is taken or its army
+    beaten."""
+    step = at
+    while step != c and step >= 0:
+        step = hop_to(cost, step, c)
+        if step != c and (held >> step) & 1:
+            return True
     return False
 
 
@@ -2243,12 +2253,14 @@ def landing_port(city, cost, cp, tok, ts, k, at):
     voie maritime", their targets "les ports d'Ostie et d'Antium, ainsi que la Cité de Rome"; 9.6.7.2): the port its
     fleet reaches in one move (5.8: 25 sea hexes) that lies nearest Rome by road, when nearer than ``at``; -1 to go
     by land (``invaders_by_sea`` false, no ship, or more units than its ships carry: three each, 9.4.7.1)."""
+    if not city[at, CT_PORT]:
+        return -1
     ships, units = 0, 0
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k:
             ships += tok[t, TK_KIND] == SHIP
             units += is_kind(tok, t, -1)
-    if ships == 0 or units > 3 * ships or not city[at, CT_PORT]:
+    if ships == 0 or units > 3 * ships:
         return -1
     rome = cp[CP_ROME]
     best, best_cost = -1, cost[at, rome] if cost[at, rome] >= 0 else 1 << 40
@@ -2758,7 +2770,7 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, s
         c = action - 1
         g[G_ARMY_AT] = c
         row[M_ACTIONS] += 1
-        if cost[at, c] > army_mp(tok, ts) or road_blocked(cost, cp, tok, ts, ws, at, c):
+        if cost[at, c] > army_mp(tok, ts) or road_crosses(cost, held_homes(cp, tok, ts, ws), at, c):
             # 5.8, 9.4.7.1: by sea (legal checked the fleet, the port and the IP); "L'embarquement et le mouvement
             # naval sont automatiques, mais le joueur consomme une action", the transport costs 2 IP, and "il n'est
             # pas possible de débarquer et d'effectuer d'autres actions": the landing ends the action
