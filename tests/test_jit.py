@@ -29,9 +29,7 @@ def test_compiled_code_calls_the_function_compiled_without_python_wrappers():
     """A call from compiled code compiles the function's ``callee`` (no CPython or C wrapper); Python calls the
     function itself, compiled apart with both; each has cache files of its own."""
     import numpy as np
-    from numba.core.caching import FunctionCache
-
-    from romesim.core.jit import Callee
+    from romesim.core.jit import Callee, RomesimCache
     from romesim.kings_of_rome import treason
 
     @njit
@@ -54,8 +52,84 @@ def test_compiled_code_calls_the_function_compiled_without_python_wrappers():
     assert compiled.fndesc.llvm_cpython_wrapper_name in compiled.library.get_llvm_str()
     own = treason.treason_game._cache
     callee = treason.treason_game.callee._cache
-    assert type(own) is FunctionCache and callee._cache_file._index_name == own._cache_file._index_name.replace(
+    assert type(own) is RomesimCache and callee._cache_file._index_name == own._cache_file._index_name.replace(
         ".nbi", ".callee.nbi")
+
+
+def test_an_apart_function_is_called_at_its_address_not_copied_into_its_callers():
+    """``njit(apart=True)``: the caller's code declares the callee's registered name and holds none of its code."""
+    import numpy as np
+
+    from romesim.core.jit import APART_PREFIX, apart_symbol
+
+    @njit(apart=True)
+    def heavy(a, k):
+        total = 0
+        for x in a:
+            total += x * k
+        return total
+
+    @njit
+    def caller(a):
+        return heavy(a, 2) + heavy(a, 3)
+
+    values = np.arange(5)
+    assert caller(values) == 50
+    (args,) = heavy.callee.signatures
+    compiled = heavy.callee.overloads[args]
+    symbol = apart_symbol(heavy.py_func, args)
+    assert symbol.startswith(APART_PREFIX)
+    code = caller.overloads[caller.signatures[0]].library.get_llvm_str()
+    assert f'declare i32 @"{symbol}"' in code or f"declare i32 @{symbol}" in code
+    assert f'define linkonce_odr i32 @"{compiled.fndesc.mangled_name}"' not in code
+    assert compiled.fndesc.mangled_name not in code
+
+
+APART_MODULE = """
+from romesim.core.jit import njit
+
+@njit(cache=True, apart=True)
+def heavy(a, k):
+    return a.sum() * k
+
+@njit(cache=True)
+def caller(a):
+    return heavy(a, 2) + 1
+"""
+
+APART_RUN = """
+import sys, numpy as np
+sys.path.insert(0, sys.argv[1])
+import apart_module
+print(apart_module.caller(np.arange(5)), apart_module.caller.stats.cache_hits.total(),
+      apart_module.caller.stats.cache_misses.total())
+"""
+
+
+def test_a_cached_caller_loads_its_apart_callees_first_or_compiles_again(tmp_path):
+    """A new process loads a caller from numba's cache only after the apart functions it calls (their names are in
+    its object code); where one of them is not in the cache, the caller compiles again instead of being loaded
+    with a call that nothing answers (LLVM would end the process)."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "apart_module.py").write_text(APART_MODULE)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run():
+        done = subprocess.run([sys.executable, "-c", APART_RUN, str(tmp_path)], env=env, capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return [int(x) for x in done.stdout.split()]
+
+    assert run() == [21, 0, 1]  # compiled and saved
+    assert run() == [21, 1, 0]  # loaded, callee first
+    callee_files = [f for f in (tmp_path / "cache").rglob("*heavy*") if ".callee." in f.name]
+    assert callee_files
+    for f in callee_files:
+        f.unlink()
+    assert run() == [21, 0, 1]  # the callee is gone: the caller compiles again
 
 
 def test_numba_s_own_rules_for_other_functions():

@@ -16,14 +16,23 @@ functions called only from other compiled functions; their wrappers were a fifth
 files of its own (numba's cache does not tell functions compiled with different options apart). A function given
 explicit signatures (``builtin_slot``, a first-class function) is called as it is.
 
+A function made with ``apart=True`` is compiled once and called, from every caller, at its address: see
+``ApartCallee``.
+
 Other code (a user's bot, numba's own functions) keeps numba's rules.
 
 Importing it also makes numba's own compiler faster (``core.compiler_copies``); ``roomy`` calls what may compile
 from a Python frame that spares the compiler CPython's frame-chunk churn.
 """
+import hashlib
+import re
+from pathlib import Path
+
 import numba
-from numba.core import types
+from llvmlite import binding as llvm
+from numba.core import cgutils, sigutils, types
 from numba.core.caching import FunctionCache, IndexDataCacheFile
+from numba.core.imputils import fix_returning_optional, impl_ret_new_ref
 from numba.core.registry import CPUDispatcher
 
 from . import compiler_copies  # noqa: F401  (numba patched before anything compiles)
@@ -36,6 +45,7 @@ class TypedByTypes(CPUDispatcher):
     reach ``callee``."""
 
     _options = None  # the options it was made with (None: given signatures, called as it is)
+    _apart = False  # whether compiled code calls it at its address (``ApartCallee``)
 
     def get_call_template(self, args, kws):
         return super().get_call_template(tuple(types.unliteral(a) for a in args),
@@ -54,7 +64,7 @@ class TypedByTypes(CPUDispatcher):
         twin = self.__dict__.get("_callee")
         if twin is None:
             twin = numba.njit(**{**self._options, **NO_WRAPPERS, "cache": False})(self.py_func)
-            twin.__class__ = Callee
+            twin.__class__ = ApartCallee if self._apart else Callee
             if self._options.get("cache"):
                 twin.enable_caching()
             self.__dict__["_callee"] = twin
@@ -76,7 +86,96 @@ class Callee(TypedByTypes):
         self._cache = _CalleeCache(self.py_func)
 
 
-class _CalleeCache(FunctionCache):
+class ApartCallee(Callee):
+    """A callee that its callers do not contain: they call it at its address.
+
+    numba links a callee's whole code into each caller, and optimises and compiles it again there, and again in
+    the caller's callers: a campaign compiled its battle seven times over (in the function that fights it, in the
+    siege, the reactions and every level of the turn above them), most of its cold compile. A function made with
+    ``njit(apart=True)`` is compiled once; at each of its compiles or loads it registers its address with LLVM
+    under a name of its own (``apart_symbol``: its module, name and argument types), and its callers call that
+    name, resolved when their code is loaded. So a caller can be loaded from numba's cache only once each apart
+    function it calls is loaded: ``RomesimCache`` reads the names a cached function calls in its object code, and
+    loads those functions first (or compiles the caller again when one of them is not in the cache). A call costs
+    what a call costs: only for functions that do much work per call (a battle, a siege, a turn's events)."""
+
+    def add_overload(self, cres):
+        super().add_overload(cres)
+        symbol = apart_symbol(self.py_func, cres.signature.args)
+        llvm.add_symbol(symbol, cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name))
+        _REGISTERED.add(symbol)
+        calls = self.targetctx._defns
+        calls.pop(cres.entry_point, None)  # numba's call links the callee's code into the caller
+        call = _call_by_symbol(cres.fndesc, symbol)
+        calls[cres.entry_point].append(call, call.signature)
+
+
+def apart_symbol(py_func, args):
+    """The name an apart function's code is registered under, for arguments of types ``args``: the same in every
+    process, so that a caller's cached code finds it."""
+    key = f"{py_func.__module__}.{py_func.__qualname__}@{Path(py_func.__code__.co_filename).name}{tuple(args)}"
+    return APART_PREFIX + hashlib.sha256(key.encode()).hexdigest()[:24]
+
+
+APART_PREFIX = "romesim_apart_"
+_APART_NAME = re.compile(rb"romesim_apart_[0-9a-f]{24}")
+_REGISTERED = set()  # the apart symbols of this process
+_APART = []  # every function made with apart=True
+
+
+def _call_by_symbol(fndesc, symbol):
+    """numba's call of a compiled function (``imputils.user_function``), to the code registered as ``symbol``
+    instead of a copy linked into the caller."""
+    def call(context, builder, sig, args):
+        function_type = context.call_conv.get_function_type(fndesc.restype, fndesc.argtypes)
+        function = cgutils.get_or_insert_function(builder.module, function_type, symbol)
+        context.call_conv.decorate_function(function, fndesc.args, fndesc.argtypes, noalias=fndesc.noalias)
+        status, value = context.call_conv.call_function(builder, function, fndesc.restype, fndesc.argtypes, args)
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        value = fix_returning_optional(context, builder, sig, status, value)
+        return impl_ret_new_ref(context, builder, fndesc.restype, value)
+    call.signature = fndesc.argtypes
+    call.libs = ()
+    return call
+
+
+def _load_apart(symbols):
+    """Load from numba's cache the apart functions registered as ``symbols``; whether all of them are now."""
+    for symbol in symbols - _REGISTERED:
+        for dispatcher in _APART:
+            twin = dispatcher.callee
+            cache = getattr(twin, "_cache", None)
+            if not isinstance(cache, FunctionCache):
+                continue
+            for key in cache._cache_file._load_index():
+                args, _ = sigutils.normalize_signature(key[0])
+                if apart_symbol(twin.py_func, args) == symbol:
+                    roomy(twin.compile, key[0])
+                    break
+            if symbol in _REGISTERED:
+                break
+    return symbols <= _REGISTERED
+
+
+class RomesimCache(FunctionCache):
+    """numba's cache of a romesim function, which loads a function only once the apart functions its code calls
+    are loaded (``ApartCallee``): a cached function whose apart callees are not in the cache is compiled again."""
+
+    def _load_overload(self, sig, target_context):
+        if not self._enabled:
+            return None
+        data = self._cache_file.load(self._index_key(sig, target_context.codegen()))
+        if data is None:
+            return None
+        code = data[0][2]  # the code library's object code, and its LLVM bitcode for linking
+        code = code if isinstance(code, bytes) else b"".join(part for part in code if isinstance(part, bytes))
+        if not _load_apart({found.decode() for found in _APART_NAME.findall(code)}):
+            return None
+        return self._impl.rebuild(target_context, data)
+
+
+class _CalleeCache(RomesimCache):
     """numba's cache of a ``Callee``, in files of its own: numba keys its cache by signature and source, not by the
     options a function was compiled with, and a callee loaded for a call from Python would have no entry point."""
 
@@ -87,17 +186,26 @@ class _CalleeCache(FunctionCache):
                                               source_stamp=self._impl.locator.get_source_stamp())
 
 
-def njit(function=None, **options):
-    """``numba.njit(function, **options)``, typed by types (``TypedByTypes``); as ``@njit`` or ``@njit(...)``."""
+def njit(function=None, apart=False, **options):
+    """``numba.njit(function, **options)``, typed by types (``TypedByTypes``); as ``@njit`` or ``@njit(...)``.
+    ``apart=True``: called by compiled code at its address, not copied into its callers (``ApartCallee``)."""
     if callable(function):
-        return _typed_by_types(numba.njit(**options)(function), options)
-    return lambda f: _typed_by_types(numba.njit(function, **options)(f), None if function is not None else options)
+        return _typed_by_types(numba.njit(**options)(function), options, apart)
+    return lambda f: _typed_by_types(numba.njit(function, **options)(f), None if function is not None else options,
+                                     apart)
 
 
-def _typed_by_types(dispatcher, options):
+def _typed_by_types(dispatcher, options, apart=False):
     if type(dispatcher) is CPUDispatcher:  # not under NUMBA_DISABLE_JIT, where numba returns the function
         dispatcher.__class__ = TypedByTypes
         dispatcher._options = options
+        if isinstance(dispatcher._cache, FunctionCache):
+            dispatcher._cache = RomesimCache(dispatcher.py_func)
+        if apart:
+            if options is None:
+                raise TypeError(f"{dispatcher.__name__}: an apart function is typed by its callers, not signatures")
+            dispatcher._apart = True
+            _APART.append(dispatcher)
     return dispatcher
 
 

@@ -1767,7 +1767,7 @@ def duel_init(stream, o, G0, IT0, st, state, G, IT, cand, row):
     push(st, PR_DUEL)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def duel_advance(stream, o, G0, IT0, st, state, G, IT, cand, row):
     """4-12: from where the duel stands to its next decision (its point, ``side * N_POINTS + point``), or to its end
     (``END``, the outcome row written)."""
@@ -1951,7 +1951,7 @@ def duel_determinize(point, stream, o, G0, IT0, st, state, G, IT, cand, row):
 # those of a career too
 duel_machine = machine_game("duel_machine", duel_init, duel_advance, duel_legal, duel_apply, duel_decide,
                             Search(duel_player, duel_actions, duel_reward, duel_determinize, duel_candidate),
-                            max_actions=MAX_SEARCH_ACTIONS)
+                            max_actions=MAX_SEARCH_ACTIONS, apart=True)
 
 
 @njit(cache=True)

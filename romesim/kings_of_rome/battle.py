@@ -1350,7 +1350,7 @@ def battle_init(stream, p, units, leaders, status, g, state, row):
     g[G_STAGE] = ST_START
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def battle_advance(stream, p, units, leaders, status, g, state, row):
     """The battle (spec 2.1.0, steps 1-12) from where it stands to its next decision (its point) or its end
     (``END``): each stage is a step of the master algorithm, and cites its rule."""
@@ -1440,7 +1440,7 @@ def battle_reward(player, p, units, leaders, status, g, state, row):
 # end, the siege's sortie and relief battles too. A battle hides nothing (the NR tactic is drawn after the Roman's),
 # so a search needs no determinization
 battle_game = machine_game("battle_game", battle_init, battle_advance, battle_legal, battle_apply, battle_decide,
-                           Search(battle_player, battle_actions, battle_reward, None), max_actions=8)
+                           Search(battle_player, battle_actions, battle_reward, None), max_actions=8, apart=True)
 
 
 @njit(cache=True)

@@ -503,7 +503,7 @@ def place_nr_leader(city, cost, cs, tok, ts, t, cp):
     place_in(ts, t, best, FACE_NR)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def campaign_setup(stream, cp, city, tok, per, ts, g, cs, ws, row):
     """KoR 5.1 (3.4-3.6): Romulus' army and the Rome reserve, IP 5, VP 1, the NR garrisons of 3.5, the containers."""
     rome = cp[CP_ROME]
@@ -576,7 +576,7 @@ def enters_containers(tok, t, period):
     return kind == LEADER and (code == LD_OTHER or code == LD_METIUS or code == LD_PORSENNA)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def prepare_period(stream, cp, city, tok, per, ts, g, row, period):
     """9.x.2 container preparation (3.6 for the first period): the period's random units and garrisons from the
     general reserve and its named tokens, shuffled; ``PR_PER_CONTAINER`` into each container; what is left:
@@ -622,7 +622,7 @@ def prepare_period(stream, cp, city, tok, per, ts, g, row, period):
 
 
 # ============================================================================================== period start
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def start_period(stream, cp, city, tok, per, ts, g, cs, ws, row):
     """9.x.1-9.x.2: the new King (Inauguratio from period 3: a failure gives the Interrex, 9.3.1, 2.12), the
     period's tokens into the containers, then the 2-for-2 swap of 7.6 (KOR-A56 once_after_new_tokens)."""
@@ -649,7 +649,7 @@ def start_period(stream, cp, city, tok, per, ts, g, cs, ws, row):
         swap(stream, ts, g, row)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def swap(stream, ts, g, row):
     """7.6: 2 random tokens from each container into the other (taken from both before either receives)."""
     if g[G_ENDED]:
@@ -697,7 +697,7 @@ def draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, src):
             ts[t, TS_LOC] = src
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, src):
     """The token table of 5.2 (4.0, 4.1.1, 4.1.2, 9.1.4, 9.2.7.1) and the special tokens of 9.1-9.7. Returns
     whether the draw is to be replaced by another."""
@@ -801,7 +801,7 @@ def pick_on_map(tok, ts, kind, people, avoid, stream):
 
 
 # ================================================================================================= events
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
     """The special tokens of the seven periods (9.1.8-9.7.7; kor_events.csv), the R or the NR side. Returns whether
     the draw is replaced by another (9.1.8.1, 9.5.7.4)."""
@@ -918,7 +918,7 @@ def tatius(stream, tok, ts):
             put(ts, u, L_ROME, 1, FACE_ROMAN)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def end_of_actions(stream, cp, tok, ts, g, row, t, roman):
     """9.5.7.2 (KOR-A58): from R, with the Bad Omen on the map no more Roman actions this turn, with the Good
     Omen 3 tokens NR->R, before the omen: into the NR container; from NR, the omen leaves play, or before it
@@ -1016,7 +1016,7 @@ def choose_duellists(tok, ts, ids, first, count, tiers, people, strongest_first)
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def duel(stream, cp, tok, ts, ids, n_roman, n_other, rome_first, volley, row):
     """The duel of 9.3.7.2 (``horatii.duel``: one side after the other, d6 >= the target's Virtus; Rome's dice at
     the weakest, the other side's at a random Roman) between ``ids[:n_roman]`` and ``ids[DUEL_SIDE:][:n_other]``
@@ -1093,7 +1093,7 @@ def horatii_token(tok, ts):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman):
     """KoR 9.3.7.3. From R: the Horatii and Curiatii come out of the containers (or from aside) and fight at once.
     From NR: the Horatii token leaves play; (a) the royal army marches to Alba Longa, not to be reinforced, and
@@ -1130,7 +1130,7 @@ def alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman):
     alba_siege(stream, city, cost, cp, tok, ts, cs, g, row)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def alba_siege(stream, city, cost, cp, tok, ts, cs, g, row):
     """KoR 9.3.7.3 c-d: d6 >= the garrison's Virtus (troops inside do not count) and the city surrenders. Whatever
     the roll (KOR-A46 alba_duel_always), the Latin troops inside sally: at most 3 of them, at random, duel as many
@@ -1228,7 +1228,7 @@ def nearest_nr_group(cost, cp, tok, ts, ws):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def cocles(stream, city, cost, cp, tok, war, ts, cs, ws, g, row):
     """KoR 9.7.7.2 (DP-HC01, the scenario's ``cocles_attempt``): direct, a 5 or 6 destroys the bridge; raid, Horatius
     (Virtus 5) and up to two Rome-reserve units (the strongest) duel the NR group nearest to Rome (up to 6 of its
@@ -1276,7 +1276,7 @@ def roll_units(stream, base, die):
     return max(n, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurrence):
     """An invasion army formed (9.1.8.3 ... 9.7.7.3): its leader and the units its dice give, within the army's
     caps (KOR-A60 max_cavalry_allowed_then_infantry for the Etruscans); the units over the caps stay in the
@@ -1398,7 +1398,7 @@ def war_units(tok, ts, k):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def end_war(tok, war, ts, g, ws, k, beaten, row):
     """An invasion army gone: beaten (every unit lost) or sent home at a period end (7.3, KOR-A55). Its
     counters go back to the general reserve, its token where its war's rule says."""
@@ -1468,7 +1468,7 @@ def war_home(cp, w):
 
 
 # ================================================================================================ battles
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow, wbuf, row,
           nr_loc, nr_at, nr_leader, people, invader, roman_attacks, mode):
     """KoR 5.7: the royal army against the NR force at ``(nr_loc, nr_at)`` (an invasion army, or a sortie from a
@@ -1675,7 +1675,7 @@ def war_allowed(per, g, cp, people):
     return not (per[g[G_PERIOD], PR_SENATE] and i >= 0 and g[G_SENATE + i] == 2)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def city_ops(city, tok, ts, cs, ws, g, cp, per, c, ops):
     """DP-K01: which operations the rules allow the royal army in place ``c`` (``ops[OP_*]`` 1 or 0)."""
     ops[:] = 0
@@ -1703,7 +1703,7 @@ def city_ops(city, tok, ts, cs, ws, g, cp, per, c, ops):
         ops[OP_INTIMIDATION] = 1                                # 5.3
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
     """DP-K01's state vector (``K_*`` header, then ``KC_*`` per place)."""
     n = cp[CP_CITIES]
@@ -1831,7 +1831,7 @@ def settle(stream, ts, g, row, ip, vp, r_to_nr, nr_to_r, reactions):
     g[G_REACTIONS] += reactions
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl, bstat,
                 bg, bst, brow, prow, wbuf, row, c):
     """KoR 5.5 on city ``c``: the sortie first (5.5.1, KOR-A12), then ``siege.siege_rolls``; the garrison lost
@@ -1914,7 +1914,7 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, c):
     """KoR 5.4 / 5.4.1 on city ``c`` by ``pillage.pillage_game``: the strongest counters eliminated (the garrison
     first among equals; a garrison flipped to Rome, units by C4 to the general reserve), an undefended city
@@ -1963,7 +1963,7 @@ def eliminate_strongest(tok, ts, c):
         flip_garrisons(tok, ts, c, FACE_ROMAN)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def roman_corruption(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, c):
     """KoR 5.6 on city ``c`` by ``corruption.corruption_game``: taken, the NR garrison leaves play for the general
     reserve and the army's weakest unit garrisons the city (DP-C01), the other NR units go to the R container;
@@ -1992,7 +1992,7 @@ def roman_corruption(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, p
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, c):
     """KoR 5.3 on city ``c`` by ``intimidation.intimidation_game``: the army's weakest unit released to its NR
     face (DP-I01, Fides); a success turns the weakest NR unit (DP-I02 default) Roman, into the army."""
@@ -2023,7 +2023,7 @@ def roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, subc, subp, 
 
 
 # ===================================================================================== hostile reactions (6.0)
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, sst, bu, bl, bstat, bg,
              bst, brow, prow, wbuf, row):
     """One hostile reaction (6.0, table kor_reactions.csv): an invasion army formed this turn makes the first
@@ -2058,7 +2058,7 @@ def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, s
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def treason(stream, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row):
     """KoR 6.3 by ``treason.treason_game``: the weakest Roman garrison outside Rome (KOR-A43; ties at random)
     flips to its NR face on d6 - k > its Virtus, k IP bought by Rome (DP-T01); else +1 VP. None: no effect."""
@@ -2097,7 +2097,7 @@ def treason(stream, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, r
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
            brow, wbuf, row):
     """KoR 6.4: an NR army with a leader (a leader with units in a city of his people; proposed: the one nearest a
@@ -2171,7 +2171,7 @@ def is_target(city, cs, tok, ts, g, war, ws, cp, k, c):
     return garrison_value(tok, ts, c, FACE_NR) > 0
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
           brow, wbuf, row, k):
     """6.1 and the wars of 9.1-9.7: invasion army ``k`` moves toward Rome along the cheapest road path, at most
@@ -2247,7 +2247,7 @@ def fleet_at(ts, port):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def landing_port(city, cost, cp, tok, ts, k, at):
     """Where invasion army ``k`` in port ``at`` sails (9.5.7.4 "Les armées Étrusques peuvent être transportées par
     voie maritime", their targets "les ports d'Ostie et d'Antium, ainsi que la Cité de Rome"; 9.6.7.2): the port its
@@ -2281,7 +2281,7 @@ def sail(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row,
     return err
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row, k, port):
     """KoR 5.8: the Roman ships within a move of ``port`` intercept invasion army ``k``'s fleet before it lands there,
     when ``interception`` says so (DP-N02; ``even_odds``: when they expect as many hits a round as the invader), in
@@ -2374,7 +2374,7 @@ def hop_to(cost, a, dest):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, c):
     """Invasion army ``k`` besieges place ``c`` (KOR-A44 mirror_5_5, its leader's Astutia rerolling)."""
     w = ws[k, WS_WAR]
@@ -2416,7 +2416,7 @@ def war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, c):
 
 
 # ===================================================================================== end of turn (7.0)
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row):
     """7.1-7.6 (7.2's captives score nothing here: the manifest gives no Captivi backs), then the victory checks
     of 8.0."""
@@ -2498,7 +2498,7 @@ def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row):
             finish(g, row, 0, END_TURN_24_LOSS)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def umbrians_join(city, cs, tok, war, ts, ws, g, row):
     """KoR 9.6.7.3: an Umbrian army ending a turn with or next to an Etruscan war army joins it; ending it in an
     Etruscan city not Rome's, its units become that city's garrison (the NR's choice, made whenever it can). Its
@@ -2572,7 +2572,7 @@ def map_conflicts(city, cost, cp, tok, ts, ws, g):
     g[G_ARMY_AT] = best
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def mission_failed(stream, cp, tok, per, ts, g, row):
     """7.4 failure (9.x.6; KOR-A54: as many military units as the King's Virtus, count_equals_king_virtus, or
     units whose Virtus adds up to it, total_virtus_value; the player's choice, the weakest, army first, or at
@@ -2599,7 +2599,7 @@ def mission_failed(stream, cp, tok, per, ts, g, row):
 
 
 # ============================================================================================ the turn (5.2)
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def allowance(stream, cp, tok, per, ts, g):
     """5.3: the King's (or the Interrex') Virtus + 1d6; Tullus Hostilius: Virtus + floor(1d6 / 2) + the Virtus of
     up to two other Roman leaders or offices in play (KOR-A52: the two highest); the Bad Omen drawn this turn
@@ -2638,7 +2638,7 @@ def falerii_not_attacked(stream, tok, ts, g):
         put(ts, u, L_NR, 0, FACE_NR)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
     """Step 1 (the period's start on its first turn) and step 2 (the draws) of 5.2."""
     period = g[G_PERIOD]
@@ -2676,7 +2676,7 @@ def campaign_init(stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp, 
     g[G_STAGE] = ST_PERIOD
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
                      bl, bstat, bg, bst, brow, prow, wbuf, row):
     """The turn sequence of 5.2 from where the campaign stands to the next DP-K01 decision (point 0) or its end.
@@ -2756,7 +2756,7 @@ def err_end(g, err):
     return END
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, slots, ts, g, cs, ws, pv, sst, bu, bl,
                  bstat, bg, bst, brow, prow, wbuf, row, action):
     """DP-K01's action taken (5.0): each costs one of the allowance (KOR-A1 separate); a war action asks the
@@ -2810,7 +2810,7 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, s
     return err
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def operation(stream, city, cost, cp, tok, war, pv0, stab, subc, subp, slots, ts, g, cs, ws, pv, sst, bu, bl, bstat,
               bg, bst, brow, prow, wbuf, row, at, op):
     """DP-K01's operation ``op`` where the royal army stands, by its procedure."""
@@ -2934,7 +2934,7 @@ def random_action(state, stream):
     return ACT_END
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def take_chance(state, c, ip, reserve):
     """The ``sensible`` bot's best operation on place ``c`` and its chance of taking the city: ``(chance, op)``,
     or ``(0, -1)``. The siege first (it costs no IP and wins IP): roll a (5.5 a), else roll b (either criterion)
@@ -2975,7 +2975,7 @@ def affordable_move(state, c, reserve):
     return action_legal(state, 1 + c) and (state[kc(c, KC_COST)] <= state[K_MP] or state[K_IP] - 2 >= reserve)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def sensible_action(state, params):
     """The ``sensible`` built-in, a parametric family (``threshold``: the least chance of taking a city worth an
     action; ``reserve``: the IP kept; ``defend``: 1 to march on an invasion army within reach first, 0 to leave

@@ -1097,7 +1097,7 @@ def winners(g, p, out):
     return count, emp, best
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def play_game_step(g, p, d, view, stream):
     """One game from set-up to its last turn (spec 3, 8.1)."""
     at = resumed_at(g, d)

@@ -1724,7 +1724,7 @@ def card_parameter(view, stream, infer):
     return random_legal(view, stream)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def builtin_policy(code, prm, view, stream):
     """The built-in selected by ``code`` (``CODE_*``), for the seat whose view this is."""
     if code == CODE_RANDOM:
