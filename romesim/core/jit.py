@@ -24,15 +24,16 @@ Other code (a user's bot, numba's own functions) keeps numba's rules.
 Importing it also makes numba's own compiler faster (``core.compiler_copies``); ``roomy`` calls what may compile
 from a Python frame that spares the compiler CPython's frame-chunk churn.
 """
+import copy
 import hashlib
 import re
 from pathlib import Path
 
 import numba
 from llvmlite import binding as llvm
-from numba.core import cgutils, sigutils, types
+from numba.core import sigutils, types
 from numba.core.caching import FunctionCache, IndexDataCacheFile
-from numba.core.imputils import fix_returning_optional, impl_ret_new_ref
+from numba.core.imputils import user_function
 from numba.core.registry import CPUDispatcher
 
 from . import compiler_copies  # noqa: F401  (numba patched before anything compiles)
@@ -126,36 +127,24 @@ _APART = []  # every function made with apart=True
 def _call_by_symbol(fndesc, symbol):
     """numba's call of a compiled function (``imputils.user_function``), to the code registered as ``symbol``
     instead of a copy linked into the caller."""
-    def call(context, builder, sig, args):
-        function_type = context.call_conv.get_function_type(fndesc.restype, fndesc.argtypes)
-        function = cgutils.get_or_insert_function(builder.module, function_type, symbol)
-        context.call_conv.decorate_function(function, fndesc.args, fndesc.argtypes, noalias=fndesc.noalias)
-        status, value = context.call_conv.call_function(builder, function, fndesc.restype, fndesc.argtypes, args)
-        with cgutils.if_unlikely(builder, status.is_error):
-            context.call_conv.return_status_propagate(builder, status)
-        value = fix_returning_optional(context, builder, sig, status, value)
-        return impl_ret_new_ref(context, builder, fndesc.restype, value)
-    call.signature = fndesc.argtypes
-    call.libs = ()
-    return call
+    renamed = copy.copy(fndesc)
+    renamed.mangled_name = symbol
+    return user_function(renamed, ())
 
 
 def _load_apart(symbols):
     """Load from numba's cache the apart functions registered as ``symbols``; whether all of them are now."""
-    for symbol in symbols - _REGISTERED:
-        for dispatcher in _APART:
-            twin = dispatcher.callee
-            cache = getattr(twin, "_cache", None)
-            if not isinstance(cache, FunctionCache):
-                continue
-            for key in cache._cache_file._load_index():
-                args, _ = sigutils.normalize_signature(key[0])
-                if apart_symbol(twin.py_func, args) == symbol:
+    missing = symbols - _REGISTERED
+    for dispatcher in _APART:
+        if not missing:
+            break
+        twin = dispatcher.callee
+        if isinstance(twin._cache, FunctionCache):
+            for key in twin._cache._cache_file._load_index():  # each signature it was saved for
+                if apart_symbol(twin.py_func, sigutils.normalize_signature(key[0])[0]) in missing:
                     roomy(twin.compile, key[0])
-                    break
-            if symbol in _REGISTERED:
-                break
-    return symbols <= _REGISTERED
+        missing -= _REGISTERED
+    return not missing
 
 
 class RomesimCache(FunctionCache):
@@ -199,8 +188,8 @@ def _typed_by_types(dispatcher, options, apart=False):
     if type(dispatcher) is CPUDispatcher:  # not under NUMBA_DISABLE_JIT, where numba returns the function
         dispatcher.__class__ = TypedByTypes
         dispatcher._options = options
-        if isinstance(dispatcher._cache, FunctionCache):
-            dispatcher._cache = RomesimCache(dispatcher.py_func)
+        if type(dispatcher._cache) is FunctionCache:  # made by numba.njit(cache=True): loaded the romesim way
+            dispatcher._cache.__class__ = RomesimCache
         if apart:
             if options is None:
                 raise TypeError(f"{dispatcher.__name__}: an apart function is typed by its callers, not signatures")
