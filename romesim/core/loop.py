@@ -27,11 +27,9 @@ import inspect
 import sys
 from collections import namedtuple
 
-import numba
 import numpy as np
 from numba import config, prange, types
 from numba.core import cgutils
-from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 from .jit import njit
@@ -98,7 +96,7 @@ def no_scratch(args):
 
 
 KERNEL = """\
-def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors{apart}):
+def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
     for b in prange(n_blocks(count)):
         owners = (rng.new_stream(), np.zeros({n_metrics}, np.int64)) + args + scratch(args)
         stream, row = borrowed(owners[0]), borrowed(owners[1])
@@ -114,11 +112,9 @@ def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, err
             record(row, b, j, out, sums, sumsq)
         alive_until_here(owners)
 """
-# how KERNEL and REPLAY play a game: ``play``, inlined; or a state machine from its start (offset 0), compiled
-# apart and called at the address ``game`` (``block_kernel``)
+# how KERNEL plays a game: ``play``; or a state machine from its start (offset 0)
 PLAY = "play(stream, row, block_codes, block_params, slots, {inputs})"
-PLAY_APART = "call_apart(game, (stream, block_codes, block_params, slots, np.int64(0), {inputs}, row))"
-PLAY_APART_GAME = "call_apart(game, (stream, row, block_codes, block_params, slots, {inputs}))"
+PLAY_MACHINE = "play(stream, block_codes, block_params, slots, np.int64(0), {inputs}, row)"
 
 
 REPLAY = """\
@@ -138,7 +134,7 @@ def _generate(template, name, count, functions, module, line, helpers=(), **jit)
     ``GENERATED`` under their names, for ``decider``."""
     inputs = [f"input_{i}" for i in range(count)]  # not the game's names, which may be the kernel's (``out``)
     copies = [f"copy_{i}" for i in range(count)]
-    words = dict(name=name, inputs=", ".join(inputs), copies=", ".join(copies), apart="", play=PLAY,
+    words = dict(name=name, inputs=", ".join(inputs), copies=", ".join(copies), play=PLAY,
                  borrowed="; ".join(f"{x} = borrowed(owners[{i + 2}])" for i, x in enumerate(inputs)),
                  copy_exprs=", ".join(f"duplicate({x})" for x in inputs),
                  restore="; ".join(f"restore({c}, {x})" for c, x in zip(copies, inputs)))
@@ -167,7 +163,7 @@ def _arity(function, fixed, what):
     return function, count
 
 
-def block_kernel(name, scratch, play, n_metrics, apart=False):
+def block_kernel(name, scratch, play, n_metrics):
     """The parallel kernel ``name(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)``
     that plays games ``first .. first+count-1`` of run ``seed`` with ``play``, one dice stream per game and a
     block of ``BLOCK`` games per thread.
@@ -176,29 +172,19 @@ def block_kernel(name, scratch, play, n_metrics, apart=False):
     the line that calls ``block_kernel``: numba caches it beside the game's other functions and stamps it with the
     game's sources (``core.cache``). ``replay_kernel`` makes the same game's one-game kernel from it.
 
-    ``play`` is either ``play(stream, row, codes, params, slots, *inputs)``, inlined into the kernel, or a state
-    machine made by ``machine_game``, played from its start (``offset`` 0, the outcome row its last array) and
-    compiled apart: the kernel calls it at its address (``MachineKernel``). numba links a callee's whole code into
-    its caller and optimises and compiles it again there, and a parallel kernel is four such callers (the kernel,
-    its parallel region and numba's two wrappers of the region): a whole game inlined into its kernel was compiled
-    five times over, called at its address once. ``apart=True`` compiles and calls a ``play`` of the first kind
-    the same way, for a game that plays another whole game (a career of duels).
+    ``play`` is either ``play(stream, row, codes, params, slots, *inputs)`` or a state machine made by
+    ``machine_game``, played from its start (``offset`` 0, the outcome row its last array). A whole game is made
+    ``apart`` (``core.jit``): numba links a callee's whole code into its caller and optimises and compiles it again
+    there, and a parallel kernel is four such callers (the kernel, its parallel region and numba's two wrappers of
+    the region): a whole game inlined into its kernel was compiled five times over, called at its address once.
     """
     machine = play in _MACHINES
-    apart = apart or machine
     function, count = _arity(play, 6 if machine else 5, "a game takes at least the scenario's arrays after 'slots'")
     caller = sys._getframe(1)  # a machine's own module is this one's: it is made from this module's source
     module, line = sys.modules[caller.f_globals["__name__"] if machine else function.__module__], caller.f_lineno
-    layout = dict(n_metrics=int(n_metrics))
-    if apart:
-        layout.update(apart=", game", play=PLAY_APART if machine else PLAY_APART_GAME)
-        call = (lambda game, arguments: game(*arguments)) if config.DISABLE_JIT else _call_apart(play)
-        functions = dict(scratch=scratch, call_apart=call, format=layout)
-    else:
-        functions = dict(scratch=scratch, play=play, format=layout)
-    kernel = _generate(KERNEL, name, count, functions, module, line, parallel=True)
-    if apart:
-        kernel = MachineKernel(kernel, play, scratch, machine)
+    layout = dict(n_metrics=int(n_metrics), play=PLAY_MACHINE if machine else PLAY)
+    kernel = _generate(KERNEL, name, count, dict(scratch=scratch, play=play, format=layout), module, line,
+                       parallel=True)
     _GAMES[kernel] = (name, count, scratch, play, module, line)
     return kernel
 
@@ -218,68 +204,6 @@ def replay_kernel(kernel):
         _REPLAYS[kernel] = _generate(REPLAY, f"{name}_replay", count, dict(scratch=scratch, play=play, format=layout),
                                      module, line)
     return _REPLAYS[kernel]
-
-
-def _call_apart(machine):
-    """``call_apart(address, arguments)``: ``machine(*arguments)`` compiled apart, at ``address`` (an int64): the
-    caller links none of its code. ``machine.callee`` must be compiled for exactly the types of ``arguments`` (which
-    ``MachineKernel`` does before the kernel runs); a kernel typed otherwise does not compile."""
-    @intrinsic
-    def call_apart(typingctx, address, arguments):
-        if tuple(arguments) not in machine.callee.overloads:
-            raise TypingError(f"{machine.__name__} is not compiled for {arguments}")
-
-        def codegen(context, builder, signature, args):
-            types_ = tuple(arguments)
-            values = [builder.extract_value(args[1], i) for i in range(len(types_))]
-            pointer = builder.inttoptr(args[0], context.call_conv.get_function_type(types.int64, types_).as_pointer())
-            status, result = context.call_conv.call_function(builder, pointer, types.int64, types_, values)
-            with cgutils.if_unlikely(builder, status.is_error):
-                context.call_conv.return_status_propagate(builder, status)
-            return result
-        return types.int64(address, arguments), codegen
-    return call_apart
-
-
-class MachineKernel:
-    """A kernel that plays its games with a state machine (or a ``play``) compiled apart (``block_kernel``): called
-    as the kernel, it compiles (or loads from numba's cache) the machine for the types of the game's arrays and of
-    the policies' ``slots``, and passes its address to ``kernel``, the parallel loop, as a last argument ``game``."""
-
-    def __init__(self, kernel, machine, scratch, is_machine=True):
-        self.kernel, self.machine, self.scratch, self.is_machine = kernel, machine, scratch, is_machine
-        self._addresses = {}
-
-    def __call__(self, seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-        return self.kernel(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors,
-                           self.address(args, codes, params, slots))
-
-    def signature(self, args, codes, params, slots):
-        """The types ``kernel`` calls the machine with: ``(stream, codes, params, slots, offset, *args,
-        *scratch(args), row)``; a ``play``, ``(stream, row, codes, params, slots, *args, *scratch(args))``."""
-        arrays = tuple(numba.typeof(a) for a in (*args, *self.scratch(args)))
-        policies = (numba.typeof(codes), numba.typeof(params), numba.typeof(slots))
-        if self.is_machine:
-            return (STREAM_TYPE, *policies, types.int64, *arrays, ROW_TYPE)
-        return (STREAM_TYPE, ROW_TYPE, *policies, *arrays)
-
-    def address(self, args, codes, params, slots):
-        """The machine compiled for these inputs, as the address ``kernel`` calls (the machine under
-        NUMBA_DISABLE_JIT)."""
-        if config.DISABLE_JIT:
-            return self.machine
-        key = (numba.typeof(args), numba.typeof(codes), numba.typeof(params), numba.typeof(slots))
-        if key not in self._addresses:
-            result = self.machine.callee.get_compile_result(types.int64(*self.signature(args, codes, params, slots)))
-            self._addresses[key] = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
-        return self._addresses[key]
-
-    @property
-    def stats(self):
-        return self.kernel.stats
-
-
-STREAM_TYPE, ROW_TYPE = types.uint64[::1], types.int64[::1]  # rng.new_stream(), the kernel's outcome row
 
 
 END = -1  # what a state machine's ``advance`` answers once the game is over

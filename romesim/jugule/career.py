@@ -240,7 +240,7 @@ def career_scratch(args):
             np.zeros(DUEL_METRICS, np.int64))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, apart=True)
 def career_game(stream, row, codes, params, slots, p, rank_weights, pool, o, own_rows, own_items, rival_rows,
                 rival_items, career, G0, IT0, G, IT, st, state, cand, duel_row):
     return duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_items, rival_rows, rival_items,
@@ -248,7 +248,7 @@ def career_game(stream, row, codes, params, slots, p, rank_weights, pool, o, own
 
 
 # a career plays whole duels: compiled apart from its kernel (``block_kernel``)
-career_kernel = block_kernel("career_kernel", career_scratch, career_game, N_METRICS, apart=True)
+career_kernel = block_kernel("career_kernel", career_scratch, career_game, N_METRICS)
 
 
 # --------------------------------------------------------------------------- scenario

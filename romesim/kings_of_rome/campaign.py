@@ -3058,7 +3058,7 @@ def campaign_scratch(args):
             np.zeros(2 * b.MAX_UNITS, np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def campaign_play(stream, row, codes, params, slots, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs,
                   ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf):
     """One campaign to its end; 0 or a policy error code (DP-K01's, or a procedure's)."""
@@ -3067,8 +3067,8 @@ def campaign_play(stream, row, codes, params, slots, cp, city, cost, tok, per, w
     return err if err else g[G_ERROR]
 
 
-# a campaign plays battles, sieges and the rest: compiled apart from its kernel (``block_kernel``)
-campaign_kernel = block_kernel("campaign_kernel", campaign_scratch, campaign_play, N_METRICS, apart=True)
+# a campaign plays battles, sieges and the rest: ``campaign_play`` is apart from its kernel (``block_kernel``)
+campaign_kernel = block_kernel("campaign_kernel", campaign_scratch, campaign_play, N_METRICS)
 
 
 def campaign_view(point, arrays):

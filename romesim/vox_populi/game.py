@@ -1302,7 +1302,8 @@ def shuffle_box(g, p, s, stream):
 
 # game_loop(stream, codes, params, slots, offset, p, g, view, row): one game to its end; 0 or a policy error code
 game_loop = machine_game("game_loop", vox_init, vox_advance, vox_legal, vox_apply, decide_seat,
-                         Search(vox_player, vox_actions, vox_reward, vox_determinize), max_actions=MAX_ACTIONS)
+                         Search(vox_player, vox_actions, vox_reward, vox_determinize), max_actions=MAX_ACTIONS,
+                         apart=True)
 
 
 @njit(cache=True)
