@@ -35,6 +35,34 @@ def stream_of(seed, game):
     return stream
 
 
+def answer(stream, point, game_arrays, policies=None):
+    """Decision ``point`` answered by ``policies``' bots (the defaults), checked legal and applied."""
+    resolved = resolve(C.CAMPAIGN_POINTS, policies)
+    action = C.campaign_decide(0, point, resolved.codes, resolved.params, None, stream, *game_arrays)
+    assert C.campaign_legal(point, action, *game_arrays)
+    C.campaign_apply(point, action, *game_arrays)
+    return action
+
+
+def end_turn(stream, args, scratch, row, ts, g, cs, ws, policies=None):
+    """The end of a turn (7.1-7.6, 8.0) on ``ts``, ``g``, ``cs``, ``ws``, its decisions (DP-K07, DP-K06) answered
+    by ``policies``' bots; returns the points it asked."""
+    cp, city, cost, tok, per, war = args[:6]
+    game_arrays = (*args, ts, g, cs, ws, *scratch[4:], row)
+    asked = []
+    while (point := C.end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row, scratch[4])) >= 0:
+        asked.append(point)
+        answer(stream, point, game_arrays, policies)
+    return asked
+
+
+def to_action(stream, game_arrays):
+    """``campaign_advance`` to the next DP-K01 decision (or the end), the other decisions by their defaults."""
+    while (point := C.campaign_advance(stream, *game_arrays)) not in (C.P_ACTION, C.END):
+        answer(stream, point, game_arrays)
+    return point
+
+
 def test_setup_places_every_counter_as_5_1_says():
     """KoR 5.1 (3.4-3.6): Romulus' army of 4 infantry and 1 cavalry, 3 infantry in the Rome reserve, Rome's own
     garrison of 3, IP 5 and VP 1, one NR garrison of the listed value in each of the 28 cities of 3.5 (kor_garrisons:
@@ -97,7 +125,7 @@ def test_end_of_turn_scores_missions_and_prestige_as_7_4_and_7_5():
     VP (7.5, KOR-A53 gt_double, once a period); one romanized city retaken by an NR army this turn -2 VP and one
     other city taken by an NR army -1 VP (7.5). VP 10 -> 10 + 5 + 3 - 2 - 1 = 15; the mission is met."""
     args, scratch, row = arrays()
-    cp, city, cost, tok, per, war = args[:6]
+    cp, city, _, tok, per = args[:5]
     ts, g, cs, ws = scratch[:4]
     C.campaign_setup(stream_of(SEED, 1), cp, city, tok, per, ts, g, cs, ws, row)
     g[C.G_TURN], g[C.G_PERIOD], g[C.G_VP], g[C.G_IP] = 3, 1, 10, 5
@@ -106,7 +134,7 @@ def test_end_of_turn_scores_missions_and_prestige_as_7_4_and_7_5():
         cs[c, C.CS_ROMAN], cs[c, C.CS_ROMANIZED_IN] = 1, 1
     cs[places[9], C.CS_CAPTURED] = 2
     cs[places[10], C.CS_CAPTURED] = 1
-    C.end_of_turn(stream_of(SEED, 2), city, cost, cp, tok, per, war, ts, cs, ws, g, row)
+    end_turn(stream_of(SEED, 2), args, scratch, row, ts, g, cs, ws)
     assert g[C.G_VP] == 15
     assert row[C.M_MISSION_1] == 1 and row[C.M_MISSIONS_MET] == 1
     assert (cs[:, C.CS_CAPTURED] == 0).all()
@@ -117,7 +145,7 @@ def test_mission_failure_costs_units_and_tokens():
     default counters) loses 3 military units, the weakest of his army first, to the general reserve, and 3 tokens
     go from R to NR."""
     args, scratch, row = arrays()
-    cp, city, cost, tok, per, war = args[:6]
+    cp, city, _, tok, per = args[:5]
     ts, g, cs, ws = scratch[:4]
     C.campaign_setup(stream_of(SEED, 3), cp, city, tok, per, ts, g, cs, ws, row)
     g[C.G_TURN] = 3
@@ -125,7 +153,7 @@ def test_mission_failure_costs_units_and_tokens():
     army = np.flatnonzero(ts[:, C.TS_LOC] == C.L_ARMY)
     weakest = sorted(tok[army, C.TK_VIRTUS])[:virtus]
     r_before, nr_before = (ts[:, C.TS_LOC] == C.L_R).sum(), (ts[:, C.TS_LOC] == C.L_NR).sum()
-    C.end_of_turn(stream_of(SEED, 4), city, cost, cp, tok, per, war, ts, cs, ws, g, row)
+    end_turn(stream_of(SEED, 4), args, scratch, row, ts, g, cs, ws)
     left = np.flatnonzero(ts[:, C.TS_LOC] == C.L_ARMY)
     assert len(left) == len(army) - virtus
     assert sorted(tok[army, C.TK_VIRTUS])[virtus:] == sorted(tok[left, C.TK_VIRTUS])
@@ -136,12 +164,15 @@ def test_mission_failure_costs_units_and_tokens():
     assert len(weakest) == virtus
 
 
-def check_position(tok, ts, cs, ws, g, cp, city):
+def check_position(tok, ts, cs, ws, g, cp, city, point=C.P_ACTION):
     """What must hold at every decision: counters in one known place each, faces matching places, no city both
     Roman and holding an NR garrison, invasion armies only in live slots, IP above 0 while the campaign goes on;
     a fleet in port is Roman ships in a port (5.8), an invader's ships sail with an army of their people."""
     loc = ts[:, C.TS_LOC]
-    assert (((loc >= C.L_OUT) & (loc <= C.L_ASIDE)) | (loc == C.L_FLEET)).all()
+    # a drawn Roman garrison waits for DP-K05's city, a unit sent out of the forming army for DP-K02's end
+    waiting = {C.P_GARRISON: C.L_DRAWN, C.P_ARMY: C.L_DISMISSED}.get(point, C.L_FLEET)
+    assert (((loc >= C.L_OUT) & (loc <= C.L_ASIDE)) | (loc == C.L_FLEET) | (loc == waiting)).all()
+    assert (loc == C.L_DRAWN).sum() == (point == C.P_GARRISON)
     assert not (loc == C.L_PREP).any()
     for t in np.flatnonzero(loc == C.L_FLEET):
         assert tok[t, C.TK_KIND] == C.SHIP and tok[t, C.TK_PEOPLE] == C.ROMAN and city[ts[t, C.TS_AT], C.CT_PORT]
@@ -163,7 +194,7 @@ def check_position(tok, ts, cs, ws, g, cp, city):
 
 
 def count(loc):
-    return sum((loc == k).sum() for k in (*range(C.L_ASIDE + 1), C.L_FLEET))
+    return sum((loc == k).sum() for k in (*range(C.L_ASIDE + 1), C.L_FLEET, C.L_DRAWN, C.L_DISMISSED))
 
 
 
@@ -171,10 +202,11 @@ def play(scenario, bot, game, check=None):
     """One campaign through the machine's entry points, the position checked at every DP-K01 decision (and by
     ``check(g, ws)`` if given); it must end by a rule of 8.0 by turn 24 with exactly one way of ending."""
     args, scratch, row = arrays(scenario)
-    resolved = resolve(scenario.decision_points, {"action": bot})
+    policies = {dp.name: bot for dp in C.CAMPAIGN_POINTS} if bot == "random" else {"action": bot}
+    resolved = resolve(scenario.decision_points, policies)
     game_arrays = (*args, *scratch, row)
     cp, tok = args[0], args[3]
-    ts, g, cs, ws, dstate = scratch[:5]
+    ts, g, cs, ws = scratch[:4]
     stream = stream_of(SEED, game)
     C.campaign_init(stream, *game_arrays)
     decisions = 0
@@ -182,7 +214,7 @@ def play(scenario, bot, game, check=None):
         point = C.campaign_advance(stream, *game_arrays)
         if point == C.END:
             break
-        check_position(tok, ts, cs, ws, g, cp, args[1])
+        check_position(tok, ts, cs, ws, g, cp, args[1], point)
         if check is not None:
             check(g, ws)
         action = C.campaign_decide(0, point, resolved.codes, resolved.params, None, stream, *game_arrays)
@@ -198,8 +230,8 @@ def play(scenario, bot, game, check=None):
 
 @pytest.mark.parametrize("bot, game", [("random", k) for k in range(4)] + [("sensible", k) for k in range(4)])
 def test_play_keeps_every_invariant(bot, game):
-    """Random legal play (the ``random`` built-in) and the default bot through whole campaigns: the position is
-    sound at every DP-K01 decision, and the campaign ends by a rule of 8.0 by turn 24."""
+    """Random legal play (the ``random`` built-in at every decision point) and the default bots through whole
+    campaigns: the position is sound at every decision, and the campaign ends by a rule of 8.0 by turn 24."""
     play(romesim.scenario("kings_of_rome.campaign"), bot, game)
 
 
@@ -461,7 +493,7 @@ def test_alba_longa_won_brings_three_units_back_at_tullus_end():
     for happy in (0, 1):
         ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
         g[C.G_ALBA_HAPPY] = happy
-        C.end_of_turn(stream_of(SEED, 32), city, cost, cp, tok, per, war, ts, cs, ws, g, row)
+        end_turn(stream_of(SEED, 32), args, scratch, row, ts, g, cs, ws)
         assert ts[horatii, C.TS_LOC] == C.L_OUT
         ends.append(ts)
     back = np.flatnonzero((ends[0][:, C.TS_LOC] == C.L_NR) & (ends[1][:, C.TS_LOC] == C.L_R))
@@ -531,29 +563,47 @@ def test_invaders_over_their_caps_go_one_per_city():
 
 
 def test_royal_army_steps_away_from_adjacent_nr_units():
-    """KoR 7.1: no Roman army may stay adjacent to NR units (the map's adjacency proxy: places joined by a 1-hex
-    edge, e.g. Bovillae and Aricia); it moves to the nearest place with none adjacent or present (DP-K07 by its
-    default). Free NR units stay; with none adjacent the army stays."""
+    """KoR 7.1: « Aucune unité ou armée R ne peut rester adjacente à des unités NR. Si cela se produit, le
+    groupe/l'unité R doit être déplacé(e) d'un hexagone et retiré(e) dans la direction choisie par le joueur. »
+    (No Roman unit or army may stay adjacent to NR units; if it does, it is moved one hex, withdrawn in the
+    direction the player chooses: DP-K07.) On the map's adjacency proxy (places joined by a 1-hex edge, e.g.
+    Aricia and Lanuvium) the army may go to a place with no NR units in it or adjacent, one hex away or the
+    nearest such place (from Aricia: Bovillae, one hex, or Alba Longa); the default takes the nearest,
+    ``toward_rome`` the one nearest Rome. Free NR units stay; with none adjacent the army stays."""
     args, scratch, row = tullus_position(61)
     cp, city, cost, tok = args[:4]
-    ts, g, cs, ws = scratch[:4]
+    ts0, g0, cs, ws = scratch[:4]
+    dstate = scratch[4]
     cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
-    bovillae, aricia = cmap.index("Bovillae"), cmap.index("Aricia")
-    assert cmap.adjacent[bovillae, aricia]
-    for t in units_at(tok, ts, C.L_CITY, face=C.FACE_NR):
-        C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
-    g[C.G_ARMY_AT] = bovillae
-    C.map_conflicts(city, cost, cp, tok, ts, ws, g)
-    assert g[C.G_ARMY_AT] == bovillae
-    latin = units_at(tok, ts, C.L_RESERVE, people=C.LATINS)[0]
-    C.put(ts, latin, C.L_CITY, aricia, C.FACE_NR)
-    C.map_conflicts(city, cost, cp, tok, ts, ws, g)
-    at = g[C.G_ARMY_AT]
-    assert at != bovillae and not cmap.adjacent[at, aricia] and at != aricia
-    free = [c for c in range(len(cmap.cities)) if c not in (bovillae, aricia) and not cmap.entry[c]
-            and not cmap.adjacent[c, aricia] and cost[bovillae, c] >= 0]
-    assert cost[bovillae, at] == min(cost[bovillae, c] for c in free)
-    assert ts[latin, C.TS_LOC] == C.L_CITY and ts[latin, C.TS_AT] == aricia
+    aricia, lanuvium = cmap.index("Aricia"), cmap.index("Lanuvium")
+    assert cmap.adjacent[aricia, lanuvium]
+    for t in units_at(tok, ts0, C.L_CITY, face=C.FACE_NR):
+        C.put(ts0, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+    g0[C.G_ARMY_AT] = aricia
+    assert not C.map_conflicts(city, cost, cp, tok, ts0, ws, g0, dstate)
+    assert g0[C.G_ARMY_AT] == aricia
+    latin = units_at(tok, ts0, C.L_RESERVE, people=C.LATINS)[0]
+    C.put(ts0, latin, C.L_CITY, lanuvium, C.FACE_NR)
+    free = [c for c in range(len(cmap.cities)) if c not in (aricia, lanuvium) and not cmap.entry[c]
+            and not cmap.adjacent[c, lanuvium] and cost[aricia, c] >= 0]
+    nearest = min(free, key=lambda c: (cost[aricia, c], cost[c, cp[C.CP_ROME]]))
+    one_hex = {c for c in free if cmap.adjacent[aricia, c]}
+    chosen, asked = {}, False
+    for bot in ("nearest", "toward_rome", "random"):
+        ts, g = ts0.copy(), g0.copy()
+        game_arrays = (*args, ts, g, cs, ws, *scratch[4:], row)
+        if C.map_conflicts(city, cost, cp, tok, ts, ws, g, dstate):
+            allowed = {c for c in range(cp[C.CP_CITIES]) if dstate[C.kd(c, C.KD_ALLOWED)]}
+            assert allowed == one_hex | {c for c in free if cost[aricia, c] == cost[aricia, nearest]}
+            asked = True
+            C.post_action(city, cost, tok, ts, cs, ws, g, cp, args[4], dstate)  # as end_of_turn posts it
+            answer(stream_of(SEED, 62), C.P_RETREAT, game_arrays, {"retreat": bot})
+            assert not dstate[C.D_HEADER:C.D_UNITS].any()  # DP-K07's blocks are its own
+        chosen[bot] = at = g[C.G_ARMY_AT]
+        assert at in free and ts[latin, C.TS_LOC] == C.L_CITY and ts[latin, C.TS_AT] == lanuvium
+    assert asked and chosen["nearest"] == nearest
+    candidates = one_hex | {c for c in free if cost[aricia, c] == cost[aricia, nearest]}
+    assert chosen["toward_rome"] == min(candidates, key=lambda c: (cost[c, cp[C.CP_ROME]], cost[aricia, c]))
 
 
 def test_falisci_holding_falerii_outlive_the_period_until_beaten():
@@ -573,7 +623,7 @@ def test_falisci_holding_falerii_outlive_the_period_until_beaten():
     for at_home in (True, False):
         ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
         ws[k, C.WS_AT] = cp[C.CP_FALERII] if at_home else war[C.W_FALISCI, C.WR_START]
-        C.end_of_turn(stream_of(SEED, 73), city, cost, cp, tok, per, war, ts, cs, ws, g, row)
+        end_turn(stream_of(SEED, 73), args, scratch, row, ts, g, cs, ws)
         assert (ws[k, C.WS_WAR] == C.W_FALISCI) == at_home
         assert ts[token, C.TS_LOC] == (C.L_ASIDE if at_home else C.L_NR)
         if at_home:
@@ -599,7 +649,7 @@ def test_falisci_in_falerii_relieve_a_besieged_etruscan_city():
     for game in range(12):
         stream = stream_of(SEED, 700 + game)
         C.campaign_init(stream, *game_arrays)
-        assert C.campaign_advance(stream, *game_arrays) == 0
+        assert to_action(stream, game_arrays) == C.P_ACTION
         ws[:, C.WS_WAR] = -1
         for t in np.flatnonzero(ts[:, C.TS_LOC] == C.L_WAR):
             C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
@@ -631,7 +681,10 @@ def test_mission_failure_losses_follow_kor_a54(mode):
         ts, g = scratch[:2]
         virtus = tok[g[C.G_COMMANDER], C.TK_VIRTUS]
         units = np.flatnonzero(np.isin(ts[:, C.TS_LOC], (C.L_ARMY, C.L_ROME)))
-        C.mission_failed(stream_of(SEED, 82), cp, tok, per, ts, g, row)
+        C.mission_losses(stream_of(SEED, 82), cp, tok, ts, g)
+        game_arrays = (*args, *scratch, row)
+        while g[C.G_LOSS_LEFT] > 0 and C.post_units(tok, ts, scratch[4]):  # DP-K06, the player's choice
+            answer(stream_of(SEED, 83), C.P_LOSS, game_arrays)
         lost = units[ts[units, C.TS_LOC] == C.L_RESERVE]
         values = tok[lost, C.TK_VIRTUS]
         if mode == "count_equals_king_virtus":
@@ -654,7 +707,7 @@ def test_combined_action_accounting_pays_a_move_with_its_operation():
         ts, g, cs, ws, dstate = scratch[:5]
         stream = stream_of(SEED, 91)
         C.campaign_init(stream, *game_arrays)
-        assert C.campaign_advance(stream, *game_arrays) == 0
+        assert to_action(stream, game_arrays) == C.P_ACTION
         g[C.G_ACTIONS] = 3
         C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
         target = next(c for c in range(cp[C.CP_CITIES])
@@ -758,7 +811,7 @@ def test_umbrians_join_the_etruscans_or_garrison_their_city():
     C.umbrians_join(city, cs, tok, war, ts, ws, g, row)
     assert (ts[umbrians, C.TS_LOC] == C.L_CITY).all() and (ts[umbrians, C.TS_AT] == caere).all()
     g[C.G_TURN] = per[6, C.PR_LAST]
-    C.end_of_turn(stream_of(SEED, 134), city, cost, cp, tok, per, war, ts, cs, ws, g, row)
+    end_turn(stream_of(SEED, 134), args, scratch, row, ts, g, cs, ws)
     assert (ts[umbrians, C.TS_LOC] == C.L_CITY).all()
     assert ts[event[C.EV_UMBRIAN], C.TS_LOC] == C.L_ASIDE
     # none left with the Etruscans: back into NR
@@ -1005,3 +1058,142 @@ def test_royal_army_must_attack_a_held_falerii_to_cross_it():
     C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
     assert dstate[C.kc(interamnia, C.KC_COST)] == cost[cp[C.CP_ROME], interamnia]
     assert C.action_legal(dstate, 1 + interamnia)
+
+
+def test_the_player_forms_the_royal_army_in_rome():
+    """DP-K02 (4.2, table 5.1): before an action, the royal army in Rome takes units of the Rome reserve while it
+    has room for their kind (4 infantry, 2 cavalry) and may send units out, not to come back that time. Set-up
+    (5.1): 4 infantry and 1 cavalry in the army, 3 infantry in the reserve. The default keeps the army (no room for
+    infantry, no cavalry to take); ``cavalry`` sends the infantry out, and the army moves 20 MP, not 14 (5.2)."""
+    formed = {}
+    for bot in ("strongest", "cavalry"):
+        args, scratch, row = set_up(111)
+        game_arrays = (*args, *scratch, row)
+        tok = args[3]
+        ts, g, dstate = scratch[0], scratch[1], scratch[4]
+        g[C.G_STAGE], g[C.G_ACTIONS] = C.ST_ACTIONS, 3
+        stream = stream_of(SEED, 112)
+        assert C.campaign_advance(stream, *game_arrays) == C.P_ARMY
+        army, reserve = units_at(tok, ts, C.L_ARMY), units_at(tok, ts, C.L_ROME)
+        assert dstate[C.D_INF_ROOM] == 0 and dstate[C.D_CAV_ROOM] == 1
+        assert all(dstate[C.ku(t, C.KU_AT)] == C.U_ARMY for t in army)
+        assert all(dstate[C.ku(t, C.KU_AT)] == C.U_ROME for t in reserve) and len(reserve) == 3
+        assert not C.campaign_legal(C.P_ARMY, 1 + reserve[0], *game_arrays)  # no room for infantry
+        assert C.campaign_legal(C.P_ARMY, 1 + army[0], *game_arrays) and C.campaign_legal(C.P_ARMY, 0, *game_arrays)
+        answers = []
+        point = C.P_ARMY
+        while point == C.P_ARMY:
+            answers.append(answer(stream, point, game_arrays, {"army": bot}))
+            if answers[-1] > 0:
+                assert not C.campaign_legal(C.P_ARMY, answers[-1], *game_arrays)  # out, and not back this time
+            point = C.campaign_advance(stream, *game_arrays)
+        assert point == C.P_ACTION and not (ts[:, C.TS_LOC] == C.L_DISMISSED).any()
+        formed[bot] = (units_at(tok, ts, C.L_ARMY), dstate[C.K_MP], answers)
+    assert list(formed["strongest"][0]) == list(army) and formed["strongest"][2] == [0]
+    assert formed["strongest"][1] == C.MP_INFANTRY
+    cavalry, mp, _ = formed["cavalry"]
+    assert (tok[cavalry, C.TK_KIND] == C.CAV).all() and len(cavalry) == 1 and mp == C.MP_CAVALRY
+
+
+def test_a_roman_garrison_drawn_joins_the_city_the_player_chooses():
+    """4.1.1 (DP-K05): a Roman garrison drawn from R joins a Roman city, Rome aside, whose garrison stays within 3
+    points. Two romanized cities, one with a garrison of 1 and one with none, a third with 2: a garrison of 2 may
+    go to the first two only; the default puts it with the weakest, ``strongest`` with the other. It is asked when
+    the draw is over; with no such city the garrison goes to the general reserve."""
+    chosen = {}
+    for bot in ("weakest", "strongest", None):
+        args, scratch, row = set_up(121)
+        game_arrays = (*args, *scratch, row)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws, dstate = scratch[:5]
+        garrisons = np.flatnonzero(tok[:, C.TK_KIND] == C.GARRISON)
+        ones, twos = (garrisons[tok[garrisons, C.TK_VIRTUS] == v] for v in (1, 2))
+        places = [c for c in range(cp[C.CP_CITIES]) if c != cp[C.CP_ROME] and not city[c, C.CT_ENTRY]][:3]
+        for c in places:
+            for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_AT] == c)):
+                C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+            cs[c, C.CS_ROMAN] = bot is not None
+        C.put(ts, ones[0], C.L_CITY, places[1], C.FACE_ROMAN)
+        C.put(ts, twos[0], C.L_CITY, places[2], C.FACE_ROMAN)
+        drawn = twos[1]
+        C.put(ts, drawn, C.L_R, 0, C.FACE_ROMAN)
+        assert not C.apply_token(stream_of(SEED, 122), cp, city, cost, tok, war, ts, g, cs, ws, row, drawn, C.L_R)
+        assert ts[drawn, C.TS_LOC] == C.L_DRAWN and g[C.G_DRAWN] == drawn + 1
+        if bot is None:  # no Roman city: the general reserve, nothing asked
+            assert not C.roman_garrison(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+            assert ts[drawn, C.TS_LOC] == C.L_RESERVE and g[C.G_DRAWN] == 0
+            continue
+        g[C.G_STAGE], g[C.G_DRAWS] = C.ST_DRAW_R, 0
+        stream = stream_of(SEED, 123)
+        assert C.campaign_advance(stream, *game_arrays) == C.P_GARRISON
+        assert dstate[C.D_GARRISON] == 2
+        allowed = {c for c in range(cp[C.CP_CITIES]) if dstate[C.kd(c, C.KD_ALLOWED)]}
+        assert allowed == {places[0], places[1]}
+        assert [dstate[C.kd(c, C.KD_ROMAN_GARRISON)] for c in places] == [0, 1, 2]
+        chosen[bot] = answer(stream, C.P_GARRISON, game_arrays, {"garrison": bot})
+        assert list(ts[drawn]) == [C.L_CITY, chosen[bot], C.FACE_ROMAN] and g[C.G_DRAWN] == 0
+        assert not dstate[C.D_HEADER:C.D_UNITS].any()
+    assert chosen == {"weakest": places[0], "strongest": places[1]}
+
+
+USER_BOTS = """
+import json, sys
+import romesim
+from romesim.core.policy import state_index
+from romesim.kings_of_rome.campaign import ARMY
+S = state_index(ARMY)  # the campaign's points share one state layout
+
+
+def best(state, where, kind, strongest):
+    pick, value = 0, 0
+    for t in range(state[S.counters]):
+        if state[S.unit_at + t] == where and kind in (-1, state[S.unit_kind + t]):
+            v = state[S.unit_virtus + t]
+            if pick == 0 or (v > value if strongest else v < value):
+                pick, value = t + 1, v
+    return pick
+
+
+def army(state, params, stream):
+    take = best(state, 2, 0, True) if state[S.infantry_room] > 0 else 0
+    return take or (best(state, 2, 1, True) if state[S.cavalry_room] > 0 else 0)
+
+
+def places(state):
+    return [c for c in range(state[S.places]) if state[S.allowed + c]]
+
+
+def garrison(state, params, stream):
+    return min(places(state), key=lambda c: state[S.roman_garrison + c])
+
+
+def loss(state, params, stream):
+    return best(state, 1, -1, False) or best(state, 2, -1, False)
+
+
+def retreat(state, params, stream):
+    return min(places(state), key=lambda c: (state[S.distance + c], state[S.to_rome + c]))
+
+
+bots = dict(army=army, garrison=garrison, loss=loss, retreat=retreat)
+r = romesim.simulate("kings_of_rome.campaign", int(sys.argv[1]), seed=int(sys.argv[2]), keep=True,
+                     progress=False, policies=bots)
+print(json.dumps(r.outcomes.to_numpy().tolist()))
+"""
+
+
+def test_user_bots_read_the_documented_state_of_every_point():
+    """DP-K02, K05, K06 and K07 played by user functions written from the decision points' documented entries
+    (``state_index``: unit_at, unit_kind, unit_virtus, infantry_room, allowed, roman_garrison, distance, to_rome),
+    doing what the built-in defaults do: the same campaigns, game by game. Interpreted (``NUMBA_DISABLE_JIT=1``),
+    where a plain Python function is a bot; the compiled defaults on the other side."""
+    import json
+    import os
+    import subprocess
+    import sys
+    n, seed = 3, 17
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
+    done = subprocess.run([sys.executable, "-c", USER_BOTS, str(n), str(seed)], capture_output=True, text=True,
+                          env=env, timeout=900, check=True)
+    compiled = romesim.simulate("kings_of_rome.campaign", n, seed=seed, keep=True, progress=False)
+    np.testing.assert_array_equal(np.array(json.loads(done.stdout)), compiled.outcomes.to_numpy())

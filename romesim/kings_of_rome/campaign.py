@@ -56,6 +56,8 @@ OF_MAGISTER_POPULI, OF_MAGISTER_EQUITUM, OF_TRIBUNUS_POPULI, OF_TRIBUNUS_CELERUM
 L_OUT, L_R, L_NR, L_RESERVE, L_ROME, L_ARMY, L_CITY, L_WAR, L_TRACK, L_ASIDE = range(10)
 L_PREP = L_ASIDE + 1  # tokens being shared out (9.x.2) or drawn and waiting to go back (9.5.7.4): never at a decision
 L_FLEET = L_PREP + 1  # a Roman ship in a port, TS_AT the port (5.8); an invader's ships sail with its army (L_WAR)
+L_DRAWN = L_FLEET + 1  # a Roman garrison drawn from R, waiting for its city (DP-K05); only while it is asked
+L_DISMISSED = L_DRAWN + 1  # a unit sent out of the royal army while it forms (DP-K02); the Rome reserve after
 TS_LOC, TS_AT, TS_FACE, TS_COLS = range(4)
 FACE_ROMAN, FACE_NR = 0, 1
 
@@ -125,11 +127,17 @@ PV_SIZE, SUB_POINTS = 64, 16
  G_ENDED, G_WON, G_END_REASON, G_OMEN, G_OMEN_DRAWN, G_STOP_ACTIONS, G_BRIDGE, G_PORSENNA_EVER,
  G_ETRUSCAN_WARS, G_ETRUSCAN_RUNNING, G_FIRST_ETRUSCAN_LEADER, G_WAR_PEOPLE, G_PRESTIGE_DONE, G_EXTRA_R_DRAWS,
  G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_ALBA_DRAWN, G_ALBA_SIEGE, G_ALBA_HAPPY,
- G_FALERII_DUE, G_MOVED, G_UMBRIAN_TOKEN, G_SENATE) = range(37)
+ G_FALERII_DUE, G_MOVED, G_UMBRIAN_TOKEN, G_DRAWS, G_DRAWN, G_FORMING, G_LOSS_LEFT, G_END_STEP, G_FAILED,
+ G_SENATE) = range(43)
 G_SENATE_SIZE = 4  # G_SENATE + i: the Senate on Curia people i (senate.PEOPLE_*): 0 unasked, 1 approved, 2 refused
 G_SIZE = G_SENATE + G_SENATE_SIZE
-# the stages of a turn (5.2)
-ST_PERIOD, ST_ALLOWANCE, ST_ACTIONS, ST_REACTIONS, ST_MARCH, ST_END_TURN = range(6)
+# the stages of a turn (5.2); G_DRAWS: the draws left from the container of ST_DRAW_R / ST_DRAW_NR
+ST_PERIOD, ST_DRAW_R, ST_DRAW_NR, ST_ALLOWANCE, ST_ACTIONS, ST_REACTIONS, ST_MARCH, ST_END_TURN = range(8)
+# G_FORMING: the royal army in Rome before an action (DP-K02): not asked yet; being formed, as it was or with units
+# in or out; formed as it was (DP-K01's state posted at the start still holds), formed anew
+NOT_FORMED, FORMING, RESHAPED, KEPT, FORMED = range(5)
+# G_END_STEP: where the end of the turn stands (it stops at DP-K07 and DP-K06)
+END_START, END_PERIOD, END_LOSSES = range(3)
 # how a campaign ended (8.0); the metric ``end_*``
 (END_NONE, END_NR_EMPTY, END_VP, END_TURN_24_WIN, END_R_EMPTY, END_IP, END_TURN_24_LOSS, N_ENDS) = range(8)
 OMEN_NONE, OMEN_GOOD, OMEN_BAD = range(3)
@@ -159,12 +167,37 @@ K_HEADER = K_OPS + N_OPS
 (KC_ROMAN, KC_GARRISON, KC_UNITS, KC_STRONGEST, KC_LEADER, KC_COST, KC_PEOPLE, KC_WAR, KC_ALLOWED, KC_ENTRY,
  KC_SEA, KC_COLS) = range(12)
 K_STATE_SIZE = K_HEADER + KC_COLS * MAX_CITIES
+# the campaign's decision points (the machine's ``point``): DP-K01, then the choices the turn asks on its way
+P_ACTION, P_ARMY, P_GARRISON, P_LOSS, P_RETREAT, N_POINTS = range(6)
+MAX_COUNTERS = 320
+ARMY_INF, ARMY_CAV = 4, 2             # table 5.1: a King's army, 4 infantry and 2 cavalry
+# every decision's state is DP-K01's entries, then what the other points decide (D_*), one block per place for
+# DP-K05 and DP-K07 (KD_*, written at those points only) and one block per counter (KU_*)
+D_GARRISON, D_LOSS_LEFT, D_INF_ROOM, D_CAV_ROOM, D_COUNTERS, D_HEADER = range(K_STATE_SIZE, K_STATE_SIZE + 6)
+KD_ALLOWED, KD_ROMAN_GARRISON, KD_DISTANCE, KD_TO_ROME, KD_COLS = range(5)
+KU_AT, KU_KIND, KU_VIRTUS, KU_COLS = range(4)
+D_UNITS = D_HEADER + KD_COLS * MAX_CITIES
+STATE_SIZE = D_UNITS + KU_COLS * MAX_COUNTERS
+# KU_AT: where a Roman military unit a choice may take stands
+U_ELSEWHERE, U_ARMY, U_ROME, U_DISMISSED = range(4)
 
 
 @njit(cache=True, inline="always")
 def kc(c, col):
     """DP-K01's state index of place ``c``'s entry ``col``: one block of ``MAX_CITIES`` entries per column."""
     return K_HEADER + col * MAX_CITIES + c
+
+
+@njit(cache=True, inline="always")
+def kd(c, col):
+    """The state index of place ``c``'s entry ``col`` for DP-K05 and DP-K07 (``KD_*``)."""
+    return D_HEADER + col * MAX_CITIES + c
+
+
+@njit(cache=True, inline="always")
+def ku(t, col):
+    """The state index of counter ``t``'s entry ``col`` (``KU_*``)."""
+    return D_UNITS + col * MAX_COUNTERS + t
 
 
 # ============================================================================================= counters
@@ -389,18 +422,19 @@ def strongest(tok, ts, loc, kind):
 
 @njit(cache=True)
 def form_army(tok, ts, g, cp):
-    """DP-K02 (4.2; default: the strongest first): in Rome the royal army takes units of the Rome reserve up to
-    the King's capacity of table 5.1, 4 infantry and 2 cavalry."""
+    """The royal army formed in Rome as DP-K02's default does (4.2): it takes the strongest units of the Rome
+    reserve up to the King's capacity of table 5.1, 4 infantry and 2 cavalry. The march on Alba Longa (9.3.7.3 a)
+    forms it so; before an action the player forms it (``army_legal``)."""
     if g[G_ARMY_AT] != cp[CP_ROME]:
         return
     inf, cav = army_counts(tok, ts)
-    while inf < 4:
+    while inf < ARMY_INF:
         t = strongest(tok, ts, L_ROME, INF)
         if t < 0:
             break
         put(ts, t, L_ARMY, 0, FACE_ROMAN)
         inf += 1
-    while cav < 2:
+    while cav < ARMY_CAV:
         t = strongest(tok, ts, L_ROME, CAV)
         if t < 0:
             break
@@ -428,6 +462,100 @@ def army_mp(tok, ts):
     """5.2: an army moves at its slowest unit's allowance (infantry 14 MP, cavalry and leaders 20)."""
     inf, cav = army_counts(tok, ts)
     return MP_INFANTRY if inf > 0 else MP_CAVALRY
+
+
+@njit(cache=True)
+def post_units(tok, ts, dstate):
+    """The counter block of the state (``KU_*``): each Roman military unit a choice may take, in the royal army,
+    the Rome reserve (Titus Tatius' troops are his, 9.1.8.1) or dismissed while the army forms, and the room left
+    in the army (table 5.1). Returns how many there are."""
+    if dstate[D_COUNTERS] != ts.shape[0]:  # what never changes, once for the scratch state
+        for t in range(ts.shape[0]):
+            military = is_kind(tok, t, -1)
+            dstate[ku(t, KU_KIND)] = tok[t, TK_KIND] if military else -1
+            dstate[ku(t, KU_VIRTUS)] = tok[t, TK_VIRTUS] if military else 0
+        dstate[D_COUNTERS] = ts.shape[0]
+    inf, cav, n = 0, 0, 0
+    for t in range(ts.shape[0]):
+        loc = ts[t, TS_LOC]
+        at = U_ELSEWHERE
+        if dstate[ku(t, KU_KIND)] >= 0 and ts[t, TS_AT] == 0:
+            if loc == L_ARMY:
+                at = U_ARMY
+                if tok[t, TK_KIND] == INF:
+                    inf += 1
+                else:
+                    cav += 1
+            elif loc == L_ROME:
+                at = U_ROME
+            elif loc == L_DISMISSED:
+                at = U_DISMISSED
+        if at != U_ELSEWHERE:
+            n += 1
+        dstate[ku(t, KU_AT)] = at
+    dstate[D_INF_ROOM], dstate[D_CAV_ROOM] = max(ARMY_INF - inf, 0), max(ARMY_CAV - cav, 0)
+    return n
+
+
+@njit(cache=True)
+def army_legal(state, action):
+    """DP-K02 (4.2): 0 ends the forming; 1 + t sends unit t of the royal army out of it (into the Rome reserve when
+    the forming ends), or takes unit t of the Rome reserve into it while the army has room for its kind (table
+    5.1: 4 infantry, 2 cavalry)."""
+    if action == 0:
+        return True
+    t = action - 1
+    if not 0 <= t < state[D_COUNTERS]:
+        return False
+    at = state[ku(t, KU_AT)]
+    if at == U_ARMY:
+        return True
+    room = state[D_INF_ROOM] if state[ku(t, KU_KIND)] == INF else state[D_CAV_ROOM]
+    return at == U_ROME and room > 0
+
+
+@njit(cache=True)
+def army_choice(state):
+    """Whether DP-K02 offers more than ending the forming: a unit to send out, or one with room to join."""
+    for t in range(state[D_COUNTERS]):
+        if state[ku(t, KU_AT)] != U_ELSEWHERE and army_legal(state, 1 + t):
+            return True
+    return False
+
+
+@njit(cache=True)
+def army_apply(ts, g, dstate, action):
+    """DP-K02's answer: the unit in or out (the state follows), or the forming's end."""
+    if action == 0:
+        end_forming(ts, g)
+        return
+    t = action - 1
+    g[G_FORMING] = RESHAPED
+    kind = dstate[ku(t, KU_KIND)]
+    room, count = (D_INF_ROOM, K_INF) if kind == INF else (D_CAV_ROOM, K_CAV)
+    if dstate[ku(t, KU_AT)] == U_ARMY:
+        put(ts, t, L_DISMISSED, 0, FACE_ROMAN)
+        dstate[ku(t, KU_AT)] = U_DISMISSED
+        dstate[count] -= 1
+    else:
+        put(ts, t, L_ARMY, 0, FACE_ROMAN)
+        dstate[ku(t, KU_AT)] = U_ARMY
+        dstate[count] += 1
+    dstate[room] = max((ARMY_INF if kind == INF else ARMY_CAV) - dstate[count], 0)
+    if dstate[K_MP]:  # 5.2: an army moves at its slowest unit's allowance (0: pinned where it stands)
+        dstate[K_MP] = MP_INFANTRY if dstate[K_INF] > 0 else MP_CAVALRY
+
+
+@njit(cache=True)
+def end_forming(ts, g):
+    """The royal army is formed: the units sent out of it join the Rome reserve."""
+    if g[G_FORMING] != RESHAPED:
+        g[G_FORMING] = KEPT
+        return
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_DISMISSED:
+            put(ts, t, L_ROME, 0, FACE_ROMAN)
+    g[G_FORMING] = FORMED
 
 
 # ======================================================================================= set-up (5.1, 3.4-3.6)
@@ -458,17 +586,18 @@ def place_nr_garrison(city, cost, cs, tok, ts, t, cp, stream):
 
 
 @njit(cache=True)
-def place_roman_garrison(tok, ts, cs, t, cp):
-    """4.1.1 (DP-K05, default: the weakest): a Roman garrison joins a Roman city whose garrison stays within 3
-    points; none: the general reserve."""
-    best, best_value = -1, 4
-    v = tok[t, TK_VIRTUS]
+def garrison_places(tok, ts, cs, cp, v, dstate):
+    """4.1.1 (DP-K05): the Roman cities, Rome aside, whose garrison stays within 3 points with one of Virtus
+    ``v`` added (``allowed``; ``roman_garrison`` the garrison of each Roman city): how many."""
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_ROMAN and tok[t, TK_KIND] == GARRISON:
+            dstate[kd(ts[t, TS_AT], KD_ROMAN_GARRISON)] += tok[t, TK_VIRTUS]
+    n = 0
     for c in range(cs.shape[0]):
-        if cs[c, CS_ROMAN] and c != cp[CP_ROME]:
-            have = garrison_value(tok, ts, c, FACE_ROMAN)
-            if have + v <= 3 and have < best_value:
-                best, best_value = c, have
-    place_in(ts, t, best, FACE_ROMAN)
+        fits = cs[c, CS_ROMAN] and c != cp[CP_ROME] and dstate[kd(c, KD_ROMAN_GARRISON)] + v <= 3
+        dstate[kd(c, KD_ALLOWED)] = fits
+        n += 1 if fits else 0
+    return n
 
 
 @njit(cache=True)
@@ -675,6 +804,22 @@ def swap(stream, ts, g, row):
     check_containers(ts, g, row)
 
 
+@njit(cache=True)
+def roman_garrison(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
+    """4.1.1: the Roman garrison just drawn joins a Roman city, Rome aside, whose garrison stays within 3 points,
+    the player's choice (DP-K05: returns True, its state posted); with none, the general reserve."""
+    t = g[G_DRAWN] - 1
+    dstate[D_HEADER:D_UNITS] = 0
+    if garrison_places(tok, ts, cs, cp, tok[t, TK_VIRTUS], dstate) == 0:
+        dstate[D_HEADER:D_UNITS] = 0
+        put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+        g[G_DRAWN] = 0
+        return False
+    post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+    dstate[D_GARRISON] = tok[t, TK_VIRTUS]
+    return True
+
+
 # ================================================================================================== draws
 @njit(cache=True)
 def draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, src):
@@ -710,7 +855,9 @@ def apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, src):
             place_nr_unit(city, cost, cs, tok, ts, t, cp)
     elif kind == GARRISON:
         if roman:
-            place_roman_garrison(tok, ts, cs, t, cp)
+            # 4.1.1: into a Roman city the player chooses (DP-K05), asked when the draw is over
+            put(ts, t, L_DRAWN, 0, FACE_ROMAN)
+            g[G_DRAWN] = t + 1
         else:
             place_nr_garrison(city, cost, cs, tok, ts, t, cp, stream)
     elif kind == OFFICE:
@@ -1705,12 +1852,14 @@ def city_ops(city, tok, ts, cs, ws, g, cp, per, c, ops):
 
 @njit(cache=True, apart=True)
 def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
-    """DP-K01's state vector (``K_*`` header, then ``KC_*`` per place)."""
+    """The state vector of a Roman decision: DP-K01's entries (``K_*`` header, then ``KC_*`` per place) and the
+    counter block (``post_units``, whose count it returns); the other points add theirs after it."""
     n = cp[CP_CITIES]
     at = g[G_ARMY_AT]
     inf, cav = army_counts(tok, ts)
     mp = army_mp(tok, ts)
-    dstate[:] = 0
+    dstate[:K_STATE_SIZE] = 0
+    dstate[D_GARRISON] = dstate[D_LOSS_LEFT] = 0
     dstate[K_TURN], dstate[K_PERIOD], dstate[K_IP], dstate[K_VP] = g[G_TURN], g[G_PERIOD], g[G_IP], g[G_VP]
     dstate[K_ACTIONS], dstate[K_ARMY_AT], dstate[K_INF], dstate[K_CAV] = g[G_ACTIONS], at, inf, cav
     dstate[K_KING_VIRTUS] = tok[g[G_COMMANDER], TK_VIRTUS]
@@ -1753,6 +1902,7 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
         for c in range(n):
             dstate[kc(c, KC_SEA)] = c != at and 0 < city[at, CT_SEA + c] <= SHIP_MP and roman_may_land(city, ws, c)
     city_ops(city, tok, ts, cs, ws, g, cp, per, at, dstate[K_OPS:K_OPS + N_OPS])
+    return post_units(tok, ts, dstate)
 
 
 @njit(cache=True)
@@ -2417,13 +2567,35 @@ def war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, c):
 
 # ===================================================================================== end of turn (7.0)
 @njit(cache=True, apart=True)
-def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row):
+def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row, dstate):
     """7.1-7.6 (7.2's captives score nothing here: the manifest gives no Captivi backs), then the victory checks
-    of 8.0."""
+    of 8.0. It stops for the Roman player's choices on the way, where the royal army steps away from NR units
+    (DP-K07) and which units a failed mission costs (DP-K06): returns that decision point, its state posted, or
+    -1 when the turn is over; called again after the answer, it goes on from there (``G_END_STEP``)."""
+    if g[G_END_STEP] == END_START:
+        umbrians_join(city, cs, tok, war, ts, ws, g, row)
+        g[G_END_STEP] = END_PERIOD
+        if map_conflicts(city, cost, cp, tok, ts, ws, g, dstate):
+            post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+            return P_RETREAT
+    if g[G_END_STEP] == END_PERIOD:
+        g[G_END_STEP] = END_LOSSES
+        period_end(stream, city, cp, tok, per, war, ts, cs, ws, g, row)
+    if g[G_LOSS_LEFT] > 0:
+        if post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate) > 0:
+            dstate[D_LOSS_LEFT] = g[G_LOSS_LEFT]
+            return P_LOSS
+        g[G_LOSS_LEFT] = 0
+    g[G_END_STEP] = END_START
+    turn_close(stream, city, cp, tok, per, ts, cs, g, row)
+    return -1
+
+
+@njit(cache=True, apart=True)
+def period_end(stream, city, cp, tok, per, war, ts, cs, ws, g, row):
+    """KOR-A55's every-turn readings of 7.1-7.2 and, at a period's end, 7.3 and the mission of 7.4."""
     period = g[G_PERIOD]
     last = g[G_TURN] == per[period, PR_LAST]
-    umbrians_join(city, cs, tok, war, ts, ws, g, row)
-    map_conflicts(city, cost, cp, tok, ts, ws, g)
     # KOR-A55 every_turn readings of 7.1-7.2: offices cease, invasion armies go back to their start
     for t in range(ts.shape[0]):
         if cp[CP_OFFICE_EVERY_TURN] and ts[t, TS_LOC] == L_ROME and tok[t, TK_KIND] == OFFICE:
@@ -2431,49 +2603,61 @@ def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row):
     for k in range(MAX_WARS):
         if cp[CP_EVENT_UNITS_EVERY_TURN] and ws[k, WS_WAR] >= 0:
             ws[k, WS_AT], ws[k, WS_PASSED] = ws[k, WS_START], -1
-    if last:
-        # 7.3 (KOR-A55): NR leaders and units on the map back into the NR container, invasions that stay until
-        # eradicated excepted; the others go home
-        # (invaders' units holding cities stay: excess units, Umbrians garrisoning an Etruscan city)
-        for t in range(ts.shape[0]):
-            if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and tok[t, TK_KIND] != GARRISON and \
-                    (tok[t, TK_CODE] == 0 or cp[CP_INVADERS_NOT_EXEMPT]):
-                put(ts, t, L_NR, 0, FACE_NR)
-        umbrians_at_period_end(city, tok, ts, ws, g)
-        for k in range(MAX_WARS):
-            if ws[k, WS_WAR] >= 0 and (cp[CP_INVADERS_NOT_EXEMPT] or not war[ws[k, WS_WAR], WR_STAYS]):
-                if ws[k, WS_AT] == war_home(cp, ws[k, WS_WAR]):
-                    ws[k, WS_LINGER] = 1  # 9.2.7.3-9.2.7.4: the garrison of their own city stays on the map
-                else:
-                    end_war(tok, war, ts, g, ws, k, False, row)
-        # 9.1.8.1: Titus Tatius leaves play at the end of the Romulus era; offices end with the reign (KOR-A55)
-        for t in range(ts.shape[0]):
-            if ts[t, TS_LOC] == L_ROME and ts[t, TS_AT] == 1:
-                ts[t, TS_AT] = 0
-                if tok[t, TK_KIND] == LEADER:
-                    put(ts, t, L_OUT, 0, FACE_ROMAN)
-            if ts[t, TS_LOC] == L_ROME and tok[t, TK_KIND] == OFFICE:
-                put(ts, t, L_R, 0, FACE_ROMAN)
-        # 7.4: the mission
-        done = romanized_this_period(city, cs, g, cp)
-        need = per[period, PR_MISSION]
-        if done > need:
-            g[G_VP] += done - need
-        if done >= need:
-            row[M_MISSION_1 + period - 1] = 1
-            row[M_MISSIONS_MET] += 1
-        else:
-            mission_failed(stream, cp, tok, per, ts, g, row)
-        if per[period, PR_TULLUS]:
-            # 9.3.6: Alba Longa's war won, 3 random military units NR->R; 9.3.7.2: the Horatii leave play
-            if g[G_ALBA_HAPPY]:
-                for _ in range(3):
-                    u = pick(tok, ts, L_NR, -1, -1, False, 0, stream)
-                    if u >= 0:
-                        put(ts, u, L_R, 0, FACE_ROMAN)
-            h = horatii_token(tok, ts)
-            if h >= 0:
-                put(ts, h, L_OUT, 0, FACE_ROMAN)
+    if not last:
+        return
+    # 7.3 (KOR-A55): NR leaders and units on the map back into the NR container, invasions that stay until
+    # eradicated excepted; the others go home
+    # (invaders' units holding cities stay: excess units, Umbrians garrisoning an Etruscan city)
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and tok[t, TK_KIND] != GARRISON and \
+                (tok[t, TK_CODE] == 0 or cp[CP_INVADERS_NOT_EXEMPT]):
+            put(ts, t, L_NR, 0, FACE_NR)
+    umbrians_at_period_end(city, tok, ts, ws, g)
+    for k in range(MAX_WARS):
+        if ws[k, WS_WAR] >= 0 and (cp[CP_INVADERS_NOT_EXEMPT] or not war[ws[k, WS_WAR], WR_STAYS]):
+            if ws[k, WS_AT] == war_home(cp, ws[k, WS_WAR]):
+                ws[k, WS_LINGER] = 1  # 9.2.7.3-9.2.7.4: the garrison of their own city stays on the map
+            else:
+                end_war(tok, war, ts, g, ws, k, False, row)
+    # 9.1.8.1: Titus Tatius leaves play at the end of the Romulus era; offices end with the reign (KOR-A55)
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_ROME and ts[t, TS_AT] == 1:
+            ts[t, TS_AT] = 0
+            if tok[t, TK_KIND] == LEADER:
+                put(ts, t, L_OUT, 0, FACE_ROMAN)
+        if ts[t, TS_LOC] == L_ROME and tok[t, TK_KIND] == OFFICE:
+            put(ts, t, L_R, 0, FACE_ROMAN)
+    # 7.4: the mission
+    done = romanized_this_period(city, cs, g, cp)
+    need = per[period, PR_MISSION]
+    if done > need:
+        g[G_VP] += done - need
+    if done >= need:
+        row[M_MISSION_1 + period - 1] = 1
+        row[M_MISSIONS_MET] += 1
+    else:
+        g[G_FAILED] = 1
+        mission_losses(stream, cp, tok, ts, g)
+
+
+@njit(cache=True, apart=True)
+def turn_close(stream, city, cp, tok, per, ts, cs, g, row):
+    """A failed mission's tokens (7.4), the end of Tullus' period (9.3.6, 9.3.7.2), 7.5, 7.6 and 8.0."""
+    period = g[G_PERIOD]
+    last = g[G_TURN] == per[period, PR_LAST]
+    if g[G_FAILED]:
+        g[G_FAILED] = 0
+        mission_failed(stream, cp, tok, per, ts, g, row)
+    if last and per[period, PR_TULLUS]:
+        # 9.3.6: Alba Longa's war won, 3 random military units NR->R; 9.3.7.2: the Horatii leave play
+        if g[G_ALBA_HAPPY]:
+            for _ in range(3):
+                u = pick(tok, ts, L_NR, -1, -1, False, 0, stream)
+                if u >= 0:
+                    put(ts, u, L_R, 0, FACE_ROMAN)
+        h = horatii_token(tok, ts)
+        if h >= 0:
+            put(ts, h, L_OUT, 0, FACE_ROMAN)
     # 7.5: prestige, and the cities NR armies took this turn
     done = romanized_this_period(city, cs, g, cp)
     need = per[period, PR_MISSION]
@@ -2552,41 +2736,71 @@ def nr_near(city, tok, ts, ws, c):
 
 
 @njit(cache=True)
-def map_conflicts(city, cost, cp, tok, ts, ws, g):
-    """KoR 7.1: the royal army may not stay next to NR units (the map's adjacency proxy); it moves to the nearest
-    place where none is adjacent or present (DP-K07 by its default; ties: the nearest to Rome), at worst Rome. An
-    army besieging Alba Longa (9.3.7.3 d) stays."""
+def map_conflicts(city, cost, cp, tok, ts, ws, g, dstate):
+    """KoR 7.1: the royal army may not stay next to NR units (the map's adjacency proxy); « le groupe/l'unité R
+    doit être déplacé(e) d'un hexagone et retiré(e) dans la direction choisie par le joueur » (the Roman group
+    must be moved one hex, withdrawn in the direction the player chooses: DP-K07). It may go to a place with no NR
+    units in it or adjacent: one adjacent to it (one hex away), or the nearest (ties: the nearest to Rome),
+    DP-K07's default, for the abstract map may have no such place one hex away; none at all: Rome. An army
+    besieging Alba Longa (9.3.7.3 d) stays. Returns True when the player is to choose among two or more (the
+    ``allowed``, ``distance`` and ``to_rome`` blocks written in ``dstate``); else the army has moved."""
     at = g[G_ARMY_AT]
     if g[G_ALBA_SIEGE] or not nr_near(city, tok, ts, ws, at):
-        return
+        return False
     rome = cp[CP_ROME]
     best, best_key = rome, 1 << 60
     virt = np.zeros(1, np.int64)
     for c in range(cp[CP_CITIES]):
-        if c == at or city[c, CT_ENTRY] or cost[at, c] < 0 or nr_units_in(tok, ts, c, virt) > 0 or \
-                nr_near(city, tok, ts, ws, c):
-            continue
+        free = not (c == at or city[c, CT_ENTRY] or cost[at, c] < 0 or nr_units_in(tok, ts, c, virt) > 0 or
+                    nr_near(city, tok, ts, ws, c))
+        dstate[kd(c, KD_ALLOWED)] = free
+        dstate[kd(c, KD_DISTANCE)], dstate[kd(c, KD_TO_ROME)] = cost[at, c], cost[c, rome]
         key = cost[at, c] * (1 << 30) + cost[c, rome]
-        if key < best_key:
+        if free and key < best_key:
             best, best_key = c, key
-    g[G_ARMY_AT] = best
+    choices = 0
+    for c in range(cp[CP_CITIES]):
+        if dstate[kd(c, KD_ALLOWED)]:
+            near = c == best or cost[at, c] == cost[at, best] or ((city[at, CT_ADJACENT] >> c) & 1) == 1
+            dstate[kd(c, KD_ALLOWED)] = near
+            choices += 1 if near else 0
+    if choices < 2:
+        dstate[D_HEADER:D_UNITS] = 0
+        g[G_ARMY_AT] = best
+        return False
+    return True
 
 
-@njit(cache=True, apart=True)
-def mission_failed(stream, cp, tok, per, ts, g, row):
-    """7.4 failure (9.x.6; KOR-A54: as many military units as the King's Virtus, count_equals_king_virtus, or
-    units whose Virtus adds up to it, total_virtus_value; the player's choice, the weakest, army first, or at
-    random; to the general reserve), then the period's tokens R->NR."""
+@njit(cache=True)
+def mission_losses(stream, cp, tok, ts, g):
+    """7.4 failure (9.x.6; KOR-A54): military units lost to the general reserve, as many as the King's Virtus
+    (count_equals_king_virtus) or units whose Virtus adds up to it (total_virtus_value); the player chooses them
+    one by one (DP-K06, ``G_LOSS_LEFT``), or, with ``random``, they are drawn at once, the army's first."""
     loss = tok[g[G_COMMANDER], TK_VIRTUS]
+    if not cp[CP_LOSS_RANDOM]:
+        g[G_LOSS_LEFT] = loss
+        return
     while loss > 0:
         t = -1
         for loc in (L_ARMY, L_ROME):
             if t < 0:
-                t = pick(tok, ts, loc, -1, -1, False, 0, stream) if cp[CP_LOSS_RANDOM] else weakest(tok, ts, loc, -1)
+                t = pick(tok, ts, loc, -1, -1, False, 0, stream)
         if t < 0:
             break
         put(ts, t, L_RESERVE, 0, FACE_ROMAN)
         loss -= tok[t, TK_VIRTUS] if cp[CP_LOSS_TOTAL_VIRTUS] else 1
+
+
+@njit(cache=True)
+def lose_unit(cp, tok, ts, g, t):
+    """DP-K06's answer: unit ``t`` to the general reserve."""
+    put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+    g[G_LOSS_LEFT] = max(g[G_LOSS_LEFT] - (tok[t, TK_VIRTUS] if cp[CP_LOSS_TOTAL_VIRTUS] else 1), 0)
+
+
+@njit(cache=True, apart=True)
+def mission_failed(stream, cp, tok, per, ts, g, row):
+    """7.4 failure (9.x.6), after its units are lost (``mission_losses``): the period's tokens R->NR."""
     period = g[G_PERIOD]
     if per[period, PR_FAIL_UNITS_R_NR]:
         for _ in range(per[period, PR_FAIL_TOKENS]):
@@ -2640,7 +2854,8 @@ def falerii_not_attacked(stream, tok, ts, g):
 
 @njit(cache=True, apart=True)
 def turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
-    """Step 1 (the period's start on its first turn) and step 2 (the draws) of 5.2."""
+    """Step 1 of 5.2 (the period's start on its first turn), and what comes before the draws of step 2
+    (``campaign_advance`` draws them one by one: a Roman garrison drawn asks DP-K05 before the next draw)."""
     period = g[G_PERIOD]
     if g[G_TURN] == per[period, PR_FIRST] and period > 1:
         start_period(stream, cp, city, tok, per, ts, g, cs, ws, row)
@@ -2655,18 +2870,31 @@ def turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
         g[G_SENATE + i] = 0
     g[G_STOP_ACTIONS] = 0
     g[G_EXTRA_R_DRAWS] = 0
-    for _ in range(per[period, PR_R_DRAWS]):
-        if g[G_ENDED] == 0:
+    g[G_DRAWS] = per[period, PR_R_DRAWS]
+
+
+@njit(cache=True)
+def next_draw(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
+    """Step 2 of 5.2, one draw: the period's draws from R, then those events add (9.1.8.1), then those from NR.
+    Returns False when the draws are over."""
+    if g[G_STAGE] == ST_DRAW_R:
+        if g[G_DRAWS] > 0:
+            g[G_DRAWS] -= 1
             draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_R)
-    while g[G_EXTRA_R_DRAWS] > 0 and g[G_ENDED] == 0:
-        g[G_EXTRA_R_DRAWS] -= 1
-        draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_R)
-    for _ in range(per[period, PR_NR_DRAWS]):
-        if g[G_ENDED] == 0:
-            draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_NR)
+            return True
+        if g[G_EXTRA_R_DRAWS] > 0:
+            g[G_EXTRA_R_DRAWS] -= 1
+            draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_R)
+            return True
+        g[G_STAGE], g[G_DRAWS] = ST_DRAW_NR, per[g[G_PERIOD], PR_NR_DRAWS]
+    if g[G_DRAWS] > 0:
+        g[G_DRAWS] -= 1
+        draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_NR)
+        return True
     if g[G_OSTIA_BACK]:
         put(ts, g[G_OSTIA_BACK] - 1, L_R, 0, FACE_ROMAN)  # 9.4.7.1: back into R after all draws
         g[G_OSTIA_BACK] = 0
+    return False
 
 
 @njit(cache=True)
@@ -2679,7 +2907,9 @@ def campaign_init(stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp, 
 @njit(cache=True, apart=True)
 def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
                      bl, bstat, bg, bst, brow, prow, wbuf, row):
-    """The turn sequence of 5.2 from where the campaign stands to the next DP-K01 decision (point 0) or its end.
+    """The turn sequence of 5.2 from where the campaign stands to the next Roman decision or its end: DP-K05 after
+    a draw that gives Rome a garrison, DP-K02 (the army formed in Rome) and DP-K01 (the next action) before each
+    action, DP-K07 and DP-K06 at the end of the turn.
 
     Dice in this order each turn: the period's start (Inauguratio, container preparation, swap), the draws one by
     one (with each token's own dice), the action allowance, each Roman action's procedure (pillage's reactions at
@@ -2693,7 +2923,14 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
         stage = g[G_STAGE]
         if stage == ST_PERIOD:
             turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row)
-            g[G_STAGE] = ST_ALLOWANCE
+            g[G_STAGE] = ST_DRAW_R
+        elif stage == ST_DRAW_R or stage == ST_DRAW_NR:
+            if g[G_DRAWN]:
+                if roman_garrison(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
+                    return P_GARRISON
+                continue
+            if not next_draw(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
+                g[G_STAGE] = ST_ALLOWANCE
         elif stage == ST_ALLOWANCE:
             alba_siege_again(stream, city, cost, cp, tok, ts, cs, g, row)
             allowance(stream, cp, tok, per, ts, g)
@@ -2707,7 +2944,7 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
                     return err_end(g, err)
                 continue
             if g[G_ASKED]:
-                g[G_ASKED] = 0
+                g[G_ASKED], g[G_FORMING] = 0, NOT_FORMED
                 err = roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, slots, ts, g, cs, ws,
                                    pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row, g[G_ACTION])
                 if err:
@@ -2716,10 +2953,17 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
             if g[G_ACTIONS] <= 0:
                 g[G_STAGE] = ST_REACTIONS
                 continue
-            form_army(tok, ts, g, cp)
-            post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+            if g[G_FORMING] < KEPT and g[G_ARMY_AT] == cp[CP_ROME]:
+                if g[G_FORMING] == NOT_FORMED:
+                    g[G_FORMING] = FORMING
+                    post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+                if army_choice(dstate):
+                    return P_ARMY
+                end_forming(ts, g)
+            if g[G_FORMING] != KEPT:
+                post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
             g[G_ASKED] = 1
-            return 0
+            return P_ACTION
         elif stage == ST_REACTIONS:
             if g[G_REACTIONS] > 0:
                 g[G_REACTIONS] -= 1
@@ -2739,7 +2983,9 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
                         return err_end(g, err)
             g[G_STAGE] = ST_END_TURN
         else:
-            end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row)
+            point = end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row, dstate)
+            if point >= 0:
+                return point
             if g[G_ENDED]:
                 continue
             g[G_TURN] += 1
@@ -2850,22 +3096,65 @@ def score(cp, city, tok, ts, cs, g, row):
 
 
 @njit(cache=True)
+def decision_legal(point, state, action):
+    """Whether the rules allow ``action`` at decision ``point`` whose state is ``state``."""
+    if point == P_ACTION:
+        return action_legal(state, action)
+    if point == P_ARMY:
+        return army_legal(state, action)
+    if point == P_LOSS:
+        t = action - 1
+        return 0 <= t < state[D_COUNTERS] and (state[ku(t, KU_AT)] == U_ARMY or state[ku(t, KU_AT)] == U_ROME)
+    return 0 <= action < state[K_CITIES] and state[kd(action, KD_ALLOWED)] == 1
+
+
+@njit(cache=True)
+def decision_width(point, state):
+    """The candidate actions of decision ``point`` (the legal ones are among 0 .. width - 1)."""
+    if point == P_ACTION:
+        return 1 + state[K_CITIES] + N_OPS
+    if point == P_ARMY or point == P_LOSS:
+        return 1 + state[D_COUNTERS]
+    return state[K_CITIES]
+
+
+@njit(cache=True)
 def campaign_legal(point, action, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst,
                    bu, bl, bstat, bg, bst, brow, prow, wbuf, row):
-    return action_legal(dstate, action)
+    return decision_legal(point, dstate, action)
 
 
 @njit(cache=True)
 def campaign_apply(point, action, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst,
                    bu, bl, bstat, bg, bst, brow, prow, wbuf, row):
-    g[G_ACTION] = action
+    if point == P_ACTION:
+        g[G_ACTION] = action
+    elif point == P_ARMY:
+        army_apply(ts, g, dstate, action)
+    elif point == P_LOSS:
+        lose_unit(cp, tok, ts, g, action - 1)
+    else:
+        if point == P_GARRISON:
+            put(ts, g[G_DRAWN] - 1, L_CITY, action, FACE_ROMAN)
+            g[G_DRAWN] = 0
+        else:
+            g[G_ARMY_AT] = action
+        dstate[D_HEADER:D_UNITS] = 0
 
 
 @njit(cache=True)
 def campaign_decide(offset, point, codes, params, slots, stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp,
                     ts, g, cs, ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row):
     i = offset + point
-    return decide_action(codes[i], params[i], dstate, stream, slots, i)
+    if point == P_ACTION:
+        return decide_action(codes[i], params[i], dstate, stream, slots, i)
+    if point == P_ARMY:
+        return decide_army(codes[i], params[i], dstate, stream, slots, i)
+    if point == P_GARRISON:
+        return decide_garrison(codes[i], params[i], dstate, stream, slots, i)
+    if point == P_LOSS:
+        return decide_loss(codes[i], params[i], dstate, stream, slots, i)
+    return decide_retreat(codes[i], params[i], dstate, stream, slots, i)
 
 
 # ==================================================================================== DP-K01's built-ins
@@ -2902,7 +3191,6 @@ ACTION = DecisionPoint(
               "random": Builtin(ACTION_RANDOM, "uniform among the legal actions"),
               "passive": Builtin(ACTION_PASSIVE, "end the actions at once (the rules' own opponent plays alone)")},
     default="sensible", candidates=_action_candidates)
-CAMPAIGN_POINTS = (ACTION,)
 
 
 @njit(cache=True)
@@ -2910,28 +3198,27 @@ def decide_action(code, params, state, stream, slots, slot):
     if code == USER:
         return call(slots, slot, state, params, stream)
     if code == ACTION_RANDOM:
-        return random_action(state, stream)
+        return random_legal(P_ACTION, state, stream)
     if code == ACTION_PASSIVE:
         return ACT_END
     return sensible_action(state, params)
 
 
 @njit(cache=True)
-def random_action(state, stream):
-    """Uniform among the legal actions."""
-    n = state[K_CITIES]
-    total = 1 + n + N_OPS
+def random_legal(point, state, stream):
+    """Uniform among the legal actions of decision ``point``."""
+    width = decision_width(point, state)
     legal = 0
-    for a in range(total):
-        if action_legal(state, a):
+    for a in range(width):
+        if decision_legal(point, state, a):
             legal += 1
     k = rng.dn(stream, legal)
-    for a in range(total):
-        if action_legal(state, a):
+    for a in range(width):
+        if decision_legal(point, state, a):
             k -= 1
             if k == 0:
                 return a
-    return ACT_END
+    return 0
 
 
 @njit(cache=True, apart=True)
@@ -3017,6 +3304,162 @@ def sensible_action(state, params):
     return ACT_END
 
 
+# ================================================================================ DP-K02, K05, K06, K07
+# each point's built-ins: 0 its default, 1 random, 2 the alternative a player might prefer
+CHOICE_DEFAULT, CHOICE_RANDOM, CHOICE_OTHER = range(3)
+_RANDOM = Builtin(CHOICE_RANDOM, "uniform among the legal answers")
+_UNITS = ("unit_at", "unit_kind", "unit_virtus")
+CAMPAIGN_STATE = ACTION.state + ("garrison_virtus", "loss_left", "infantry_room", "cavalry_room", "counters") + \
+    tuple(f"{name}[{c}]" for name in ("allowed", "roman_garrison", "distance", "to_rome") for c in range(MAX_CITIES)) + \
+    tuple(f"{name}[{t}]" for name in _UNITS for t in range(MAX_COUNTERS))
+_STATE_DOC = (" The state is DP-K01's (its entries as they stand now; during DP-K02 as the forming began, but "
+              "for army_infantry, army_cavalry and movement_half_points), then: garrison_virtus, loss_left, "
+              "infantry_room and cavalry_room (what the army may still take, table 5.1), counters; allowed[c], "
+              "roman_garrison[c], distance[c] and to_rome[c] (road half-MP) at DP-K05 and DP-K07 only; for each "
+              "counter t, unit_at[t] (0 not a Roman unit a choice may take, 1 in the royal army, 2 in the Rome "
+              "reserve, 3 sent out of the army while it forms), unit_kind[t] (0 infantry, 1 cavalry, -1 not a "
+              "military unit) and unit_virtus[t].")
+
+
+def _unit_candidates(state):
+    return range(1 + int(state[D_COUNTERS]))
+
+
+def _place_candidates(state):
+    return range(int(state[K_CITIES]))
+
+
+ARMY = DecisionPoint(
+    "army", "DP-K02",
+    "The royal army formed in Rome before an action (4.2, table 5.1: the King commands 4 infantry and 2 cavalry): "
+    "units of the Rome reserve join it one at a time while it has room for their kind, units of the army may be "
+    "sent out of it (into the Rome reserve; not back this time), until the player ends the forming. An army of "
+    "cavalry alone moves 20 MP, with infantry 14 (5.2). Asked while the army stands in Rome, before each DP-K01, "
+    "when it offers more than ending." + _STATE_DOC,
+    state=CAMPAIGN_STATE,
+    actions="0 = the army is formed; 1 + t = counter t joins the army (unit_at[t] = 2 and room for its kind) or "
+            "leaves it (unit_at[t] = 1)",
+    builtins={"strongest": Builtin(CHOICE_DEFAULT, "keep the army; take the strongest infantry of the reserve "
+                                   "while there is room, then the strongest cavalry"),
+              "random": _RANDOM,
+              "cavalry": Builtin(CHOICE_OTHER, "an army of cavalry alone, the fast one: send the infantry out, "
+                                 "take the strongest cavalry while there is room")},
+    default="strongest", candidates=_unit_candidates)
+
+GARRISON_PLACE = DecisionPoint(
+    "garrison", "DP-K05",
+    "A Roman garrison drawn from R (4.1.1) joins a Roman city, Rome aside, whose garrison stays within 3 points "
+    "(allowed[c] = 1; roman_garrison[c] its garrison now, garrison_virtus the one drawn). Asked when the draw is "
+    "over, when such a city exists; with none the garrison goes to the general reserve." + _STATE_DOC,
+    state=CAMPAIGN_STATE,
+    actions="c = the city (allowed[c] = 1)",
+    builtins={"weakest": Builtin(CHOICE_DEFAULT, "the city with the weakest garrison (the first of equals)"),
+              "random": _RANDOM,
+              "strongest": Builtin(CHOICE_OTHER, "the city with the strongest garrison it fits in: one city "
+                                   "made hard to take rather than many a little")},
+    default="weakest", candidates=_place_candidates)
+
+LOSS = DecisionPoint(
+    "loss", "DP-K06",
+    "A failed mission (7.4, 9.x.6; KOR-A54 mission_loss_selection = player_choice) costs military units of the "
+    "royal army or the Rome reserve, to the general reserve: one asked at a time while loss_left > 0 (units, or "
+    "Virtus with mission_loss_mode = total_virtus_value) and a unit is left." + _STATE_DOC,
+    state=CAMPAIGN_STATE,
+    actions="1 + t = counter t is lost (unit_at[t] = 1 or 2)",
+    builtins={"weakest": Builtin(CHOICE_DEFAULT, "the weakest unit of the army (the first of equals), then of "
+                                 "the reserve"),
+              "random": _RANDOM,
+              "reserve_first": Builtin(CHOICE_OTHER, "the weakest of the Rome reserve first, keeping the army")},
+    default="weakest", candidates=_unit_candidates)
+
+RETREAT = DecisionPoint(
+    "retreat", "DP-K07",
+    "7.1: the royal army may not stay next to NR units; it steps away in the player's direction to a place with "
+    "no NR units in it or adjacent (allowed[c] = 1): one adjacent to it, or the nearest such place "
+    "(distance[c], from the army, and to_rome[c] in road half-MP). Asked when there are two or more; with "
+    "none the army goes to Rome." + _STATE_DOC,
+    state=CAMPAIGN_STATE,
+    actions="c = the place (allowed[c] = 1)",
+    builtins={"nearest": Builtin(CHOICE_DEFAULT, "the nearest (ties: the nearest to Rome, then the first)"),
+              "random": _RANDOM,
+              "toward_rome": Builtin(CHOICE_OTHER, "the one nearest to Rome (ties: the nearest)")},
+    default="nearest", candidates=_place_candidates)
+# in ``P_*`` order: the machine's point is the index
+CAMPAIGN_POINTS = (ACTION, ARMY, GARRISON_PLACE, LOSS, RETREAT)
+
+
+@njit(cache=True)
+def best_unit(state, at, kind, strongest):
+    """1 + the unit at ``at`` (``U_*``) of ``kind`` (-1: either) with the highest (``strongest``) or lowest
+    Virtus, the first of equals; 0 when there is none."""
+    best, value = -1, 0
+    for t in range(state[D_COUNTERS]):
+        if state[ku(t, KU_AT)] != at or (kind >= 0 and state[ku(t, KU_KIND)] != kind):
+            continue
+        v = state[ku(t, KU_VIRTUS)]
+        if best < 0 or (v > value if strongest else v < value):
+            best, value = t, v
+    return best + 1
+
+
+@njit(cache=True)
+def decide_army(code, params, state, stream, slots, slot):
+    if code == USER:
+        return call(slots, slot, state, params, stream)
+    if code == CHOICE_RANDOM:
+        return random_legal(P_ARMY, state, stream)
+    if code == CHOICE_OTHER:
+        out = best_unit(state, U_ARMY, INF, False)
+        if out:
+            return out
+    elif state[D_INF_ROOM] > 0:
+        take = best_unit(state, U_ROME, INF, True)
+        if take:
+            return take
+    return best_unit(state, U_ROME, CAV, True) if state[D_CAV_ROOM] > 0 else 0
+
+
+@njit(cache=True)
+def decide_garrison(code, params, state, stream, slots, slot):
+    if code == USER:
+        return call(slots, slot, state, params, stream)
+    if code == CHOICE_RANDOM:
+        return random_legal(P_GARRISON, state, stream)
+    best, value = -1, 0
+    for c in range(state[K_CITIES]):
+        if state[kd(c, KD_ALLOWED)]:
+            v = state[kd(c, KD_ROMAN_GARRISON)]
+            if best < 0 or (v > value if code == CHOICE_OTHER else v < value):
+                best, value = c, v
+    return best
+
+
+@njit(cache=True)
+def decide_loss(code, params, state, stream, slots, slot):
+    if code == USER:
+        return call(slots, slot, state, params, stream)
+    if code == CHOICE_RANDOM:
+        return random_legal(P_LOSS, state, stream)
+    first, second = (U_ROME, U_ARMY) if code == CHOICE_OTHER else (U_ARMY, U_ROME)
+    t = best_unit(state, first, -1, False)
+    return t if t else best_unit(state, second, -1, False)
+
+
+@njit(cache=True)
+def decide_retreat(code, params, state, stream, slots, slot):
+    if code == USER:
+        return call(slots, slot, state, params, stream)
+    if code == CHOICE_RANDOM:
+        return random_legal(P_RETREAT, state, stream)
+    near, far = (KD_TO_ROME, KD_DISTANCE) if code == CHOICE_OTHER else (KD_DISTANCE, KD_TO_ROME)
+    best, best_key = -1, 1 << 62
+    for c in range(state[K_CITIES]):
+        key = state[kd(c, near)] * (1 << 30) + state[kd(c, far)]
+        if state[kd(c, KD_ALLOWED)] and key < best_key:
+            best, best_key = c, key
+    return best
+
+
 # ============================================================================================= the machine
 @njit(cache=True)
 def campaign_player(point, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
@@ -3027,7 +3470,7 @@ def campaign_player(point, cp, city, cost, tok, per, war, pv0, stab, subc, subp,
 @njit(cache=True)
 def campaign_actions(point, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
                      bl, bstat, bg, bst, brow, prow, wbuf, row):
-    return 1 + cp[CP_CITIES] + N_OPS
+    return decision_width(point, dstate)
 
 
 @njit(cache=True)
@@ -3040,7 +3483,7 @@ def campaign_reward(player, cp, city, cost, tok, per, war, pv0, stab, subc, subp
 # the dice of the containers are the only thing hidden, and they are chance, not another player's choice
 campaign_game = machine_game("campaign_game", campaign_init, campaign_advance, campaign_legal, campaign_apply,
                              campaign_decide, Search(campaign_player, campaign_actions, campaign_reward, None),
-                             max_actions=1 + MAX_CITIES + N_OPS)
+                             max_actions=1 + max(MAX_CITIES + N_OPS, MAX_COUNTERS))
 
 
 @njit(cache=True)
@@ -3051,7 +3494,7 @@ def campaign_scratch(args):
     b = _battle
     return (np.zeros((tok.shape[0], TS_COLS), np.int64), np.zeros(G_SIZE, np.int64),
             np.zeros((cp[CP_CITIES], CS_COLS), np.int64), np.zeros((MAX_WARS, WS_COLS), np.int64),
-            np.zeros(K_STATE_SIZE, np.int64), np.zeros(pv0.shape, np.int64), np.zeros(32, np.int64),
+            np.zeros(STATE_SIZE, np.int64), np.zeros(pv0.shape, np.int64), np.zeros(32, np.int64),
             np.zeros((2, b.MAX_UNITS, b.U_COLS), np.int64), np.zeros((2, b.MAX_LEADERS, b.L_COLS), np.int64),
             np.zeros((2, b.MAX_UNITS, b.S_COLS), np.int64), np.zeros(b.G_SIZE, np.int64),
             np.zeros(b.BATTLE_STATE_SIZE, np.int64), np.zeros(b.N_METRICS, np.int64), np.zeros(64, np.int64),

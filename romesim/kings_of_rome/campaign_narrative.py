@@ -38,7 +38,8 @@ from . import treason as TR
 BLOCKS = frozenset((
     "campaign_setup", "start_period", "draw", "allowance", "decide_action", "roman_action", "post_action",
     "roman_siege", "roman_pillage", "roman_corruption", "roman_intimidation", "fight", "senate_consents", "reaction",
-    "treason", "ambush", "march", "war_siege", "start_war", "end_war", "end_of_turn", "mission_failed",
+    "treason", "ambush", "march", "war_siege", "start_war", "end_war", "end_of_turn", "mission_losses",
+    "mission_failed", "decide_army", "decide_garrison", "decide_loss", "decide_retreat",
     "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_siege", "cocles", "map_conflicts",
     "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle"))
 # blocks told in no line: DP-K01's state (every place's war_allowed), the action's dispatcher (its procedures speak)
@@ -171,7 +172,7 @@ class CampaignNarrator(Narrator):
             return {"end": {"consents": int(bool(value))}}
         if module != C.__name__:
             return None  # a procedure's own events: its line sums them up
-        if name == "romanized_this_period" and frame.f_back.f_code.co_name != "end_of_turn":
+        if name == "romanized_this_period" and frame.f_back.f_code.co_name not in ("period_end", "turn_close"):
             return None  # DP-K01's state
         if kind == "die":
             return self._die(name, frame, value)
@@ -277,13 +278,13 @@ class CampaignNarrator(Narrator):
                         bonus=int(local["bonus"]))
         elif name == "start_war":
             read.update(war=int(local["w"]), token=int(local["token"]), reactions=int(g[C.G_REACTIONS]))
-        elif name == "mission_failed":
+        elif name == "mission_losses":
             read["loss"] = int(tok[g[C.G_COMMANDER], C.TK_VIRTUS])
         elif name in DUELLING:
             read.update(army_at=int(g[C.G_ARMY_AT]), **_duels(frame))
         elif name == "romanized_this_period":
             # 7.4 (the mission, on a period's last turn) comes before 7.5 (prestige), which assigns ``done`` again
-            read["stage"] = "mission" if there["last"] and "done" not in there else "prestige"
+            read["stage"] = "mission" if frame.f_back.f_code.co_name == "period_end" else "prestige"
         return read
 
     def _return(self, name, frame, value):
@@ -476,6 +477,7 @@ class _Story:
             return f"the Roman fleet in {self.place(at)} (5.8)"
         return {C.L_OUT: "out of play", C.L_R: "the R container", C.L_NR: "the NR container",
                 C.L_RESERVE: "the general reserve", C.L_ARMY: "the royal army", C.L_WAR: "an invasion army",
+                C.L_DRAWN: "a Roman city of the player's choice (4.1.1, DP-K05)",
                 C.L_ASIDE: "set aside", C.L_PREP: "its container again after the replacement draw (9.5.7.4)"}.get(
                     loc, "?")
 
@@ -710,6 +712,10 @@ class _Story:
                 joined.setdefault(self.where(m[0], m[1], m[2], C.FACE_ROMAN), []).append(m[0])
         for where, ts in joined.items():
             self.say(block.first, f"The royal army takes {self.counters(ts)} from {where} (4.2, DP-K02).")
+        left = [m[0] for m in c.get("since", []) if m[1] == C.L_ARMY and m[3] == C.L_ROME]
+        if left:
+            self.say(block.first, f"{self.counters(left)} leave(s) the royal army for the Rome reserve "
+                     f"(4.2, DP-K02).")
         n, here = s.get("places", 0), s.get("army_at", 0)
         left = s.get("actions_left", 0)
         if v is None:
@@ -1130,19 +1136,48 @@ class _Story:
     def tell_falerii_not_attacked(self, block):
         self.tell_procedure(block, "Falerii not attacked (9.2.6)", lambda c, end: "a military unit goes R -> NR")
 
-    def tell_mission_failed(self, block):
+    def tell_mission_losses(self, block):
         at = self.anchor(block)
         c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
-        moved = end.get("moved", [])
-        lost = [m[0] for m in moved if m[3] == C.L_RESERVE]
-        to_nr = [m[0] for m in moved if m[1] == C.L_R and m[3] == C.L_NR]
-        told = any(child.name == "move_random" for child in block.children)
-        text = (f"Mission failed: units worth the King's Virtus ({c.get('loss', '?')}) to the general reserve: "
-                f"{self.counters(lost)}")
-        if not told:
-            text += f"; {len(to_nr)} token(s) from R into NR: {self.counters(to_nr)}"
-        self.say(block.first, text + f" (9.x.6){rule_tag(self.rows[at].rule) if at is not None else ''}.",
+        lost = [m[0] for m in end.get("moved", []) if m[3] == C.L_RESERVE]
+        how = f"drawn at random: {self.counters(lost)}" if lost else "the player chooses them (DP-K06)"
+        self.say(block.first, f"Mission failed: units worth the King's Virtus ({c.get('loss', '?')}) go to the "
+                 f"general reserve, {how} (9.x.6){rule_tag(self.rows[at].rule) if at is not None else ''}.",
                  block.steps)
+
+    def tell_mission_failed(self, block):
+        at = self.anchor(block)
+        end = self.end(at) if at is not None else {}
+        to_nr = [m[0] for m in end.get("moved", []) if m[1] == C.L_R and m[3] == C.L_NR]
+        if any(child.name == "move_random" for child in block.children):
+            self.say(block.first, "", block.steps)
+            return
+        self.say(block.first, f"The failed mission's tokens: {len(to_nr)} from R into NR: {self.counters(to_nr)} "
+                 f"(9.x.6){rule_tag(self.rows[at].rule) if at is not None else ''}.", block.steps)
+
+    # --- the Roman choices on the turn's way (DP-K02 is told with the action it comes before)
+    def tell_decide_army(self, block):
+        self.say(block.first, "", block.steps)
+
+    def tell_decide_garrison(self, block):
+        e = self.rows[block.first]
+        s = e.state or {}
+        where = "nowhere (the policy failed)" if e.value is None else self.place(e.value)
+        self.say(block.first, f"The Roman garrison of Virtus {s.get('garrison_virtus', '?')} joins {where}'s "
+                 f"garrison (4.1.1){rule_tag(e.rule)}.", block.steps)
+
+    def tell_decide_loss(self, block):
+        e = self.rows[block.first]
+        what = "nothing (the policy failed)" if e.value is None else self.counter(e.value - 1)
+        self.say(block.first, f"The failed mission costs {what}: to the general reserve (9.x.6, KOR-A54)"
+                 f"{rule_tag(e.rule)}.", block.steps)
+
+    def tell_decide_retreat(self, block):
+        e = self.rows[block.first]
+        s = e.state or {}
+        where = "nowhere (the policy failed)" if e.value is None else self.place(e.value)
+        self.say(block.first, f"Map conflict (7.1): NR units next to the royal army at "
+                 f"{self.place(s.get('army_at', -1))}; it steps away to {where}{rule_tag(e.rule)}.", block.steps)
 
     def tell_end_of_turn(self, block):
         """7.3 (a period's end: the NR units back into their container, Titus Tatius and the offices), 7.4 (the

@@ -1231,6 +1231,9 @@ class Campaign(Scenario):
         n = len(cmap.cities)
         if n > _C.MAX_CITIES:
             raise ScenarioError(f"map_folder: {n} places is more than the campaign's {_C.MAX_CITIES}")
+        if len(cnt.names) > _C.MAX_COUNTERS:
+            raise ScenarioError(f"counters: {len(cnt.names)} counters is more than the campaign's "
+                                f"{_C.MAX_COUNTERS}")
         index = cmap.index
         cp = np.zeros(_C.N_CP, np.int64)
         cp[_C.CP_CITIES], cp[_C.CP_ROME] = n, index("Rome")
@@ -1340,7 +1343,7 @@ class Campaign(Scenario):
         return tok
 
     def seats(self):
-        return (Seat("rome", "", "p_win", points=("action",)),)
+        return (Seat("rome", "", "p_win", points=tuple(dp.name for dp in _C.CAMPAIGN_POINTS)),)
 
     def narrator(self):
         from .campaign_narrative import CampaignNarrator
