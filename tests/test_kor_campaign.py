@@ -170,7 +170,7 @@ def check_position(tok, ts, cs, ws, g, cp, city, point=C.P_ACTION):
     a fleet in port is Roman ships in a port (5.8), an invader's ships sail with an army of their people."""
     loc = ts[:, C.TS_LOC]
     # a drawn Roman garrison waits for DP-K05's city, a unit sent out of the forming army for DP-K02's end
-    waiting = {C.P_GARRISON: C.L_DRAWN, C.P_ARMY: C.L_DISMISSED}.get(point, C.L_FLEET)
+    waiting = {C.P_GARRISON: C.L_DRAWN, C.P_ARMY: C.L_DISMISSED, C.P_EXCESS: C.L_EXCESS}.get(point, C.L_FLEET)
     assert (((loc >= C.L_OUT) & (loc <= C.L_ASIDE)) | (loc == C.L_FLEET) | (loc == waiting)).all()
     assert (loc == C.L_DRAWN).sum() == (point == C.P_GARRISON)
     assert not (loc == C.L_PREP).any()
@@ -194,7 +194,7 @@ def check_position(tok, ts, cs, ws, g, cp, city, point=C.P_ACTION):
 
 
 def count(loc):
-    return sum((loc == k).sum() for k in (*range(C.L_ASIDE + 1), C.L_FLEET, C.L_DRAWN, C.L_DISMISSED))
+    return sum((loc == k).sum() for k in (*range(C.L_ASIDE + 1), C.L_FLEET, C.L_DRAWN, C.L_DISMISSED, C.L_EXCESS))
 
 
 
@@ -1175,7 +1175,11 @@ def retreat(state, params, stream):
     return min(places(state), key=lambda c: (state[S.distance + c], state[S.to_rome + c]))
 
 
-bots = dict(army=army, garrison=garrison, loss=loss, retreat=retreat)
+def excess(state, params, stream):
+    return min(places(state), key=lambda c: state[S.distance + c])
+
+
+bots = dict(army=army, garrison=garrison, loss=loss, retreat=retreat, excess=excess)
 r = romesim.simulate("kings_of_rome.campaign", int(sys.argv[1]), seed=int(sys.argv[2]), keep=True,
                      progress=False, policies=bots)
 print(json.dumps(r.outcomes.to_numpy().tolist()))
@@ -1183,7 +1187,7 @@ print(json.dumps(r.outcomes.to_numpy().tolist()))
 
 
 def test_user_bots_read_the_documented_state_of_every_point():
-    """DP-K02, K05, K06 and K07 played by user functions written from the decision points' documented entries
+    """DP-K02, K05, K06, K07 and K08 played by user functions written from the decision points' documented entries
     (``state_index``: unit_at, unit_kind, unit_virtus, infantry_room, allowed, roman_garrison, distance, to_rome),
     doing what the built-in defaults do: the same campaigns, game by game. Interpreted (``NUMBA_DISABLE_JIT=1``),
     where a plain Python function is a bot; the compiled defaults on the other side."""
@@ -1197,3 +1201,55 @@ def test_user_bots_read_the_documented_state_of_every_point():
                           env=env, timeout=900, check=True)
     compiled = romesim.simulate("kings_of_rome.campaign", n, seed=seed, keep=True, progress=False)
     np.testing.assert_array_equal(np.array(json.loads(done.stdout)), compiled.outcomes.to_numpy())
+
+
+def test_greek_excess_units_go_one_per_greek_city_of_the_players_choice():
+    """KoR 9.6.7.2: « Les unités excédentaires sont placées sur la carte, une pour chaque Cité grecque de votre
+    choix. » (The excess units are placed on the map, one for each Greek city of your choice: DP-K08.) The Greek
+    army keeps 3 units; each unit over it waits until the draw is over, then goes to a Greek city holding the
+    fewest of the war's units: no city holds two while another holds none, whoever chooses. The default takes the
+    nearest to Cumae, ``far_from_rome`` the farthest from Rome. The abstract map has one Greek city, Cumae, where
+    there is nothing to choose: here the three places nearest Cumae are Greek cities too, as on a map a designer
+    may pass."""
+    args, scratch, row = set_up(131, 17, 6)
+    cp, city, cost, tok, per, war = args[:6]
+    ts0, g0, cs0, ws0 = scratch[:4]
+    dstate = scratch[4]
+    token = event_token(tok, C.EV_DANAI)
+    start = war[C.W_DANAI, C.WR_START]
+    city = city.copy()
+    near = sorted((c for c in range(cp[C.CP_CITIES]) if c not in (start, cp[C.CP_ROME]) and not city[c, C.CT_ENTRY]
+                   and cost[start, c] >= 0 and not cs0[c, C.CS_ROMAN]), key=lambda c: cost[start, c])
+    city[near[:3], C.CT_PEOPLE] = C.GREEKS
+    args = (cp, city, *args[2:])
+    greek = [c for c in range(cp[C.CP_CITIES]) if city[c, C.CT_PEOPLE] == C.GREEKS and not city[c, C.CT_ENTRY]
+             and cost[start, c] >= 0]
+    assert len(greek) == 4
+    asked, seen = 0, {"nearest": set(), "far_from_rome": set()}
+    for game in range(200):
+        for bot in ("nearest", "far_from_rome", "random"):
+            ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+            game_arrays = (*args, ts, g, cs, ws, *scratch[4:], row)
+            C.start_war(stream_of(SEED, 900 + game), city, cost, tok, war, ts, g, cs, ws, row, C.W_DANAI, token, 1)
+            waiting = np.flatnonzero(ts[:, C.TS_LOC] == C.L_EXCESS)
+            assert g[C.G_EXCESS] == len(waiting)
+            chosen = []
+            while C.greek_excess(city, cost, cp, tok, ts, cs, ws, g, per, dstate):
+                allowed = [c for c in range(cp[C.CP_CITIES]) if dstate[C.kd(c, C.KD_ALLOWED)]]
+                mine = (tok[:, C.TK_CODE] == C.W_DANAI + 1) & (ts[:, C.TS_LOC] == C.L_CITY)
+                held = {c: int((mine & (ts[:, C.TS_AT] == c)).sum()) for c in greek}
+                assert set(allowed) == {c for c in greek if held[c] == min(held.values())} and len(allowed) >= 2
+                c = answer(stream_of(SEED, 901), C.P_EXCESS, game_arrays, {"excess": bot})
+                if bot != "random":
+                    key = (lambda c: cost[start, c]) if bot == "nearest" else (lambda c: -cost[c, cp[C.CP_ROME]])
+                    assert key(c) == min(key(x) for x in allowed)
+                chosen.append(c)
+                asked += 1
+            if bot in seen:
+                seen[bot].add(tuple(chosen))
+            assert g[C.G_EXCESS] == 0 and not (ts[:, C.TS_LOC] == C.L_EXCESS).any()
+            placed = ts[waiting]
+            assert (placed[:, C.TS_LOC] == C.L_CITY).all() and (placed[:, C.TS_FACE] == C.FACE_NR).all()
+            held = np.array([(placed[:, C.TS_AT] == c).sum() for c in greek])
+            assert held.max() - held.min() <= 1  # one per city, then a second one per city ...
+    assert asked > 0 and seen["nearest"] != seen["far_from_rome"]

@@ -58,6 +58,7 @@ L_PREP = L_ASIDE + 1  # tokens being shared out (9.x.2) or drawn and waiting to 
 L_FLEET = L_PREP + 1  # a Roman ship in a port, TS_AT the port (5.8); an invader's ships sail with its army (L_WAR)
 L_DRAWN = L_FLEET + 1  # a Roman garrison drawn from R, waiting for its city (DP-K05); only while it is asked
 L_DISMISSED = L_DRAWN + 1  # a unit sent out of the royal army while it forms (DP-K02); the Rome reserve after
+L_EXCESS = L_DISMISSED + 1  # a Greek unit over its army's caps, TS_AT its army, waiting for its city (DP-K08)
 TS_LOC, TS_AT, TS_FACE, TS_COLS = range(4)
 FACE_ROMAN, FACE_NR = 0, 1
 
@@ -128,7 +129,7 @@ PV_SIZE, SUB_POINTS = 64, 16
  G_ETRUSCAN_WARS, G_ETRUSCAN_RUNNING, G_FIRST_ETRUSCAN_LEADER, G_WAR_PEOPLE, G_PRESTIGE_DONE, G_EXTRA_R_DRAWS,
  G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_ALBA_DRAWN, G_ALBA_SIEGE, G_ALBA_HAPPY,
  G_FALERII_DUE, G_MOVED, G_UMBRIAN_TOKEN, G_DRAWS, G_DRAWN, G_FORMING, G_LOSS_LEFT, G_END_STEP, G_FAILED,
- G_SENATE) = range(43)
+ G_EXCESS, G_SENATE) = range(44)
 G_SENATE_SIZE = 4  # G_SENATE + i: the Senate on Curia people i (senate.PEOPLE_*): 0 unasked, 1 approved, 2 refused
 G_SIZE = G_SENATE + G_SENATE_SIZE
 # the stages of a turn (5.2); G_DRAWS: the draws left from the container of ST_DRAW_R / ST_DRAW_NR
@@ -168,12 +169,13 @@ K_HEADER = K_OPS + N_OPS
  KC_SEA, KC_COLS) = range(12)
 K_STATE_SIZE = K_HEADER + KC_COLS * MAX_CITIES
 # the campaign's decision points (the machine's ``point``): DP-K01, then the choices the turn asks on its way
-P_ACTION, P_ARMY, P_GARRISON, P_LOSS, P_RETREAT, N_POINTS = range(6)
+P_ACTION, P_ARMY, P_GARRISON, P_LOSS, P_RETREAT, P_EXCESS, N_POINTS = range(7)
 MAX_COUNTERS = 320
 ARMY_INF, ARMY_CAV = 4, 2             # table 5.1: a King's army, 4 infantry and 2 cavalry
 # every decision's state is DP-K01's entries, then what the other points decide (D_*), one block per place for
-# DP-K05 and DP-K07 (KD_*, written at those points only) and one block per counter (KU_*)
-D_GARRISON, D_LOSS_LEFT, D_INF_ROOM, D_CAV_ROOM, D_COUNTERS, D_HEADER = range(K_STATE_SIZE, K_STATE_SIZE + 6)
+# DP-K05, K07 and K08 (KD_*, written at those points only) and one block per counter (KU_*)
+(D_GARRISON, D_LOSS_LEFT, D_INF_ROOM, D_CAV_ROOM, D_EXCESS, D_COUNTERS, D_HEADER) = range(K_STATE_SIZE,
+                                                                                        K_STATE_SIZE + 7)
 KD_ALLOWED, KD_ROMAN_GARRISON, KD_DISTANCE, KD_TO_ROME, KD_COLS = range(5)
 KU_AT, KU_KIND, KU_VIRTUS, KU_COLS = range(4)
 D_UNITS = D_HEADER + KD_COLS * MAX_CITIES
@@ -190,7 +192,7 @@ def kc(c, col):
 
 @njit(cache=True, inline="always")
 def kd(c, col):
-    """The state index of place ``c``'s entry ``col`` for DP-K05 and DP-K07 (``KD_*``)."""
+    """The state index of place ``c``'s entry ``col`` for DP-K05, K07 and K08 (``KD_*``)."""
     return D_HEADER + col * MAX_CITIES + c
 
 
@@ -818,6 +820,59 @@ def roman_garrison(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
     post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
     dstate[D_GARRISON] = tok[t, TK_VIRTUS]
     return True
+
+
+@njit(cache=True)
+def greek_excess(city, cost, cp, tok, ts, cs, ws, g, per, dstate):
+    """KoR 9.6.7.2: « Les unités excédentaires sont placées sur la carte, une pour chaque Cité grecque de votre
+    choix » (the excess units are placed on the map, one for each Greek city of your choice: DP-K08). The next
+    waiting unit goes to a Greek city, not Rome's, that holds the fewest of the war's units (``allowed``;
+    ``distance`` from the war's start, ``to_rome``); none, the start place. Returns True when the player is to
+    choose among two or more, its state posted; else the units have gone where they had to."""
+    while g[G_EXCESS] > 0:
+        u = -1
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_EXCESS:
+                u = t
+                break
+        k = ts[u, TS_AT]
+        w, start, rome = ws[k, WS_WAR], ws[k, WS_START], cp[CP_ROME]
+        fewest, choices, only = 1 << 30, 0, -1
+        for c in range(cp[CP_CITIES]):
+            there = 1 << 30
+            if not city[c, CT_ENTRY] and city[c, CT_PEOPLE] == tok[u, TK_PEOPLE] and not cs[c, CS_ROMAN] and \
+                    cost[start, c] >= 0:
+                there = 0
+                for t in range(ts.shape[0]):
+                    if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and tok[t, TK_CODE] == w + 1:
+                        there += 1
+            dstate[kd(c, KD_ALLOWED)] = there
+            fewest = min(fewest, there)
+        for c in range(cp[CP_CITIES]):
+            fits = fewest < (1 << 30) and dstate[kd(c, KD_ALLOWED)] == fewest
+            dstate[kd(c, KD_ALLOWED)] = fits
+            dstate[kd(c, KD_DISTANCE)], dstate[kd(c, KD_TO_ROME)] = cost[start, c], cost[c, rome]
+            if fits:
+                choices += 1
+                only = c
+        if choices >= 2:
+            post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+            dstate[D_EXCESS] = g[G_EXCESS]
+            return True
+        dstate[D_HEADER:D_UNITS] = 0
+        place_in(ts, u, only if only >= 0 else (-1 if city[start, CT_ENTRY] else start), FACE_NR)
+        g[G_EXCESS] -= 1
+    return False
+
+
+@njit(cache=True)
+def place_excess(ts, g, c):
+    """DP-K08's answer: the next waiting Greek unit into city ``c``."""
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_EXCESS:
+            put(ts, t, L_CITY, c, FACE_NR)
+            g[G_EXCESS] -= 1
+            return
 
 
 # ================================================================================================== draws
@@ -1486,6 +1541,9 @@ def start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurr
                 break  # the fixed counter mix caps the dice (9.4.7.3)
             if j < in_army:
                 put(ts, u, L_WAR, k, FACE_NR)
+            elif w == W_DANAI:
+                put(ts, u, L_EXCESS, k, FACE_NR)  # one per Greek city of the player's choice (DP-K08), asked
+                g[G_EXCESS] += 1                  # when the draw is over
             else:
                 place_in(ts, u, excess_home(city, cost, cs, tok, ts, w, people, start,
                                             w == W_ETRUSCAN and occurrence < 3), FACE_NR)
@@ -1508,9 +1566,9 @@ def start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurr
 @njit(cache=True)
 def excess_home(city, cost, cs, tok, ts, w, people, start, by_sea):
     """Where a unit over an invasion army's caps goes: one per city of its people (9.4.7.3 the Samnite cities,
-    9.5.7.3 a Gallic city, 9.6.7.2 the Greek cities (DP-K08 by its default, the nearest), 9.5.7.4 the Etruscan
-    ports for a war from the sea, then the cities nearest the start), the cities with fewest of the war's units
-    first, then the nearest to the start; none free, the start place; an entry box: the general reserve."""
+    9.5.7.3 a Gallic city, 9.5.7.4 the Etruscan ports for a war from the sea, then the cities nearest the start),
+    the cities with fewest of the war's units first, then the nearest to the start; none free, the start place; an
+    entry box: the general reserve. The Greek ones the player places (``greek_excess``, DP-K08)."""
     best, best_key = -1, 1 << 60
     for c in range(city.shape[0]):
         if city[c, CT_ENTRY] or city[c, CT_PEOPLE] != people or cs[c, CS_ROMAN] or cost[start, c] < 0:
@@ -1859,7 +1917,7 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
     inf, cav = army_counts(tok, ts)
     mp = army_mp(tok, ts)
     dstate[:K_STATE_SIZE] = 0
-    dstate[D_GARRISON] = dstate[D_LOSS_LEFT] = 0
+    dstate[D_GARRISON] = dstate[D_LOSS_LEFT] = dstate[D_EXCESS] = 0
     dstate[K_TURN], dstate[K_PERIOD], dstate[K_IP], dstate[K_VP] = g[G_TURN], g[G_PERIOD], g[G_IP], g[G_VP]
     dstate[K_ACTIONS], dstate[K_ARMY_AT], dstate[K_INF], dstate[K_CAV] = g[G_ACTIONS], at, inf, cav
     dstate[K_KING_VIRTUS] = tok[g[G_COMMANDER], TK_VIRTUS]
@@ -2929,12 +2987,16 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
                 if roman_garrison(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
                     return P_GARRISON
                 continue
+            if g[G_EXCESS] and greek_excess(city, cost, cp, tok, ts, cs, ws, g, per, dstate):
+                return P_EXCESS
             if not next_draw(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
                 g[G_STAGE] = ST_ALLOWANCE
         elif stage == ST_ALLOWANCE:
             alba_siege_again(stream, city, cost, cp, tok, ts, cs, g, row)
             allowance(stream, cp, tok, per, ts, g)
             g[G_STAGE] = ST_ACTIONS
+        elif g[G_EXCESS] and greek_excess(city, cost, cp, tok, ts, cs, ws, g, per, dstate):
+            return P_EXCESS  # a Greek war drawn in a revolt (6.2)
         elif stage == ST_ACTIONS:
             if g[G_IMMEDIATE] > 0:
                 g[G_IMMEDIATE] -= 1
@@ -3137,8 +3199,10 @@ def campaign_apply(point, action, cp, city, cost, tok, per, war, pv0, stab, subc
         if point == P_GARRISON:
             put(ts, g[G_DRAWN] - 1, L_CITY, action, FACE_ROMAN)
             g[G_DRAWN] = 0
-        else:
+        elif point == P_RETREAT:
             g[G_ARMY_AT] = action
+        else:
+            place_excess(ts, g, action)
         dstate[D_HEADER:D_UNITS] = 0
 
 
@@ -3154,7 +3218,9 @@ def campaign_decide(offset, point, codes, params, slots, stream, cp, city, cost,
         return decide_garrison(codes[i], params[i], dstate, stream, slots, i)
     if point == P_LOSS:
         return decide_loss(codes[i], params[i], dstate, stream, slots, i)
-    return decide_retreat(codes[i], params[i], dstate, stream, slots, i)
+    if point == P_RETREAT:
+        return decide_retreat(codes[i], params[i], dstate, stream, slots, i)
+    return decide_excess(codes[i], params[i], dstate, stream, slots, i)
 
 
 # ==================================================================================== DP-K01's built-ins
@@ -3309,13 +3375,15 @@ def sensible_action(state, params):
 CHOICE_DEFAULT, CHOICE_RANDOM, CHOICE_OTHER = range(3)
 _RANDOM = Builtin(CHOICE_RANDOM, "uniform among the legal answers")
 _UNITS = ("unit_at", "unit_kind", "unit_virtus")
-CAMPAIGN_STATE = ACTION.state + ("garrison_virtus", "loss_left", "infantry_room", "cavalry_room", "counters") + \
+CAMPAIGN_STATE = ACTION.state + ("garrison_virtus", "loss_left", "infantry_room", "cavalry_room", "excess_left",
+                                 "counters") + \
     tuple(f"{name}[{c}]" for name in ("allowed", "roman_garrison", "distance", "to_rome") for c in range(MAX_CITIES)) + \
     tuple(f"{name}[{t}]" for name in _UNITS for t in range(MAX_COUNTERS))
 _STATE_DOC = (" The state is DP-K01's (its entries as they stand now; during DP-K02 as the forming began, but "
               "for army_infantry, army_cavalry and movement_half_points), then: garrison_virtus, loss_left, "
-              "infantry_room and cavalry_room (what the army may still take, table 5.1), counters; allowed[c], "
-              "roman_garrison[c], distance[c] and to_rome[c] (road half-MP) at DP-K05 and DP-K07 only; for each "
+              "infantry_room and cavalry_room (what the army may still take, table 5.1), excess_left, counters; "
+              "allowed[c], roman_garrison[c], distance[c] and to_rome[c] (road half-MP) at DP-K05, K07 and K08 "
+              "only; for each "
               "counter t, unit_at[t] (0 not a Roman unit a choice may take, 1 in the royal army, 2 in the Rome "
               "reserve, 3 sent out of the army while it forms), unit_kind[t] (0 infantry, 1 cavalry, -1 not a "
               "military unit) and unit_virtus[t].")
@@ -3384,8 +3452,20 @@ RETREAT = DecisionPoint(
               "random": _RANDOM,
               "toward_rome": Builtin(CHOICE_OTHER, "the one nearest to Rome (ties: the nearest)")},
     default="nearest", candidates=_place_candidates)
+EXCESS = DecisionPoint(
+    "excess", "DP-K08",
+    "9.6.7.2: the Greek army's units over its caps are placed « une pour chaque Cité grecque de votre choix » (one "
+    "for each Greek city of your choice): each in turn goes to a Greek city, not Rome's, holding the fewest of the "
+    "war's units (allowed[c] = 1; distance[c] from the war's start, to_rome[c]); excess_left counts those still "
+    "to place. Asked when there are two or more such cities." + _STATE_DOC,
+    state=CAMPAIGN_STATE,
+    actions="c = the city (allowed[c] = 1)",
+    builtins={"nearest": Builtin(CHOICE_DEFAULT, "the nearest to the war's start (the first of equals)"),
+              "random": _RANDOM,
+              "far_from_rome": Builtin(CHOICE_OTHER, "the one farthest from Rome (ties: the nearest to the start)")},
+    default="nearest", candidates=_place_candidates)
 # in ``P_*`` order: the machine's point is the index
-CAMPAIGN_POINTS = (ACTION, ARMY, GARRISON_PLACE, LOSS, RETREAT)
+CAMPAIGN_POINTS = (ACTION, ARMY, GARRISON_PLACE, LOSS, RETREAT, EXCESS)
 
 
 @njit(cache=True)
@@ -3455,6 +3535,22 @@ def decide_retreat(code, params, state, stream, slots, slot):
     best, best_key = -1, 1 << 62
     for c in range(state[K_CITIES]):
         key = state[kd(c, near)] * (1 << 30) + state[kd(c, far)]
+        if state[kd(c, KD_ALLOWED)] and key < best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True)
+def decide_excess(code, params, state, stream, slots, slot):
+    if code == USER:
+        return call(slots, slot, state, params, stream)
+    if code == CHOICE_RANDOM:
+        return random_legal(P_EXCESS, state, stream)
+    best, best_key = -1, 1 << 62
+    for c in range(state[K_CITIES]):
+        key = state[kd(c, KD_DISTANCE)]
+        if code == CHOICE_OTHER:
+            key -= state[kd(c, KD_TO_ROME)] * (1 << 30)
         if state[kd(c, KD_ALLOWED)] and key < best_key:
             best, best_key = c, key
     return best

@@ -39,7 +39,8 @@ BLOCKS = frozenset((
     "campaign_setup", "start_period", "draw", "allowance", "decide_action", "roman_action", "post_action",
     "roman_siege", "roman_pillage", "roman_corruption", "roman_intimidation", "fight", "senate_consents", "reaction",
     "treason", "ambush", "march", "war_siege", "start_war", "end_war", "end_of_turn", "mission_losses",
-    "mission_failed", "decide_army", "decide_garrison", "decide_loss", "decide_retreat",
+    "mission_failed", "decide_army", "decide_garrison", "decide_loss", "decide_retreat", "decide_excess",
+    "greek_excess",
     "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_siege", "cocles", "map_conflicts",
     "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle"))
 # blocks told in no line: DP-K01's state (every place's war_allowed), the action's dispatcher (its procedures speak)
@@ -478,6 +479,7 @@ class _Story:
         return {C.L_OUT: "out of play", C.L_R: "the R container", C.L_NR: "the NR container",
                 C.L_RESERVE: "the general reserve", C.L_ARMY: "the royal army", C.L_WAR: "an invasion army",
                 C.L_DRAWN: "a Roman city of the player's choice (4.1.1, DP-K05)",
+                C.L_EXCESS: "a Greek city of the player's choice (9.6.7.2, DP-K08)",
                 C.L_ASIDE: "set aside", C.L_PREP: "its container again after the replacement draw (9.5.7.4)"}.get(
                     loc, "?")
 
@@ -1171,6 +1173,15 @@ class _Story:
         what = "nothing (the policy failed)" if e.value is None else self.counter(e.value - 1)
         self.say(block.first, f"The failed mission costs {what}: to the general reserve (9.x.6, KOR-A54)"
                  f"{rule_tag(e.rule)}.", block.steps)
+
+    def tell_greek_excess(self, block):
+        self.tell_if_moved(block, "The Greek army's excess units (9.6.7.2)", "one per Greek city")
+
+    def tell_decide_excess(self, block):
+        e = self.rows[block.first]
+        where = "nowhere (the policy failed)" if e.value is None else self.place(e.value)
+        self.say(block.first, f"A Greek unit over its army's caps goes to {where}, one per Greek city of the "
+                 f"player's choice (9.6.7.2){rule_tag(e.rule)}.", block.steps)
 
     def tell_decide_retreat(self, block):
         e = self.rows[block.first]
