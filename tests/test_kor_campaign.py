@@ -1226,7 +1226,7 @@ def test_greek_excess_units_go_one_per_greek_city_of_the_players_choice():
              and cost[start, c] >= 0]
     assert len(greek) == 4
     asked, seen = 0, {"nearest": set(), "far_from_rome": set()}
-    for game in range(200):
+    for game in range(80):
         for bot in ("nearest", "far_from_rome", "random"):
             ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
             game_arrays = (*args, ts, g, cs, ws, *scratch[4:], row)
