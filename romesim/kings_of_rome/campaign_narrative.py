@@ -714,9 +714,9 @@ class _Story:
                 joined.setdefault(self.where(m[0], m[1], m[2], C.FACE_ROMAN), []).append(m[0])
         for where, ts in joined.items():
             self.say(block.first, f"The royal army takes {self.counters(ts)} from {where} (4.2, DP-K02).")
-        left = [m[0] for m in c.get("since", []) if m[1] == C.L_ARMY and m[3] == C.L_ROME]
-        if left:
-            self.say(block.first, f"{self.counters(left)} leave(s) the royal army for the Rome reserve "
+        dismissed = [m[0] for m in c.get("since", []) if m[1] == C.L_ARMY and m[3] == C.L_ROME]
+        if dismissed:
+            self.say(block.first, f"{self.counters(dismissed)} leave(s) the royal army for the Rome reserve "
                      f"(4.2, DP-K02).")
         n, here = s.get("places", 0), s.get("army_at", 0)
         left = s.get("actions_left", 0)
