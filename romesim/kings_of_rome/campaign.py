@@ -839,13 +839,8 @@ def greek_excess(city, cost, cp, tok, ts, cs, ws, g, per, dstate):
         w, start, rome = ws[k, WS_WAR], ws[k, WS_START], cp[CP_ROME]
         fewest, choices, only = 1 << 30, 0, -1
         for c in range(cp[CP_CITIES]):
-            there = 1 << 30
-            if not city[c, CT_ENTRY] and city[c, CT_PEOPLE] == tok[u, TK_PEOPLE] and not cs[c, CS_ROMAN] and \
-                    cost[start, c] >= 0:
-                there = 0
-                for t in range(ts.shape[0]):
-                    if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and tok[t, TK_CODE] == w + 1:
-                        there += 1
+            there = excess_held(city, cost, cs, tok, ts, w, tok[u, TK_PEOPLE], start, c)
+            there = there if there >= 0 else 1 << 30
             dstate[kd(c, KD_ALLOWED)] = there
             fewest = min(fewest, there)
         for c in range(cp[CP_CITIES]):
@@ -1571,18 +1566,28 @@ def excess_home(city, cost, cs, tok, ts, w, people, start, by_sea):
     entry box: the general reserve. The Greek ones the player places (``greek_excess``, DP-K08)."""
     best, best_key = -1, 1 << 60
     for c in range(city.shape[0]):
-        if city[c, CT_ENTRY] or city[c, CT_PEOPLE] != people or cs[c, CS_ROMAN] or cost[start, c] < 0:
+        there = excess_held(city, cost, cs, tok, ts, w, people, start, c)
+        if there < 0:
             continue
-        there = 0
-        for t in range(ts.shape[0]):
-            if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and tok[t, TK_CODE] == w + 1:
-                there += 1
         key = (there * 2 + (0 if city[c, CT_PORT] or not by_sea else 1)) * (1 << 40) + cost[start, c]
         if key < best_key:
             best, best_key = c, key
     if best < 0 and not city[start, CT_ENTRY]:
         best = start
     return best
+
+
+@njit(cache=True)
+def excess_held(city, cost, cs, tok, ts, w, people, start, c):
+    """How many of war ``w``'s units hold ``c``, when it is a city its excess units may go to (of ``people``, not
+    Rome's, reached from ``start``); -1 for any other place."""
+    if city[c, CT_ENTRY] or city[c, CT_PEOPLE] != people or cs[c, CS_ROMAN] or cost[start, c] < 0:
+        return -1
+    there = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and tok[t, TK_CODE] == w + 1:
+            there += 1
+    return there
 
 
 @njit(cache=True)

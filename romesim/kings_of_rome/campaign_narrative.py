@@ -1158,13 +1158,17 @@ class _Story:
                  f"(9.x.6){rule_tag(self.rows[at].rule) if at is not None else ''}.", block.steps)
 
     # --- the Roman choices on the turn's way (DP-K02 is told with the action it comes before)
+    def chosen_place(self, e):
+        """The place a DP-K05, K07 or K08 decision chose."""
+        return "nowhere (the policy failed)" if e.value is None else self.place(e.value)
+
     def tell_decide_army(self, block):
         self.say(block.first, "", block.steps)
 
     def tell_decide_garrison(self, block):
         e = self.rows[block.first]
         s = e.state or {}
-        where = "nowhere (the policy failed)" if e.value is None else self.place(e.value)
+        where = self.chosen_place(e)
         self.say(block.first, f"The Roman garrison of Virtus {s.get('garrison_virtus', '?')} joins {where}'s "
                  f"garrison (4.1.1){rule_tag(e.rule)}.", block.steps)
 
@@ -1179,14 +1183,14 @@ class _Story:
 
     def tell_decide_excess(self, block):
         e = self.rows[block.first]
-        where = "nowhere (the policy failed)" if e.value is None else self.place(e.value)
+        where = self.chosen_place(e)
         self.say(block.first, f"A Greek unit over its army's caps goes to {where}, one per Greek city of the "
                  f"player's choice (9.6.7.2){rule_tag(e.rule)}.", block.steps)
 
     def tell_decide_retreat(self, block):
         e = self.rows[block.first]
         s = e.state or {}
-        where = "nowhere (the policy failed)" if e.value is None else self.place(e.value)
+        where = self.chosen_place(e)
         self.say(block.first, f"Map conflict (7.1): NR units next to the royal army at "
                  f"{self.place(s.get('army_at', -1))}; it steps away to {where}{rule_tag(e.rule)}.", block.steps)
 
