@@ -132,6 +132,93 @@ def test_a_cached_caller_loads_its_apart_callees_first_or_compiles_again(tmp_pat
     assert run() == [21, 0, 1]  # the callee is gone: the caller compiles again
 
 
+def test_a_callee_is_linked_into_its_callers_and_never_made_machine_code():
+    """A ``Callee``'s code is a ``LinkedOnlyLibrary``: linked into its callers and made machine code there, never on
+    its own; an apart function and a kernel are machine code."""
+    import numpy as np
+
+    from romesim.core.jit import LinkedOnlyLibrary
+
+    @njit
+    def inner(a, k):
+        return a.sum() * k
+
+    @njit(apart=True)
+    def middle(a):
+        return inner(a, 2) + 1
+
+    @njit
+    def outer(a):
+        return middle(a) + inner(a, 3)
+
+    assert outer(np.arange(4)) == 13 + 18
+    linked = inner.callee.overloads[inner.callee.signatures[0]].library
+    assert isinstance(linked, LinkedOnlyLibrary) and not linked._compiled
+    for function in (middle.callee, outer):
+        library = function.overloads[function.signatures[0]].library
+        assert not isinstance(library, LinkedOnlyLibrary)
+
+
+LINKED_MODULE = """
+from romesim.core.jit import njit
+
+@njit(cache=True)
+def inner(a, k):
+    return a.sum() * k
+
+@njit(cache=True)
+def first(a):
+    return inner(a, 2)
+
+@njit(cache=True)
+def second(a):
+    return inner(a, 3) + 1
+"""
+
+LINKED_RUN = """
+import sys, numpy as np
+sys.path.insert(0, sys.argv[1])
+import linked_module
+caller = getattr(linked_module, sys.argv[2])
+print(caller(np.arange(5)), linked_module.inner.callee.stats.cache_hits.total())
+"""
+
+
+def test_a_callee_saved_in_the_cache_is_linked_into_a_caller_compiled_later(tmp_path):
+    """The cache keeps a callee's code for linking only; a new process compiling another caller loads it from
+    there (as a user's bot recompiles the functions that call it) and gets the same answers."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "linked_module.py").write_text(LINKED_MODULE)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run(caller):
+        done = subprocess.run([sys.executable, "-c", LINKED_RUN, str(tmp_path), caller], env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return [int(x) for x in done.stdout.split()]
+
+    assert run("first") == [20, 0]  # inner compiled and saved
+    assert run("second") == [31, 1]  # inner loaded from the cache, linked into second
+
+
+def test_the_compiler_s_flags_give_numba_s_values():
+    """``TargetConfig.values``, read from the flags' own values and the defaults, is numba's dict, in its order."""
+    from numba.core.compiler import Flags
+
+    flags = Flags()
+    flags.nrt = True
+    flags.boundscheck = False
+    flags.inline = "always"
+    assert list(flags.values().items()) == [(name, getattr(flags, name)) for name in flags.options]
+    assert flags == Flags(flags) and hash(flags) == hash(Flags(flags))
+    other = Flags(flags)
+    other.nrt = False
+    assert flags != other
+
+
 def test_numba_s_own_rules_for_other_functions():
     """A plain numba function called from compiled code still compiles per constant (what romesim avoids)."""
     @numba.njit

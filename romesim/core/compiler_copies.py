@@ -1,4 +1,5 @@
-"""Two copies numba's compiler makes that cost most of a cold compile of a whole game, made cheaply.
+"""Two copies numba's compiler makes that cost most of a cold compile of a whole game, made cheaply; and the
+compiler's flags compared cheaply.
 
 Both are ``copy.deepcopy`` calls whose result is the same when made another way; each module's ``copy`` is
 replaced by an object that makes those two copies that way and hands every other call to ``copy``. The compiled
@@ -15,11 +16,16 @@ does, nothing is replaced.
 * ``ir_utils.copy_propagate`` and ``find_potential_aliases`` iterate to a fixed point and deep-copy their table,
   a dict of sets of variable names (or pairs of them), at each step. Strings and tuples of strings are immutable,
   so the deep copy is the dict of copied sets, made here without visiting each element (the siege: 13 s).
+
+And ``TargetConfig.values``: numba looks up each typed call in a cache keyed by the compiler's flags, whose hash
+and equality build the dict of every option's value through its property, forty options a time; typing a whole
+game made half a million such dicts (the campaign: 15 million property calls, a tenth of its cold compile). The
+dict is the same, read from the flags' own values and the options' defaults.
 """
 import copy
 import sys
 
-from numba.core import inline_closurecall, ir, ir_utils
+from numba.core import inline_closurecall, ir, ir_utils, targetconfig
 
 
 class _BlocksOfOneScope:
@@ -52,6 +58,17 @@ class _SetsOfNames:
         return getattr(copy, name)
 
 
+_DEFAULTS = {}  # a TargetConfig class -> its options' (name, default) pairs, in its order
+
+
+def _values(self):
+    defaults = _DEFAULTS.get(type(self))
+    if defaults is None:
+        defaults = _DEFAULTS[type(self)] = tuple((name, option.default) for name, option in self.options.items())
+    get = self._values.get
+    return {name: get(name, default) for name, default in defaults}
+
+
 def _install():
     worker = getattr(inline_closurecall, "InlineWorker", None)
     if worker is not None and getattr(inline_closurecall, "copy", None) is copy:
@@ -68,6 +85,9 @@ def _install():
         worker.inline_ir = inline_ir_copying_scopes_once
     if getattr(ir_utils, "copy", None) is copy:
         ir_utils.copy = _SetsOfNames()
+    config = getattr(targetconfig, "TargetConfig", None)
+    if config is not None and "_values" in getattr(config, "__slots__", ()):
+        config.values = _values
 
 
 _install()

@@ -16,8 +16,9 @@ functions called only from other compiled functions; their wrappers were a fifth
 files of its own (numba's cache does not tell functions compiled with different options apart). A function given
 explicit signatures (``builtin_slot``, a first-class function) is called as it is.
 
-A function made with ``apart=True`` is compiled once and called, from every caller, at its address: see
-``ApartCallee``.
+A callee's code is only linked into its callers and made machine code there, not also on its own
+(``LinkedOnlyLibrary``). A function made with ``apart=True`` is compiled once and called, from every
+caller, at its address: see ``ApartCallee``.
 
 Other code (a user's bot, numba's own functions) keeps numba's rules.
 
@@ -31,7 +32,7 @@ from pathlib import Path
 
 import numba
 from llvmlite import binding as llvm
-from numba.core import sigutils, types
+from numba.core import codegen, compiler, sigutils, types
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.imputils import user_function
 from numba.core.registry import CPUDispatcher
@@ -64,7 +65,8 @@ class TypedByTypes(CPUDispatcher):
             return self
         twin = self.__dict__.get("_callee")
         if twin is None:
-            twin = numba.njit(**{**self._options, **NO_WRAPPERS, "cache": False})(self.py_func)
+            linked = {} if self._apart else {"pipeline_class": LinkedOnlyCompiler}
+            twin = numba.njit(**{**self._options, **NO_WRAPPERS, **linked, "cache": False})(self.py_func)
             twin.__class__ = ApartCallee if self._apart else Callee
             if self._options.get("cache"):
                 twin.enable_caching()
@@ -109,6 +111,68 @@ class ApartCallee(Callee):
         calls.pop(cres.entry_point, None)  # numba's call links the callee's code into the caller
         call = _call_by_symbol(cres.fndesc, symbol)
         calls[cres.entry_point].append(call, call.signature)
+
+
+class LinkedOnlyLibrary(codegen.JITCodeLibrary):
+    """The code of a ``Callee``: only ever linked into its callers' code, never run as it is.
+
+    numba makes each function's module machine code, then links the module into each caller, which is made machine
+    code again: a callee's own machine code was made at every cold compile and never called. This library's module
+    is optimised as numba's (callers inline its optimised code: left unoptimised for the callers' own passes, the
+    duel played 40 % slower) but never made machine code."""
+
+    def _finalize_final_module(self):
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+
+    def get_pointer_to_function(self, name):
+        self._ensure_finalized()
+        return 0
+
+    def serialize_using_object_code(self):
+        return (self.name, _LINKED, self._get_module_for_linking().as_bitcode())
+
+
+_LINKED = "romesim-linked"
+
+
+def _unserialize(cls, codegen_, state, _numba=codegen.CPUCodeLibrary._unserialize.__func__):
+    """numba's loading of a library from its cache, and of the code a ``LinkedOnlyLibrary`` saved there."""
+    name, kind, data = state
+    if kind != _LINKED:
+        return _numba(cls, codegen_, state)
+    library = codegen_.create_library(name)
+    library.__class__ = LinkedOnlyLibrary
+    library._final_module = library._shared_module = llvm.parse_bitcode(data)
+    library._finalized = True
+    return library
+
+
+codegen.CPUCodeLibrary._unserialize = classmethod(_unserialize)
+
+
+def _set_env(self, env_name, env, _numba=codegen.JITCPUCodegen.set_env):
+    """numba's setting of a function's environment in its machine code, where it has machine code: a
+    ``LinkedOnlyLibrary``'s function has none, and its copies in its callers never read it (a caller loaded from
+    the cache does not set its callees' either)."""
+    if self._engine.get_global_value_address(env_name):
+        _numba(self, env_name, env)
+
+
+codegen.JITCPUCodegen.set_env = _set_env
+
+
+class LinkedOnlyCompiler(compiler.Compiler):
+    """numba's compiler, making a ``LinkedOnlyLibrary``."""
+
+    def compile_extra(self, func):
+        if self.state.library is None:
+            library = self.state.targetctx.codegen().create_library(func.__qualname__)
+            library.__class__ = LinkedOnlyLibrary
+            library.enable_object_caching()
+            self.state.library = library
+        return super().compile_extra(func)
 
 
 def apart_symbol(py_func, args):

@@ -83,6 +83,15 @@ if config.DISABLE_JIT:  # the interpreted kernels share arrays as Python does
 
 
 @njit(cache=True)
+def copy_into(dst, src):
+    """``dst[...] = src`` for two arrays of one size, element by element in C order. numba's slice assignment of an
+    array compiles, in each process and for each caller, the error it raises on a shape mismatch: two seconds of
+    a cold compile for the first, a few tenths for each other."""
+    for i in range(dst.size):
+        dst.flat[i] = src.flat[i]
+
+
+@njit(cache=True)
 def alive_until_here(owners):
     """A use of ``owners`` after the block's games: they own what the block's ``borrowed`` views point to, and
     numba releases a variable after its last use."""

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..core import rng
 from ..core.jit import njit
-from ..core.loop import END, Machine, block_kernel, decider, machine_game
+from ..core.loop import END, Machine, block_kernel, copy_into, decider, machine_game
 from ..core.policy import USER, Builtin, DecisionPoint, call
 from ..core.search import Search
 from . import battle as _battle
@@ -1687,7 +1687,7 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, b
     reserve); a lost King gives the Interrex (KOR-A38). Returns ``(error, Rome won)``."""
     b = _battle
     p = pv[PROC_BATTLE]
-    p[:] = pv0[PROC_AMBUSH if mode == b.MODE_AMBUSH else PROC_BATTLE]
+    copy_into(p, pv0[PROC_AMBUSH if mode == b.MODE_AMBUSH else PROC_BATTLE])
     bu[:, :, :] = 0
     bl[:, :, :] = 0
     n = 0
@@ -2091,7 +2091,7 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp
             row[M_SIEGES_WON] += 1
             return 0
     p = pv[PROC_SIEGE]
-    p[:] = pv0[PROC_SIEGE]
+    copy_into(p, pv0[PROC_SIEGE])
     lead = tok[leader, TK_VIRTUS] if leader >= 0 else 0
     cmd = g[G_COMMANDER]
     p[s.GARRISON], p[s.LEADER], p[s.UNITS] = garrison, lead, units
@@ -2139,7 +2139,7 @@ def roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, 
     units = nr_units_in(tok, ts, c, virt)
     inf, cav = army_counts(tok, ts)
     p = pv[PROC_PILLAGE]
-    p[:] = pv0[PROC_PILLAGE]
+    copy_into(p, pv0[PROC_PILLAGE])
     p[pl.GARRISON], p[pl.KING], p[pl.N_UNITS] = garrison, 1, min(units, 8)
     prow[:] = 0
     err = pl.pillage_game(stream, prow, subc[PROC_PILLAGE], subp[PROC_PILLAGE], slots, p, virt, sst)
@@ -2186,7 +2186,7 @@ def roman_corruption(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, p
     garrison = garrison_value(tok, ts, c, FACE_NR)
     units = nr_units_in(tok, ts, c, virt)
     p = pv[PROC_CORRUPTION]
-    p[:] = pv0[PROC_CORRUPTION]
+    copy_into(p, pv0[PROC_CORRUPTION])
     p[co.GARRISON], p[co.UNITS] = garrison, units
     prow[:] = 0
     err = co.corruption_game(stream, prow, subc[PROC_CORRUPTION], subp[PROC_CORRUPTION], slots, p, sst)
@@ -2213,7 +2213,7 @@ def roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, subc, subp, 
     virt = np.zeros(8, np.int64)
     units = min(nr_units_in(tok, ts, c, virt), 6)
     p = pv[PROC_INTIMIDATION]
-    p[:] = pv0[PROC_INTIMIDATION]
+    copy_into(p, pv0[PROC_INTIMIDATION])
     p[it.N_UNITS] = units
     prow[:] = 0
     err = it.intimidation_game(stream, prow, subc[PROC_INTIMIDATION], subp[PROC_INTIMIDATION], slots, p, virt, sst)
@@ -2295,7 +2295,7 @@ def treason(stream, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, r
                 target = c
                 break
     p = pv[PROC_TREASON]
-    p[:] = pv0[PROC_TREASON]
+    copy_into(p, pv0[PROC_TREASON])
     p[tr.GARRISON], p[tr.IP_AVAILABLE] = best, g[G_IP]
     prow[:] = 0
     err = tr.treason_game(stream, prow, subc[PROC_TREASON], subp[PROC_TREASON], slots, p, sst)
@@ -2533,7 +2533,7 @@ def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, 
         if n_roman * n_roman * rome_faces < n_nr * n_nr * nr_faces:
             return 0, port
     p = pv[PROC_NAVAL]
-    p[:] = pv0[PROC_NAVAL]
+    copy_into(p, pv0[PROC_NAVAL])
     p[nv.N_ROMAN], p[nv.N_NR], p[nv.OMEN], p[nv.ASTUTIA] = n_roman, n_nr, g[G_OMEN] == OMEN_GOOD, 0
     for i in range(nv.MAX_SHIPS):
         p[nv.ROMAN_V + i] = tok[roman[i], TK_VIRTUS] if i < n_roman else 0

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from ..core.jit import njit
+from ..core.loop import copy_into
 from ..core import rng  # noqa: E402  (the `random` target draws from the game's stream)
 from ..core.policy import USER, Builtin, DecisionPoint, call
 
@@ -710,8 +711,8 @@ def tactic_estimates(rv, rcav, rdrm, rpts, rshield, n_r, nv, ncav, npts, n_n, om
         if ncav[j]:
             cn[m_n] = nv[j]
             m_n += 1
-    cr[:m_r] = np.sort(cr[:m_r])[::-1]
-    cn[:m_n] = np.sort(cn[:m_n])[::-1]
+    copy_into(cr[:m_r], np.sort(cr[:m_r])[::-1])
+    copy_into(cn[:m_n], np.sort(cn[:m_n])[::-1])
     m = min(m_r, m_n)
     base = phase3_edge(rv, rcav, rdrm, rpts, rshield, n_r, nv, ncav, npts, n_n, omen, pen_n - pen_r)
     both = base if (not may_decline or n_r >= n_n) else 0.0

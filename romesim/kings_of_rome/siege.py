@@ -12,7 +12,7 @@ import numpy as np
 from ..core.jit import njit
 
 from ..core import rng
-from ..core.loop import block_kernel
+from ..core.loop import block_kernel, copy_into
 from ..core.policy import error_code
 from . import battle as _battle
 from .policies import (
@@ -256,9 +256,9 @@ def siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, slots, 
     lead, units = p[LEADER], p[UNITS]
     offset = _battle.battle_offset(bcodes)
     roman_alive = _battle.MAX_UNITS  # every besieger, unless the relief battle killed some
-    sortie_p[:] = bp[SORTIE_BATTLE]
-    sortie_units[:] = bunits[SORTIE_BATTLE]
-    sortie_leaders[:] = bleaders[SORTIE_BATTLE]
+    copy_into(sortie_p, bp[SORTIE_BATTLE])
+    copy_into(sortie_units, bunits[SORTIE_BATTLE])
+    copy_into(sortie_leaders, bleaders[SORTIE_BATTLE])
     if p[RELIEF]:
         err = _battle.battle_game(stream, bcodes, bparams, slots, offset, bp[RELIEF_BATTLE], bunits[RELIEF_BATTLE],
                                   bleaders[RELIEF_BATTLE], status, bg, bstate, brow)
