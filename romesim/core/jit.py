@@ -65,7 +65,7 @@ class TypedByTypes(CPUDispatcher):
             return self
         twin = self.__dict__.get("_callee")
         if twin is None:
-            linked = {} if self._apart else {"pipeline_class": LinkedOnlyCompiler}
+            linked = {"pipeline_class": LinkedOnlyCompiler} if LINKED_ONLY and not self._apart else {}
             twin = numba.njit(**{**self._options, **NO_WRAPPERS, **linked, "cache": False})(self.py_func)
             twin.__class__ = ApartCallee if self._apart else Callee
             if self._options.get("cache"):
@@ -137,7 +137,19 @@ class LinkedOnlyLibrary(codegen.JITCodeLibrary):
 _LINKED = "romesim-linked"
 
 
-def _unserialize(cls, codegen_, state, _numba=codegen.CPUCodeLibrary._unserialize.__func__):
+def _numba_as_0_68():
+    """Whether numba's code libraries, their cache and the compiler have the parts ``LinkedOnlyLibrary`` replaces
+    (numba 0.60 to 0.68 have them); where they do not, a callee is compiled as numba compiles it."""
+    parts = [(codegen.CPUCodeLibrary, ("_unserialize", "_finalize_dynamic_globals", "_verify_declare_only_symbols",
+                                       "_get_module_for_linking", "serialize_using_object_code")),
+             (codegen.JITCPUCodegen, ("set_env",)), (compiler.Compiler, ("compile_extra",))]
+    return all(hasattr(cls, name) for cls, names in parts for name in names)
+
+
+LINKED_ONLY = _numba_as_0_68()
+
+
+def _unserialize(cls, codegen_, state, _numba=getattr(codegen.CPUCodeLibrary._unserialize, "__func__", None)):
     """numba's loading of a library from its cache, and of the code a ``LinkedOnlyLibrary`` saved there."""
     name, kind, data = state
     if kind != _LINKED:
@@ -149,10 +161,7 @@ def _unserialize(cls, codegen_, state, _numba=codegen.CPUCodeLibrary._unserializ
     return library
 
 
-codegen.CPUCodeLibrary._unserialize = classmethod(_unserialize)
-
-
-def _set_env(self, env_name, env, _numba=codegen.JITCPUCodegen.set_env):
+def _set_env(self, env_name, env, _numba=getattr(codegen.JITCPUCodegen, "set_env", None)):
     """numba's setting of a function's environment in its machine code, where it has machine code: a
     ``LinkedOnlyLibrary``'s function has none, and its copies in its callers never read it (a caller loaded from
     the cache does not set its callees' either)."""
@@ -160,7 +169,9 @@ def _set_env(self, env_name, env, _numba=codegen.JITCPUCodegen.set_env):
         _numba(self, env_name, env)
 
 
-codegen.JITCPUCodegen.set_env = _set_env
+if LINKED_ONLY:
+    codegen.CPUCodeLibrary._unserialize = classmethod(_unserialize)
+    codegen.JITCPUCodegen.set_env = _set_env
 
 
 class LinkedOnlyCompiler(compiler.Compiler):
