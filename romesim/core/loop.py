@@ -136,10 +136,10 @@ REPLAY_PLAY = "play(stream, row, codes, params, slots, {inputs})"
 REPLAY_MACHINE = "play(stream, codes, params, slots, np.int64(0), {inputs}, row)"
 
 
-def _generate(template, name, count, functions, module, line, helpers=(), **jit):
+def _generate(template, name, count, functions, module, line, helpers=None, **jit):
     """``template`` with ``count`` inputs, compiled as if written in ``module`` at ``line`` (see ``block_kernel``),
-    its names resolved in ``functions`` and the loop's own helpers. ``helpers``: other functions the template
-    defines, compiled with numba's default options (the returned function's own are ``jit``); they are kept in
+    its names resolved in ``functions`` and the loop's own helpers. ``helpers``: the other functions the template
+    defines, by name, each with its numba options (the returned function's own are ``jit``); they are kept in
     ``GENERATED`` under their names, for ``decider``."""
     inputs = [f"input_{i}" for i in range(count)]  # not the game's names, which may be the kernel's (``out``)
     copies = [f"copy_{i}" for i in range(count)]
@@ -154,9 +154,8 @@ def _generate(template, name, count, functions, module, line, helpers=(), **jit)
                      record=record, error_code=error_code, borrowed=borrowed, alive_until_here=alive_until_here,
                      **functions)
     exec(compile(source, module.__file__, "exec"), namespace)
-    for helper in helpers:
-        # with reference counting whatever the caller's: numba passes a loop's _nrt=False on to its callees
-        namespace[helper] = GENERATED[helper] = njit(cache=True, _nrt=True)(namespace[helper])
+    for helper, options in (helpers or {}).items():
+        namespace[helper] = GENERATED[helper] = njit(cache=True, **options)(namespace[helper])
     return njit(cache=True, **jit)(namespace[name])
 
 
@@ -274,11 +273,15 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
     module, line = sys.modules[function.__module__], sys._getframe(1).f_lineno
     functions = dict(init=init, advance=advance, legal=legal, apply=apply, decide=decide, END=END,
                      format=dict(decide="decide"))
-    helpers = ()
+    helpers = None
     if search is not None:
         if max_actions < 1:
             raise TypeError(f"{name}: a searchable game gives max_actions, the most actions a decision has")
-        helpers = (f"{name}_playout", f"{name}_search", f"{name}_choose")
+        # the search allocates its trees and copies: reference counting whatever the loop's (numba passes a loop's
+        # _nrt=False on to its callees); the choice between search and the game's decide, taken at every
+        # decision, is compiled as the loop is (counting a P8 battle's 13 arrays at each decision halved its speed)
+        counted = dict(_nrt=True)
+        helpers = {f"{name}_playout": counted, f"{name}_search": counted, f"{name}_choose": jit}
         determinize = "pass" if search.determinize is None else \
             "determinize(point, playout_stream, {copies})".format(copies=", ".join(f"copy_{i}" for i in range(count)))
         functions.update(player=search.player, actions=search.actions, reward=search.reward,
