@@ -4,6 +4,7 @@ Pure numpy: nothing here compiles a kernel.
 """
 import collections
 import csv
+import heapq
 import math
 import shutil
 from pathlib import Path
@@ -131,6 +132,39 @@ def test_next_hop_ties_take_lowest_index(cmap):
             best = [k for k in range(len(cities)) if (cities[i], cities[k]) in edges
                     and edges[cities[i], cities[k]] + cmap.cost[k, j] == cmap.cost[i, j]]
             assert cmap.next_hop[i, j] == min(best)
+
+
+def _dijkstra(cities, edges, source, closed):
+    """Half-MP from ``source`` to every place by Dijkstra over ``edges``, no path passing through ``closed``."""
+    dist, todo = {source: 0}, [(0, source)]
+    while todo:
+        d, here = heapq.heappop(todo)
+        if d > dist[here] or (here in closed and here != source):
+            continue
+        for there in cities:
+            step = edges.get((here, there))
+            if step is not None and d + step < dist.get(there, math.inf):
+                dist[there] = d + step
+                heapq.heappush(todo, (d + step, there))
+    return dist
+
+
+@pytest.mark.parametrize("closed", [(), ("Falerii",), ("Capena",), ("Falerii", "Capena")])
+def test_cost_avoiding_goes_around_closed_places(cmap, closed):
+    """KoR 9.2.7.3-9.2.7.4, DP-K03: the royal army may not cross a Falerii or Capena held by its people, but may
+    go around it or stop there. ``road_cost`` is kor_roads.csv's edges; ``cost_avoiding`` equals a Dijkstra over
+    them that never passes through a closed place, and ``cost`` with nothing closed."""
+    edges = _edges()
+    cities = cmap.cities
+    for (a, b), half_mp in edges.items():
+        assert cmap.road_cost[cmap.index(a), cmap.index(b)] == half_mp
+    assert (cmap.road_cost >= 0).sum() == len(edges)
+    avoiding = cmap.cost_avoiding(closed)
+    if not closed:
+        assert (avoiding == cmap.cost).all()
+    for i, source in enumerate(cities):
+        dist = _dijkstra(cities, edges, source, set(closed))
+        assert [dist.get(c, -1) for c in cities] == avoiding[i].tolist(), source
 
 
 def test_adjacency_proxy_is_the_readme_list(cmap):

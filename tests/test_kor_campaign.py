@@ -302,6 +302,47 @@ def test_bad_files_are_named_in_the_error(tmp_path):
         romesim.scenario("kings_of_rome.campaign", hex_km=0)
 
 
+@pytest.mark.parametrize("value, message", [
+    ("battle.tactic", "'battle.tactic' is not 'procedure.point=built-in'"),
+    ("batle.tactic=defence", "unknown procedure 'batle' .did you mean 'battle'"),
+    ("battle.tactc=defence", "battle has no decision point 'tactc' .did you mean 'tactic'"),
+    ("battle.tactic=defense", "battle.tactic='defense' is not allowed .did you mean 'defence'"),
+    ("battle.tactic=ismcts",
+     "battle.tactic=.ismcts. is not allowed; its built-ins inside the campaign: default, random, parametric, attack, "
+     "defence$"),
+    ("siege.reroll=never, siege.reroll=greedy", "siege.reroll is given twice"),
+])
+def test_procedure_bots_are_checked(value, message):
+    """Spec 3.4: the procedures' decision points inside the campaign take their built-ins by name; a wrong name
+    is refused with the field, the value and what is allowed; a search is not played inside a campaign."""
+    with pytest.raises(romesim.ScenarioError, match="procedures: " + message):
+        romesim.scenario("kings_of_rome.campaign", procedures=value)
+
+
+def test_procedure_bots_reach_the_campaigns_procedures():
+    """Spec 3.4: ``procedures`` sets the bots of the battles and ambushes the campaign fights, and nothing else.
+    ``battle.tactic=random`` (DP-B04 drawn from the game's dice) against the default: the kernel's rows are the
+    procedure's own resolution; the campaigns that fought no battle play the same dice, game by game, and some of
+    those that did are different games."""
+    battle = romesim.scenario("kings_of_rome.battle")
+    chosen = romesim.scenario("kings_of_rome.campaign", procedures="battle.tactic=random, siege.reroll=never")
+    subc, subp = chosen.kernel_args()[-2:]
+    default_c, default_p = romesim.scenario("kings_of_rome.campaign").kernel_args()[-2:]
+    want = resolve(battle.decision_points, {"tactic": "random"})
+    assert (subc[C.PROC_BATTLE, :want.codes.size] == want.codes).all()
+    assert (subc[C.PROC_SIEGE] != default_c[C.PROC_SIEGE]).sum() == 1
+    others = [k for k in range(C.N_PROC) if k not in (C.PROC_BATTLE, C.PROC_SIEGE)]
+    assert (subc[others] == default_c[others]).all() and (subp[others] == default_p[others]).all()
+    assert (subc[C.PROC_AMBUSH] == default_c[C.PROC_AMBUSH]).all()
+    scenario = romesim.scenario("kings_of_rome.campaign", procedures="battle.tactic=random")
+    plain = romesim.simulate("kings_of_rome.campaign", 200, seed=SEED, keep=True, progress=False).outcomes
+    varied = romesim.simulate(scenario, 200, seed=SEED, keep=True, progress=False).outcomes
+    quiet = plain["battles"] == 0
+    assert 0 < quiet.sum() < len(plain)
+    assert plain[quiet].equals(varied[quiet])
+    assert (plain[~quiet] != varied[~quiet]).any(axis=1).sum() > 0
+
+
 def test_samnite_army_follows_its_dice_and_caps():
     """KoR 9.4.7.3 (KOR-A57 rule_text): Meddix's army from Rufrium rolls infantry d6+2 and cavalry d6+1, keeps at
     most 4 infantry and 2 cavalry, and the rest stay in Rufrium, within the counter mix (6 infantry and 4 cavalry
@@ -544,7 +585,7 @@ def test_invaders_over_their_caps_go_one_per_city():
     token = event_token(tok, C.EV_ETRUSCAN)
     start = war[C.W_ETRUSCAN, C.WR_START]
     places = [c for c in range(cp[C.CP_CITIES]) if city[c, C.CT_PEOPLE] == C.ETRUSCANS and not city[c, C.CT_ENTRY]
-              and cost[start, c] >= 0]
+              and cost[0, start, c] >= 0]
     ports = [c for c in places if city[c, C.CT_PORT]]
     assert ports and len(ports) < len(places)
     excess_seen = 0
@@ -585,8 +626,8 @@ def test_royal_army_steps_away_from_adjacent_nr_units():
     latin = units_at(tok, ts0, C.L_RESERVE, people=C.LATINS)[0]
     C.put(ts0, latin, C.L_CITY, lanuvium, C.FACE_NR)
     free = [c for c in range(len(cmap.cities)) if c not in (aricia, lanuvium) and not cmap.entry[c]
-            and not cmap.adjacent[c, lanuvium] and cost[aricia, c] >= 0]
-    nearest = min(free, key=lambda c: (cost[aricia, c], cost[c, cp[C.CP_ROME]]))
+            and not cmap.adjacent[c, lanuvium] and cost[0, aricia, c] >= 0]
+    nearest = min(free, key=lambda c: (cost[0, aricia, c], cost[0, c, cp[C.CP_ROME]]))
     one_hex = {c for c in free if cmap.adjacent[aricia, c]}
     chosen, asked = {}, False
     for bot in ("nearest", "toward_rome", "random"):
@@ -594,7 +635,7 @@ def test_royal_army_steps_away_from_adjacent_nr_units():
         game_arrays = (*args, ts, g, cs, ws, *scratch[4:], row)
         if C.map_conflicts(city, cost, cp, tok, ts, ws, g, dstate):
             allowed = {c for c in range(cp[C.CP_CITIES]) if dstate[C.kd(c, C.KD_ALLOWED)]}
-            assert allowed == one_hex | {c for c in free if cost[aricia, c] == cost[aricia, nearest]}
+            assert allowed == one_hex | {c for c in free if cost[0, aricia, c] == cost[0, aricia, nearest]}
             asked = True
             C.post_action(city, cost, tok, ts, cs, ws, g, cp, args[4], dstate)  # as end_of_turn posts it
             answer(stream_of(SEED, 62), C.P_RETREAT, game_arrays, {"retreat": bot})
@@ -602,8 +643,8 @@ def test_royal_army_steps_away_from_adjacent_nr_units():
         chosen[bot] = at = g[C.G_ARMY_AT]
         assert at in free and ts[latin, C.TS_LOC] == C.L_CITY and ts[latin, C.TS_AT] == lanuvium
     assert asked and chosen["nearest"] == nearest
-    candidates = one_hex | {c for c in free if cost[aricia, c] == cost[aricia, nearest]}
-    assert chosen["toward_rome"] == min(candidates, key=lambda c: (cost[c, cp[C.CP_ROME]], cost[aricia, c]))
+    candidates = one_hex | {c for c in free if cost[0, aricia, c] == cost[0, aricia, nearest]}
+    assert chosen["toward_rome"] == min(candidates, key=lambda c: (cost[0, c, cp[C.CP_ROME]], cost[0, aricia, c]))
 
 
 def test_falisci_holding_falerii_outlive_the_period_until_beaten():
@@ -930,7 +971,7 @@ def test_invaders_sail_to_the_port_nearest_rome_and_landing_ends_the_move(w, occ
     args, scratch, row, stream, k = war_at_sea(11, w, occurrence, invaders_by_sea=False)
     march(args, scratch, row, stream, k)
     at = scratch[3][k, C.WS_AT]
-    assert at != cmap.index(port) and args[2][cmap.index(start), at] > 0  # a step on the road
+    assert at != cmap.index(port) and args[2][0, cmap.index(start), at] > 0  # a step on the road
 
 
 def test_roman_fleet_intercepts_with_the_naval_battles_exact_odds():
@@ -1034,14 +1075,18 @@ def test_royal_army_sails_from_the_fleets_port():
     assert not by_sea(antium)
 
 
-def test_royal_army_must_attack_a_held_falerii_to_cross_it():
-    """KoR 9.2.7.3: « si des troupes Romaines ou Sabines veulent traverser les Falerii et que la Cité est tenue par
-    les Falisci, elle doit être attaquée » (if Roman or Sabine troops want to cross Falerii and the city is held by
-    the Falisci, it must be attacked). From Rome the road to Interamnia Nahars (18 half-MP) runs through Falerii:
-    while a Falisci army stands in Falerii, DP-K01 may take the army to Falerii but not beyond; once the Falisci
-    have left, the road is open again."""
+def test_royal_army_goes_around_a_held_falerii_or_must_attack_it():
+    """KoR 9.2.7.3, DP-K03: « si des troupes Romaines ou Sabines veulent traverser les Falerii et que la Cité est
+    tenue par les Falisci, elle doit être attaquée » (if Roman or Sabine troops want to cross Falerii and the city
+    is held by the Falisci, it must be attacked). The army may take another road: the rules give a path no other
+    effect. From Rome the cheapest road to Interamnia Nahars (18 half-MP) runs through Falerii; while a Falisci army
+    stands there, the way round by kor_roads.csv at 6 km a hex is the Via Salaria Rome-Fidene 9 km (2 hexes of road:
+    2 half-MP), Fidene-Cures 32 km (5), Cures-Reate 35 km (6), and the track Reate-Interamnia 32 km (5 hexes of
+    track: 10): 23 half-MP, within the infantry's 28, and the army walks it (no fleet, no IP). From Nepete the
+    Umbri entry is 8 half-MP through Falerii and 33 around it: beyond 28, the army may go to Falerii but not there
+    until the Falisci have left."""
     cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
-    interamnia = cmap.index("Interamnia Nahars")
+    interamnia, nepete, umbri = (cmap.index(c) for c in ("Interamnia Nahars", "Nepete", "Umbri entry"))
     args, scratch, row = set_up(151, 5, 2)
     cp, city, cost, tok, per, war = args[:6]
     ts, g, cs, ws, dstate = scratch[:5]
@@ -1049,15 +1094,23 @@ def test_royal_army_must_attack_a_held_falerii_to_cross_it():
                 event_token(tok, C.EV_FALISCI), 1)
     k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_FALISCI)[0])
     ws[k, C.WS_AT], ws[k, C.WS_NEW] = cp[C.CP_FALERII], 0
-    g[C.G_ARMY_AT], g[C.G_ACTIONS] = cp[C.CP_ROME], 3
-    assert C.army_mp(tok, ts) == C.MP_INFANTRY and cost[cp[C.CP_ROME], interamnia] <= C.MP_INFANTRY
+    g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP] = cp[C.CP_ROME], 3, 5
+    assert C.army_mp(tok, ts) == C.MP_INFANTRY == 28 and cmap.cost[cp[C.CP_ROME], interamnia] == 18
+    assert cmap.path("Rome", interamnia)[1:-1].count(cp[C.CP_FALERII]) == 1
     C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
-    assert dstate[C.kc(interamnia, C.KC_COST)] == C.BLOCKED and not C.action_legal(dstate, 1 + interamnia)
+    assert dstate[C.kc(interamnia, C.KC_COST)] == 23 and C.action_legal(dstate, 1 + interamnia)
+    C.roman_action(stream_of(SEED, 153), city, cost, cp, tok, per, war, *args[6:10], None, ts, g, cs, ws,
+                   *scratch[5:], row, 1 + interamnia)
+    assert g[C.G_ARMY_AT] == interamnia and g[C.G_IP] == 5 and row[C.M_SEA_MOVES] == 0
+
+    g[C.G_ARMY_AT] = nepete
+    assert cmap.cost[nepete, umbri] == 8
+    C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+    assert dstate[C.kc(umbri, C.KC_COST)] == 33 and not C.action_legal(dstate, 1 + umbri)
     assert C.action_legal(dstate, 1 + cp[C.CP_FALERII])
     ws[k, C.WS_AT] = cp[C.CP_ROME]
     C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
-    assert dstate[C.kc(interamnia, C.KC_COST)] == cost[cp[C.CP_ROME], interamnia]
-    assert C.action_legal(dstate, 1 + interamnia)
+    assert dstate[C.kc(umbri, C.KC_COST)] == 8 and C.action_legal(dstate, 1 + umbri)
 
 
 def test_the_player_forms_the_royal_army_in_rome():
@@ -1219,11 +1272,11 @@ def test_greek_excess_units_go_one_per_greek_city_of_the_players_choice():
     start = war[C.W_DANAI, C.WR_START]
     city = city.copy()
     near = sorted((c for c in range(cp[C.CP_CITIES]) if c not in (start, cp[C.CP_ROME]) and not city[c, C.CT_ENTRY]
-                   and cost[start, c] >= 0 and not cs0[c, C.CS_ROMAN]), key=lambda c: cost[start, c])
+                   and cost[0, start, c] >= 0 and not cs0[c, C.CS_ROMAN]), key=lambda c: cost[0, start, c])
     city[near[:3], C.CT_PEOPLE] = C.GREEKS
     args = (cp, city, *args[2:])
     greek = [c for c in range(cp[C.CP_CITIES]) if city[c, C.CT_PEOPLE] == C.GREEKS and not city[c, C.CT_ENTRY]
-             and cost[start, c] >= 0]
+             and cost[0, start, c] >= 0]
     assert len(greek) == 4
     asked, seen = 0, {"nearest": set(), "far_from_rome": set()}
     for game in range(80):
@@ -1241,7 +1294,7 @@ def test_greek_excess_units_go_one_per_greek_city_of_the_players_choice():
                 assert set(allowed) == {c for c in greek if held[c] == min(held.values())} and len(allowed) >= 2
                 c = answer(stream_of(SEED, 901), C.P_EXCESS, game_arrays, {"excess": bot})
                 if bot != "random":
-                    key = (lambda c: cost[start, c]) if bot == "nearest" else (lambda c: -cost[c, cp[C.CP_ROME]])
+                    key = (lambda c: cost[0, start, c]) if bot == "nearest" else (lambda c: -cost[0, c, cp[C.CP_ROME]])
                     assert key(c) == min(key(x) for x in allowed)
                 chosen.append(c)
                 asked += 1

@@ -12,7 +12,8 @@ called on arrays filled from the counters (``siege.siege_rolls``, ``pillage.pill
 played by their default built-ins (``subc``/``subp``).
 
 The scenario's arrays (``kernel_args``): ``cp`` sizes and rule options (``CP_*``), ``city`` the map's places
-(``CT_*``), ``cost``/``hop`` the cheapest land paths in half movement points and their next place, ``tok`` the
+(``CT_*``), ``cost[held]`` the cheapest land paths in half movement points (``held`` 0: any road; 1 to 3: the royal
+army's roads around a held Falerii or Capena, ``held_homes``), ``tok`` the
 counter manifest (``TK_*``), ``per`` the periods (``PR_*``, row = period), ``war`` the invasion armies (``WR_*``,
 row = war code), ``pv0`` the procedures' compiled parameter vectors (row = ``PROC_*``), ``stab`` the siege success
 tables, ``subc``/``subp`` the procedures' built-in codes and parameters.
@@ -158,7 +159,7 @@ N_METRICS = M_EVENT_NR + N_EVENTS
 ACT_END, ACT_MOVE = 0, 1              # 1 + c: move to place c
 OP_SIEGE, OP_PILLAGE, OP_CORRUPTION, OP_INTIMIDATION, OP_BATTLE, N_OPS = range(6)  # action = 1 + n + op
 MP_INFANTRY, MP_CAVALRY = 28, 40      # 5.2: 14 and 20 movement points, in half points
-BLOCKED = 1 << 20                     # DP-K01's cost of a place beyond a held Falerii or Capena (9.2.7.3-9.2.7.4)
+BLOCKED = 1 << 20                     # DP-K01's cost of a place only reached through a held Falerii or Capena
 MAX_CITIES = 64
 # DP-K01 state: the header, then one block per place
 (K_TURN, K_PERIOD, K_IP, K_VP, K_ACTIONS, K_ARMY_AT, K_INF, K_CAV, K_KING_VIRTUS, K_R, K_NR, K_ROMANIZED,
@@ -380,7 +381,7 @@ def nearest_city(city, cost, cs, tok, ts, src, people, want_roman):
             continue
         if (cs[c, CS_ROMAN] == 1) != want_roman:
             continue
-        d = cost[src, c] if src >= 0 else 0
+        d = cost[0, src, c] if src >= 0 else 0
         if d >= 0 and d < best_cost:
             best, best_cost = c, d
     return best
@@ -581,7 +582,7 @@ def place_nr_garrison(city, cost, cs, tok, ts, t, cp, stream):
         if city[c, CT_ENTRY] or city[c, CT_PEOPLE] != people or cs[c, CS_ROMAN]:
             continue
         tier = 0 if garrison_value(tok, ts, c, FACE_NR) <= 1 else 1
-        key = tier * (1 << 40) + cost[rome, c]
+        key = tier * (1 << 40) + cost[0, rome, c]
         if key < best_key:
             best, best_key = c, key
     place_in(ts, t, best, FACE_NR)
@@ -628,7 +629,7 @@ def place_nr_leader(city, cost, cs, tok, ts, t, cp):
         units = nr_units_in(tok, ts, c, virt)
         if units == 0 and garrison_value(tok, ts, c, FACE_NR) == 0:
             continue
-        key = (16 - min(units, 15)) * (1 << 40) + cost[rome, c]
+        key = (16 - min(units, 15)) * (1 << 40) + cost[0, rome, c]
         if key < best_key:
             best, best_key = c, key
     place_in(ts, t, best, FACE_NR)
@@ -846,7 +847,7 @@ def greek_excess(city, cost, cp, tok, ts, cs, ws, g, per, dstate):
         for c in range(cp[CP_CITIES]):
             fits = fewest < (1 << 30) and dstate[kd(c, KD_ALLOWED)] == fewest
             dstate[kd(c, KD_ALLOWED)] = fits
-            dstate[kd(c, KD_DISTANCE)], dstate[kd(c, KD_TO_ROME)] = cost[start, c], cost[c, rome]
+            dstate[kd(c, KD_DISTANCE)], dstate[kd(c, KD_TO_ROME)] = cost[0, start, c], cost[0, c, rome]
             if fits:
                 choices += 1
                 only = c
@@ -1420,7 +1421,7 @@ def nearest_nr_group(cost, cp, tok, ts, ws):
     best = -1
     for t in range(ts.shape[0]):
         c = nr_unit_place(tok, ts, ws, t)
-        if c >= 0 and (best < 0 or cost[rome, c] < cost[rome, best]):
+        if c >= 0 and (best < 0 or cost[0, rome, c] < cost[0, rome, best]):
             best = c
     return best
 
@@ -1569,7 +1570,7 @@ def excess_home(city, cost, cs, tok, ts, w, people, start, by_sea):
         there = excess_held(city, cost, cs, tok, ts, w, people, start, c)
         if there < 0:
             continue
-        key = (there * 2 + (0 if city[c, CT_PORT] or not by_sea else 1)) * (1 << 40) + cost[start, c]
+        key = (there * 2 + (0 if city[c, CT_PORT] or not by_sea else 1)) * (1 << 40) + cost[0, start, c]
         if key < best_key:
             best, best_key = c, key
     if best < 0 and not city[start, CT_ENTRY]:
@@ -1581,7 +1582,7 @@ def excess_home(city, cost, cs, tok, ts, w, people, start, by_sea):
 def excess_held(city, cost, cs, tok, ts, w, people, start, c):
     """How many of war ``w``'s units hold ``c``, when it is a city its excess units may go to (of ``people``, not
     Rome's, reached from ``start``); -1 for any other place."""
-    if city[c, CT_ENTRY] or city[c, CT_PEOPLE] != people or cs[c, CS_ROMAN] or cost[start, c] < 0:
+    if city[c, CT_ENTRY] or city[c, CT_PEOPLE] != people or cs[c, CS_ROMAN] or cost[0, start, c] < 0:
         return -1
     there = 0
     for t in range(ts.shape[0]):
@@ -1682,12 +1683,14 @@ def war_home(cp, w):
 def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow, wbuf, row,
           nr_loc, nr_at, nr_leader, people, invader, roman_attacks, mode):
     """KoR 5.7: the royal army against the NR force at ``(nr_loc, nr_at)`` (an invasion army, or a sortie from a
-    city) led by ``nr_leader`` (-1: none), fought by ``battle.battle_game`` with the battle's default bots.
-    Counters lost go where C4 sends them (the manifest gives no Captivi backs: eliminated, to the general
-    reserve); a lost King gives the Interrex (KOR-A38). Returns ``(error, Rome won)``."""
+    city) led by ``nr_leader`` (-1: none), fought by ``battle.battle_game`` with the bots of the battle's (or in
+    an ambush the ambush's) row of ``subc``. Counters lost go where C4 sends them (the manifest gives no Captivi
+    backs: eliminated, to the general reserve); a lost King gives the Interrex (KOR-A38). Returns ``(error, Rome
+    won)``."""
     b = _battle
     p = pv[PROC_BATTLE]
-    copy_into(p, pv0[PROC_AMBUSH if mode == b.MODE_AMBUSH else PROC_BATTLE])
+    proc = PROC_AMBUSH if mode == b.MODE_AMBUSH else PROC_BATTLE
+    copy_into(p, pv0[proc])
     bu[:, :, :] = 0
     bl[:, :, :] = 0
     n = 0
@@ -1727,7 +1730,7 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, b
     p[b.P_OMEN] = g[G_OMEN] == OMEN_GOOD
     p[b.P_ETR_GALLIC_PEN] = 2 if people == ETRUSCANS or people == GAULS else 0
     p[b.P_NR_INF_NO_POINTS] = pv0[PROC_BATTLE, b.P_NR_INF_NO_POINTS] and (people == GAULS or people == GREEKS)
-    err = b.battle_game(stream, subc[PROC_BATTLE], subp[PROC_BATTLE], slots, 0, p, bu, bl, bstat, bg, bst, brow)
+    err = b.battle_game(stream, subc[proc], subp[proc], slots, 0, p, bu, bl, bstat, bg, bst, brow)
     if err:
         return err, False
     for i in range(n):
@@ -1935,10 +1938,10 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
     # not paid for yet, with one action left, can only be followed by an operation
     pinned = g[G_ALBA_SIEGE] or (g[G_MOVED] and g[G_ACTIONS] <= 1)
     dstate[K_MP], dstate[K_ROME] = 0 if pinned else mp, cp[CP_ROME]
-    held = held_homes(cp, tok, ts, ws)
+    road = cost[held_homes(cp, tok, ts, ws), at]
     for c in range(n):
         dstate[kc(c, KC_ROMAN)] = cs[c, CS_ROMAN]
-        dstate[kc(c, KC_COST)] = BLOCKED if held and road_crosses(cost, held, at, c) else cost[at, c]
+        dstate[kc(c, KC_COST)] = road[c] if road[c] >= 0 else BLOCKED
         dstate[kc(c, KC_PEOPLE)] = city[c, CT_PEOPLE]
         dstate[kc(c, KC_ALLOWED)] = war_allowed(per, g, cp, city[c, CT_PEOPLE])
         dstate[kc(c, KC_ENTRY)] = city[c, CT_ENTRY]
@@ -1972,27 +1975,15 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
 def held_homes(cp, tok, ts, ws):
     """9.2.7.3-9.2.7.4: « si des troupes Romaines ou Sabines veulent traverser les Falerii et que la Cité est tenue
     par les Falisci, elle doit être attaquée » (Roman troops wanting to cross Falerii held by the Falisci must attack
-    it; Capena held by the Capenati likewise): a bitmask of the places (Falerii, Capena) whose army holds them."""
+    it; Capena held by the Capenati likewise): 1 while Falerii is held, + 2 while Capena is, the index of ``cost``'s
+    roads for the royal army (DP-K03: the cheapest path around them, ``CampaignMap.cost_avoiding``)."""
     held = 0
     for k in range(MAX_WARS):
         w = ws[k, WS_WAR]
         home = war_home(cp, w) if w >= 0 else -1
         if home >= 0 and ws[k, WS_AT] == home and war_units(tok, ts, k) > 0:
-            held |= 1 << home
+            held |= 1 if w == W_FALISCI else 2
     return held
-
-
-@njit(cache=True)
-def road_crosses(cost, held, at, c):
-    """Whether the royal army's road from ``at`` to ``c`` (the cheapest path, 5.2) passes through a place of the
-    bitmask ``held`` (``held_homes``) before ``c``: it may go there, and on once the city is taken or its army
-    beaten."""
-    step = at
-    while step != c and step >= 0:
-        step = hop_to(cost, step, c)
-        if step != c and (held >> step) & 1:
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -2326,8 +2317,8 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slo
             if nr_units_in(tok, ts, c0, virt) == 0:
                 continue
             for c in range(cs.shape[0]):
-                if cs[c, CS_ROMAN] and city[c, CT_PEOPLE] == tok[t, TK_PEOPLE] and cost[c0, c] < best_cost:
-                    best, best_cost, src = c, cost[c0, c], t
+                if cs[c, CS_ROMAN] and city[c, CT_PEOPLE] == tok[t, TK_PEOPLE] and cost[0, c0, c] < best_cost:
+                    best, best_cost, src = c, cost[0, c0, c], t
     if best < 0:
         return False, 0
     c0 = ts[src, TS_AT]
@@ -2429,9 +2420,9 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slot
             if port >= 0:
                 return sail(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row, k, port)
         nxt = hop_to(cost, at, rome)
-        if nxt < 0 or spent + cost[at, nxt] > mp:
+        if nxt < 0 or spent + cost[0, at, nxt] > mp:
             return 0
-        spent += cost[at, nxt]
+        spent += cost[0, at, nxt]
         at = nxt
         ws[k, WS_AT] = at
 
@@ -2476,11 +2467,11 @@ def landing_port(city, cost, cp, tok, ts, k, at):
     if ships == 0 or units > 3 * ships:
         return -1
     rome = cp[CP_ROME]
-    best, best_cost = -1, cost[at, rome] if cost[at, rome] >= 0 else 1 << 40
+    best, best_cost = -1, cost[0, at, rome] if cost[0, at, rome] >= 0 else 1 << 40
     for c in range(city.shape[0]):
         hexes = city[at, CT_SEA + c]
-        if c != at and city[c, CT_PORT] and 0 < hexes <= SHIP_MP and 0 <= cost[c, rome] < best_cost:
-            best, best_cost = c, cost[c, rome]
+        if c != at and city[c, CT_PORT] and 0 < hexes <= SHIP_MP and 0 <= cost[0, c, rome] < best_cost:
+            best, best_cost = c, cost[0, c, rome]
     return best
 
 
@@ -2581,9 +2572,9 @@ def hop_to(cost, a, dest):
     """The next place from ``a`` on a cheapest path to ``dest``: the nearest place that lies on one (edges cost
     at least a half point, so it is a neighbour); ties to the lowest index. -1 at ``dest``."""
     best, best_cost = -1, 1 << 40
-    for n in range(cost.shape[0]):
-        if n != a and 0 < cost[a, n] < best_cost and cost[a, n] + cost[n, dest] == cost[a, dest]:
-            best, best_cost = n, cost[a, n]
+    for n in range(cost.shape[1]):
+        if n != a and 0 < cost[0, a, n] < best_cost and cost[0, a, n] + cost[0, n, dest] == cost[0, a, dest]:
+            best, best_cost = n, cost[0, a, n]
     return best
 
 
@@ -2814,17 +2805,17 @@ def map_conflicts(city, cost, cp, tok, ts, ws, g, dstate):
     best, best_key = rome, 1 << 60
     virt = np.zeros(1, np.int64)
     for c in range(cp[CP_CITIES]):
-        free = not (c == at or city[c, CT_ENTRY] or cost[at, c] < 0 or nr_units_in(tok, ts, c, virt) > 0 or
+        free = not (c == at or city[c, CT_ENTRY] or cost[0, at, c] < 0 or nr_units_in(tok, ts, c, virt) > 0 or
                     nr_near(city, tok, ts, ws, c))
         dstate[kd(c, KD_ALLOWED)] = free
-        dstate[kd(c, KD_DISTANCE)], dstate[kd(c, KD_TO_ROME)] = cost[at, c], cost[c, rome]
-        key = cost[at, c] * (1 << 30) + cost[c, rome]
+        dstate[kd(c, KD_DISTANCE)], dstate[kd(c, KD_TO_ROME)] = cost[0, at, c], cost[0, c, rome]
+        key = cost[0, at, c] * (1 << 30) + cost[0, c, rome]
         if free and key < best_key:
             best, best_key = c, key
     choices = 0
     for c in range(cp[CP_CITIES]):
         if dstate[kd(c, KD_ALLOWED)]:
-            near = c == best or cost[at, c] == cost[at, best] or ((city[at, CT_ADJACENT] >> c) & 1) == 1
+            near = c == best or cost[0, at, c] == cost[0, at, best] or ((city[at, CT_ADJACENT] >> c) & 1) == 1
             dstate[kd(c, KD_ALLOWED)] = near
             choices += 1 if near else 0
     if choices < 2:
@@ -3083,7 +3074,8 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, s
         c = action - 1
         g[G_ARMY_AT] = c
         row[M_ACTIONS] += 1
-        if cost[at, c] > army_mp(tok, ts) or road_crosses(cost, held_homes(cp, tok, ts, ws), at, c):
+        road = cost[held_homes(cp, tok, ts, ws), at, c]
+        if road < 0 or road > army_mp(tok, ts):
             # 5.8, 9.4.7.1: by sea (legal checked the fleet, the port and the IP); "L'embarquement et le mouvement
             # naval sont automatiques, mais le joueur consomme une action", the transport costs 2 IP, and "il n'est
             # pas possible de débarquer et d'effectuer d'autres actions": the landing ends the action
@@ -3250,8 +3242,8 @@ ACTION = DecisionPoint(
            "r_container", "nr_container", "romanized_this_period", "mission", "places", "period_last_turn",
            "movement_half_points", "rome", "can_siege", "can_pillage", "can_corrupt", "can_intimidate",
            "can_battle") + tuple(f"{name}[{c}]" for name in _PLACE_FIELDS for c in range(MAX_CITIES)),
-    actions="0 = end the actions; 1 + c = move to place c (c < places; cost[c] <= movement_half_points, cost[c] "
-            "being 2^20 beyond a Falerii or Capena held by its war's army, 9.2.7.3; or by sea when by_sea[c] = 1); "
+    actions="0 = end the actions; 1 + c = move to place c (c < places; cost[c] <= movement_half_points, the cheapest "
+            "path around a Falerii or Capena held by its war's army, 9.2.7.3, DP-K03; or by sea when by_sea[c] = 1); "
             "1 + places + op = op where the army stands: 0 siege, 1 pillage, 2 corruption, 3 intimidation, 4 battle "
             "(legal when can_<op> is 1)",
     builtins={"sensible": Builtin(ACTION_DEFAULT, "fight an invasion army where the army stands, or (defend) march on "

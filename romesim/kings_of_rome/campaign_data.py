@@ -135,12 +135,14 @@ def _city(name, row, field, value, index):
     return index[value]
 
 
-def _shortest(weight):
-    """All-pairs shortest paths (Floyd-Warshall) of an [n, n] weight matrix with inf where no edge."""
+def _shortest(weight, closed=()):
+    """All-pairs shortest paths (Floyd-Warshall) of an [n, n] weight matrix with inf where no edge; no path goes
+    through a place of ``closed`` (it may start or end there)."""
     dist = weight.copy()
     np.fill_diagonal(dist, 0)
     for k in range(len(dist)):
-        np.minimum(dist, dist[:, k, None] + dist[None, k, :], out=dist)
+        if k not in closed:
+            np.minimum(dist, dist[:, k, None] + dist[None, k, :], out=dist)
     return dist
 
 
@@ -154,7 +156,8 @@ class CampaignMap:
 
     Every [n, n] array is indexed by place index (``cities`` order, the order of kor_cities.csv). ``cost`` is in HALF
     movement points (road hex 1, track hex 2); ``next_hop[i, j]`` is the next place after ``i`` on that cheapest
-    path (ties: the lowest index), -1 on the diagonal and where ``j`` cannot be reached.
+    path (ties: the lowest index), -1 on the diagonal and where ``j`` cannot be reached. ``road_cost`` is the cheapest
+    single road or track between two places, -1 where none joins them.
     """
     source: str
     cities: tuple
@@ -167,6 +170,7 @@ class CampaignMap:
     next_hop: np.ndarray          # int64 [n, n]
     adjacent: np.ndarray          # bool [n, n]: joined by an edge of exactly 1 hex
     sea_cost: np.ndarray          # int64 [n, n] sea hexes between ports, -1 if none
+    road_cost: np.ndarray         # int64 [n, n] half MP of the cheapest single edge, -1 if none
 
     def index(self, name):
         """The index of place ``name``."""
@@ -187,6 +191,13 @@ class CampaignMap:
         while places[-1] != j:
             places.append(int(self.next_hop[places[-1], j]))
         return places
+
+    def cost_avoiding(self, places):
+        """``cost`` for paths that do not go through any of ``places`` (names or indices): they may start or end
+        there. KoR 9.2.7.3-9.2.7.4, DP-K03: the royal army goes around a Falerii or Capena it may not cross."""
+        closed = {p if isinstance(p, (int, np.integer)) else self.index(p) for p in places}
+        weight = np.where(self.road_cost < 0, np.inf, self.road_cost).astype(float)
+        return _as_int(_shortest(weight, closed))
 
 
 def load_map(folder=None, hex_km=HEX_KM, tiber_closed=False):
@@ -278,7 +289,7 @@ def load_map(folder=None, hex_km=HEX_KM, tiber_closed=False):
                        initial_garrison=_frozen(np.array(garrison, dtype=np.int64)),
                        port=_frozen(np.array(port, dtype=bool)), entry=_frozen(np.array(entry, dtype=bool)),
                        hexes=_frozen(_as_int(hexes)), cost=_frozen(_as_int(cost)), next_hop=_frozen(next_hop),
-                       adjacent=_frozen(adjacent), sea_cost=_frozen(sea_cost))
+                       adjacent=_frozen(adjacent), sea_cost=_frozen(sea_cost), road_cost=_frozen(_as_int(cost_w)))
 
 
 @dataclass(frozen=True)
