@@ -4,6 +4,8 @@ Exact numbers where the rules give them (the first turn's draws, 4.0 and 3.6), t
 counter, the end of turn of 7.4-7.5 worked out by hand on a constructed position, invariants after every decision of
 random play, and the usual reproducibility of a run.
 """
+from fractions import Fraction as F
+
 import numpy as np
 import pytest
 
@@ -1031,6 +1033,74 @@ def test_roman_fleet_intercepts_with_the_naval_battles_exact_odds():
                 C.put(ts, t, C.L_ASIDE, 0, C.FACE_ROMAN)
         march(args, scratch, row, stream, k)
         assert row[C.M_NAVAL_BATTLES] == fights
+
+
+def test_royal_army_intercepts_the_enemy_ships_in_port_before_landing():
+    """KoR 9.4.7.1: « Il est cependant possible d'intercepter les navires ennemis dans le port AVANT de débarquer »
+    (it is possible, though, to intercept the enemy ships in the port BEFORE landing). The royal army (three units
+    and the King) sails from Antium to Kaieta (15 sea hexes; 31 half-MP by road, beyond 28), where the Etruscan
+    army stands with one ship of Virtus 2; one Roman ship of Virtus 3 carries it. DP-N02 ``even_odds`` fights (4
+    faces against 3). The naval battle of ``kings_of_rome.naval``, exact there: Rome wins with 43/108 and lands;
+    the Roman ship sinks with 43/72 and the army with it (KOR-A41 eliminated_c4: its units to the general reserve,
+    the Interrex for the King, KOR-A38); undecided after three rounds (1/216), « les deux forces se retirent dans le
+    port ami le plus proche »: the army lands in the Roman port nearest Kaieta. ``interception = never`` lands."""
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    antium, kaieta = cmap.index("Antium"), cmap.index("Kaieta")
+    exact = romesim.exact(romesim.scenario("kings_of_rome.naval", roman=[3], nr=[2])).exact_values
+    p_won, p_sunk = float(exact["p_win"]), float(exact["roman_ships_lost"])
+    assert (exact["p_win"], exact["roman_ships_lost"]) == (F(43, 108), F(43, 72))
+    n, won, sunk, retired = 400, 0, 0, 0
+    for game in range(n):
+        args, scratch, row, stream, k = war_at_sea(game, C.W_ETRUSCAN)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws = scratch[:4]
+        assert ws[k, C.WS_AT] == kaieta
+        ships = np.flatnonzero(tok[:, C.TK_KIND] == C.SHIP)
+        roman = [t for t in ships if tok[t, C.TK_PEOPLE] == C.ROMAN and tok[t, C.TK_VIRTUS] == 3][0]
+        two = [t for t in ships if tok[t, C.TK_PEOPLE] == C.ETRUSCANS and tok[t, C.TK_VIRTUS] == 2][0]
+        for t in ships:
+            C.put(ts, t, C.L_ASIDE, 0, C.FACE_ROMAN)
+        C.put(ts, roman, C.L_FLEET, antium, C.FACE_ROMAN)
+        C.put(ts, two, C.L_WAR, k, C.FACE_NR)
+        army = np.flatnonzero(ts[:, C.TS_LOC] == C.L_ARMY)
+        for t in army[3:]:
+            C.put(ts, t, C.L_ROME, 0, C.FACE_ROMAN)
+        king = g[C.G_COMMANDER]
+        g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP], g[C.G_OMEN] = antium, 3, 5, C.OMEN_NONE
+        assert C.army_mp(tok, ts) == C.MP_INFANTRY and ts[king, C.TS_LOC] != C.L_OUT
+        ip, vp = g[C.G_IP], g[C.G_VP]
+        C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, scratch[4])
+        assert C.action_legal(scratch[4], 1 + kaieta) and scratch[4][C.kc(kaieta, C.KC_SEA)] == 1
+        assert C.roman_action(stream, city, cost, cp, tok, per, war, *args[6:10], None, ts, g, cs, ws, *scratch[5:],
+                              row, 1 + kaieta) == 0
+        assert row[C.M_NAVAL_BATTLES] == 1 and row[C.M_SEA_MOVES] == 1 and g[C.G_ACTIONS] == 2
+        if ts[roman, C.TS_LOC] == C.L_R:  # the ship sank, the army with it
+            sunk += 1
+            assert (ts[army[:3], C.TS_LOC] == C.L_RESERVE).all() and ts[king, C.TS_LOC] == C.L_OUT
+            assert row[C.M_KINGS_LOST] == 1 and g[C.G_ARMY_AT] == cp[C.CP_ROME]
+            assert (g[C.G_IP], g[C.G_VP]) == (ip - 2, vp - 2)
+        elif ts[two, C.TS_LOC] == C.L_ASIDE:  # the Etruscan ship sank: the army lands
+            won += 1
+            assert g[C.G_ARMY_AT] == kaieta and ts[roman, C.TS_AT] == kaieta
+            assert (ts[army[:3], C.TS_LOC] == C.L_ARMY).all() and (g[C.G_IP], g[C.G_VP]) == (ip - 2 + 2, vp + 1)
+        else:  # undecided: back to the nearest port Rome holds, or Ostia, Rome's own
+            retired += 1
+            friendly = [d for d in range(len(cmap.cities)) if d != kaieta and cmap.port[d]
+                        and (cs[d, C.CS_ROMAN] or cmap.people[d] == cmap.people[cp[C.CP_ROME]])]
+            nearest = min(friendly + [antium], key=lambda d: (cmap.sea_cost[kaieta, d], d))
+            assert g[C.G_ARMY_AT] == nearest == ts[roman, C.TS_AT] and ts[two, C.TS_LOC] == C.L_WAR
+    assert abs(won / n - p_won) < five_sigma(p_won, n)
+    assert abs(sunk / n - p_sunk) < five_sigma(p_sunk, n)
+    assert abs(retired / n - 1 / 216) < five_sigma(1 / 216, n)
+    args, scratch, row, stream, k = war_at_sea(0, C.W_ETRUSCAN, interception="never")
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    for t in np.flatnonzero((tok[:, C.TK_KIND] == C.SHIP) & (tok[:, C.TK_PEOPLE] == C.ROMAN)):
+        C.put(ts, t, C.L_FLEET, antium, C.FACE_ROMAN)
+    g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP] = antium, 3, 5
+    C.roman_action(stream, city, cost, cp, tok, per, war, *args[6:10], None, ts, g, cs, ws, *scratch[5:], row,
+                   1 + kaieta)
+    assert g[C.G_ARMY_AT] == kaieta and row[C.M_NAVAL_BATTLES] == 0
 
 
 def test_royal_army_sails_from_the_fleets_port():

@@ -2485,17 +2485,13 @@ def sail(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row,
     return err
 
 
-@njit(cache=True, apart=True)
+@njit(cache=True)
 def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row, k, port):
     """KoR 5.8: the Roman ships within a move of ``port`` intercept invasion army ``k``'s fleet before it lands there,
-    when ``interception`` says so (DP-N02; ``even_odds``: when they expect as many hits a round as the invader), in
-    a naval battle played by ``naval.naval_game`` with its default bots (the Roman fleet attacks, no leader aboard;
-    the Good Omen counts, KOR-A58). Sunk Roman ships go into the R
-    container, NR ones back to their people ("les navires romains éliminés retournent dans le récipient R, les
-    navires NR dans les zones de la carte appartenant à leur peuple"); the army rides the strongest of its ships,
-    and is lost with it (KOR-A41 eliminated_c4). Undecided after three rounds, both fleets retire to the nearest
-    friendly port: the army lands in the nearest port of its people. Returns ``(error, where the army lands)``, -1
-    when it is lost."""
+    when ``interception`` says so (``intercepts``), in the naval battle of ``sea_fight``. The army rides the
+    strongest of its ships, and is lost with it (KOR-A41 eliminated_c4). Undecided after three rounds, both fleets
+    retire to the nearest friendly port: the army lands in the nearest port of its people. Returns ``(error, where
+    the army lands)``, -1 when it is lost."""
     nv = _naval
     roman = np.full(nv.MAX_SHIPS, -1, np.int64)
     nr = np.full(nv.MAX_SHIPS, -1, np.int64)
@@ -2509,20 +2505,117 @@ def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, 
             if carrier < 0 or tok[t, TK_VIRTUS] > tok[nr[carrier], TK_VIRTUS]:
                 carrier = n_nr
             n_nr += 1
-    mode = cp[CP_INTERCEPTION]
-    if n_roman == 0 or mode == INTERCEPT_NEVER:
+    if not intercepts(cp, tok, g, roman, n_roman, nr, n_nr):
         return 0, port
+    err = sea_fight(stream, cp, tok, ts, g, pv0, subc, subp, slots, pv, row, roman, n_roman, nr, n_nr)
+    if err:
+        return err, port
+    if ts[nr[carrier], TS_LOC] != L_WAR:
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and tok[t, TK_KIND] != SHIP:
+                put(ts, t, L_RESERVE if is_kind(tok, t, -1) else L_OUT, 0, FACE_ROMAN)
+        ws[k, WS_LEADER] = -1
+        end_war(tok, war, ts, g, ws, k, True, row)
+        return 0, -1
+    if afloat(ts, roman, n_roman, L_FLEET):
+        # both fleets afloat after three rounds: the army's fleet retires to the nearest port of its people
+        people = war[ws[k, WS_WAR], WR_PEOPLE]
+        best, best_hexes = ws[k, WS_AT], 1 << 40
+        for c in range(city.shape[0]):
+            hexes = city[port, CT_SEA + c]
+            if city[c, CT_PEOPLE] == people and 0 <= hexes < best_hexes:
+                best, best_hexes = c, hexes
+        return 0, best
+    return 0, port
+
+
+@njit(cache=True)
+def port_interception(stream, city, cp, tok, ts, g, cs, ws, pv0, subc, subp, slots, pv, row, at, c):
+    """9.4.7.1: « Il est cependant possible d'intercepter les navires ennemis dans le port AVANT de débarquer » (it
+    is possible, though, to intercept the enemy ships in the port BEFORE landing): the Roman fleet carrying the
+    royal army from ``at`` into port ``c`` meets the ships of the invasion armies standing there, when
+    ``interception`` says so (DP-N02, ``intercepts``), in the naval battle of ``sea_fight``. The army rides the
+    strongest Roman ship and is lost with it (KOR-A41 eliminated_c4, as an invader's: its units to the general
+    reserve, the King's loss gives the Interrex, KOR-A38). Undecided after three rounds, « les deux forces se
+    retirent dans le port ami le plus proche » (both forces retire to the nearest friendly port): the fleet and the
+    army land in the port nearest ``c`` by sea that Rome holds or that is Rome's own, Ostia (``at`` if none is
+    nearer); the invaders' ships stay with their army. Returns 0 or the naval battle's policy error."""
+    nv = _naval
+    roman = np.full(nv.MAX_SHIPS, -1, np.int64)
+    nr = np.full(nv.MAX_SHIPS, -1, np.int64)
+    n_roman, n_nr, carrier = 0, 0, -1
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_FLEET and ts[t, TS_AT] == c and n_roman < nv.MAX_SHIPS:
+            roman[n_roman] = t
+            if carrier < 0 or tok[t, TK_VIRTUS] > tok[roman[carrier], TK_VIRTUS]:
+                carrier = n_roman
+            n_roman += 1
+        elif (ts[t, TS_LOC] == L_WAR and tok[t, TK_KIND] == SHIP and ws[ts[t, TS_AT], WS_AT] == c
+              and n_nr < nv.MAX_SHIPS):
+            nr[n_nr] = t
+            n_nr += 1
+    if not intercepts(cp, tok, g, roman, n_roman, nr, n_nr):
+        return 0
+    err = sea_fight(stream, cp, tok, ts, g, pv0, subc, subp, slots, pv, row, roman, n_roman, nr, n_nr)
+    if err:
+        return err
+    if ts[roman[carrier], TS_LOC] != L_FLEET:
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_ARMY:
+                put(ts, t, L_RESERVE, 0, FACE_ROMAN)
+        king_lost(tok, ts, g, row)
+        g[G_ARMY_AT] = cp[CP_ROME]
+    elif afloat(ts, nr, n_nr, L_WAR):
+        best, best_hexes = at, city[c, CT_SEA + at]
+        for d in range(cp[CP_CITIES]):
+            hexes = city[c, CT_SEA + d]
+            roman_port = city[d, CT_PORT] and (cs[d, CS_ROMAN] or city[d, CT_PEOPLE] == ROMAN)
+            if d != c and roman_port and 0 <= hexes < best_hexes:
+                best, best_hexes = d, hexes
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_FLEET and ts[t, TS_AT] == c:
+                ts[t, TS_AT] = best
+        g[G_ARMY_AT] = best
+    return 0
+
+
+@njit(cache=True)
+def intercepts(cp, tok, g, roman, n_roman, nr, n_nr):
+    """DP-N02 (``interception``): whether the Roman ships ``roman[:n_roman]`` fight the NR ships ``nr[:n_nr]``.
+    ``even_odds``: when the Roman ships' expected hits a round, at targets drawn evenly, are at least the NR
+    ships': ``n_roman`` times the mean of (6 + omen - v) / 6 over the NR ships, against ``n_nr`` times the mean of
+    (6 - v) / 6 over Rome's."""
+    mode = cp[CP_INTERCEPTION]
+    if n_roman == 0 or n_nr == 0 or mode == INTERCEPT_NEVER:
+        return False
     if mode == INTERCEPT_EVEN_ODDS:
-        # the Roman ships' expected hits a round, at targets drawn evenly, against the invader's: n_roman times
-        # the mean of (6 + omen - v) / 6 over the NR ships, against n_nr times the mean of (6 - v) / 6 over Rome's
         omen = 1 if g[G_OMEN] == OMEN_GOOD else 0
         rome_faces, nr_faces = 0, 0
         for i in range(n_nr):
             rome_faces += max(0, 6 + omen - tok[nr[i], TK_VIRTUS])
         for i in range(n_roman):
             nr_faces += max(0, 6 - tok[roman[i], TK_VIRTUS])
-        if n_roman * n_roman * rome_faces < n_nr * n_nr * nr_faces:
-            return 0, port
+        return n_roman * n_roman * rome_faces >= n_nr * n_nr * nr_faces
+    return True
+
+
+@njit(cache=True)
+def afloat(ts, ships, count, loc):
+    """Whether one of ``ships[:count]`` is still afloat (still at ``loc``) after ``sea_fight``."""
+    for i in range(count):
+        if ts[ships[i], TS_LOC] == loc:
+            return True
+    return False
+
+
+@njit(cache=True, apart=True)
+def sea_fight(stream, cp, tok, ts, g, pv0, subc, subp, slots, pv, row, roman, n_roman, nr, n_nr):
+    """KoR 5.8: the naval battle of ``naval.naval_game``, with its default bots, between the Roman ships
+    ``roman[:n_roman]`` and the NR ships ``nr[:n_nr]`` (the Roman fleet attacks, no leader aboard; the Good Omen
+    counts, KOR-A58): its VP and IP; sunk Roman ships go into the R container, NR ones back to their people ("les
+    navires romains éliminés retournent dans le récipient R, les navires NR dans les zones de la carte appartenant
+    à leur peuple"): a ship afloat stays where it was. Returns 0 or the naval battle's policy error."""
+    nv = _naval
     p = pv[PROC_NAVAL]
     copy_into(p, pv0[PROC_NAVAL])
     p[nv.N_ROMAN], p[nv.N_NR], p[nv.OMEN], p[nv.ASTUTIA] = n_roman, n_nr, g[G_OMEN] == OMEN_GOOD, 0
@@ -2534,37 +2627,18 @@ def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, 
     nrow = np.zeros(nv.N_METRICS, np.int64)
     err = nv.naval_game(stream, nrow, subc[PROC_NAVAL], subp[PROC_NAVAL], slots, p, state, ships)
     if err:
-        return err, port
+        return err
     row[M_NAVAL_BATTLES] += 1
     row[M_NAVAL_WON] += nrow[nv.WIN]
     g[G_VP] += nrow[nv.VP]
     add_ip(g, row, nrow[nv.IP])
-    roman_afloat = 0
     for i in range(n_roman):
         if ships[nv.SHIP_ROMAN, i] == 0:
             put(ts, roman[i], L_R, 0, FACE_ROMAN)
-        else:
-            roman_afloat += 1
     for i in range(n_nr):
         if ships[nv.SHIP_NR, i] == 0:
             put(ts, nr[i], L_ASIDE, 0, FACE_ROMAN)
-    if ships[nv.SHIP_NR, carrier] == 0:
-        for t in range(ts.shape[0]):
-            if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and tok[t, TK_KIND] != SHIP:
-                put(ts, t, L_RESERVE if is_kind(tok, t, -1) else L_OUT, 0, FACE_ROMAN)
-        ws[k, WS_LEADER] = -1
-        end_war(tok, war, ts, g, ws, k, True, row)
-        return 0, -1
-    if roman_afloat > 0:
-        # both fleets afloat after three rounds: the army's fleet retires to the nearest port of its people
-        people = war[ws[k, WS_WAR], WR_PEOPLE]
-        best, best_hexes = ws[k, WS_AT], 1 << 40
-        for c in range(city.shape[0]):
-            hexes = city[port, CT_SEA + c]
-            if city[c, CT_PEOPLE] == people and 0 <= hexes < best_hexes:
-                best, best_hexes = c, hexes
-        return 0, best
-    return 0, port
+    return np.int64(0)
 
 
 @njit(cache=True)
@@ -3078,7 +3152,8 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, s
         if road < 0 or road > army_mp(tok, ts):
             # 5.8, 9.4.7.1: by sea (legal checked the fleet, the port and the IP); "L'embarquement et le mouvement
             # naval sont automatiques, mais le joueur consomme une action", the transport costs 2 IP, and "il n'est
-            # pas possible de débarquer et d'effectuer d'autres actions": the landing ends the action
+            # pas possible de débarquer et d'effectuer d'autres actions": the landing ends the action, after the
+            # enemy ships in the port may be intercepted (port_interception)
             for t in range(ts.shape[0]):
                 if ts[t, TS_LOC] == L_FLEET and ts[t, TS_AT] == at:
                     ts[t, TS_AT] = c
@@ -3086,7 +3161,7 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, s
             row[M_SEA_MOVES] += 1
             g[G_ACTIONS] -= 1
             g[G_MOVED] = 0
-            return 0
+            return port_interception(stream, city, cp, tok, ts, g, cs, ws, pv0, subc, subp, slots, pv, row, at, c)
         # 5.2: along roads and tracks, within the allowance (checked by legal)
         # KOR-A1: each move is an action (separate); combined, a move and the operation after it are one, paid
         # by the operation, a move followed by another move by that next move

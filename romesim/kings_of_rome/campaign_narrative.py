@@ -42,7 +42,7 @@ BLOCKS = frozenset((
     "mission_failed", "decide_army", "decide_garrison", "decide_loss", "decide_retreat", "decide_excess",
     "greek_excess",
     "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_siege", "cocles", "map_conflicts",
-    "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle"))
+    "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle", "port_interception"))
 # blocks told in no line: DP-K01's state (every place's war_allowed), the action's dispatcher (its procedures speak)
 SILENT = frozenset(("post_action", "roman_action"))
 # rule procedures the child reads nothing at: helpers of DP-K01's state, called hundreds of times a turn
@@ -124,6 +124,11 @@ def _duels(frame):
 def _at(ts, loc, at=None):
     return [int(t) for t in np.flatnonzero((ts[:, C.TS_LOC] == loc) & ((ts[:, C.TS_AT] == at) if at is not None
                                                                        else True))]
+
+
+def _enemy_ships(ts, tok, ws, c):
+    """The ships of the invasion armies standing in port ``c``."""
+    return [t for t in _at(ts, C.L_WAR) if tok[t, C.TK_KIND] == C.SHIP and ws[ts[t, C.TS_AT], C.WS_AT] == c]
 
 
 class CampaignNarrator(Narrator):
@@ -270,6 +275,11 @@ class CampaignNarrator(Narrator):
                         ships=[t for t in _at(ts, C.L_WAR, k) if tok[t, C.TK_KIND] == C.SHIP],
                         fleet=[t for t in _at(ts, C.L_FLEET) if 0 <= local["city"][ts[t, C.TS_AT], C.CT_SEA + int(
                             local["port"])] <= C.SHIP_MP])
+        elif name == "port_interception":
+            c, row = int(local["c"]), local["row"]
+            read.update(port=c, naval=int(row[C.M_NAVAL_BATTLES]), won=int(row[C.M_NAVAL_WON]),
+                        kings_lost=int(row[C.M_KINGS_LOST]), fleet=_at(ts, C.L_FLEET, c),
+                        enemy=_enemy_ships(ts, tok, local["ws"], c))
         elif name == "war_siege":
             ws, k, c = local["ws"], int(local["k"]), int(local["c"])
             read.update(k=k, war=int(ws[k, C.WS_WAR]), city=c, roman=int(local["cs"][c, C.CS_ROMAN]),
@@ -332,6 +342,11 @@ class CampaignNarrator(Narrator):
             end.update(place=int(ws[k, C.WS_AT]), gone=int(ws[k, C.WS_WAR] < 0), naval=int(row[C.M_NAVAL_BATTLES]),
                        won=int(row[C.M_NAVAL_WON]), fleet=_at(ts, C.L_FLEET),
                        ships=[t for t in _at(ts, C.L_WAR, k) if tok[t, C.TK_KIND] == C.SHIP])
+        elif name == "port_interception":
+            row = local["row"]
+            end.update(naval=int(row[C.M_NAVAL_BATTLES]), won=int(row[C.M_NAVAL_WON]), army_at=int(g[C.G_ARMY_AT]),
+                       fleet=_at(ts, C.L_FLEET), enemy=_enemy_ships(ts, there["tok"], local["ws"], int(local["c"])),
+                       kings_lost=int(row[C.M_KINGS_LOST]))
         elif name == "war_siege":
             c = int(local["c"])
             end.update(roman=int(local["cs"][c, C.CS_ROMAN]), captured=int(local["cs"][c, C.CS_CAPTURED]),
@@ -1000,6 +1015,24 @@ class _Story:
         self.say(block.first, f"The Roman fleet ({self.ships(roman)}) intercepts it before it lands (5.8, DP-N02): "
                  f"{result}; Rome loses {sunk} ship(s), the invader {len(c['ships']) - len(end.get('ships', []))}"
                  f"{'; the army aboard goes down with its ship (KOR-A41)' if end.get('gone') else ''}"
+                 f"{self.points(c, end)}{rule_tag(self.rows[at].rule)}.", block.steps)
+
+    def tell_port_interception(self, block):
+        at = self.anchor(block)
+        c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
+        if not c or end.get("naval", 0) == c.get("naval", 0):
+            self.say(block.first, "", block.steps)  # no enemy ship in the port, or DP-N02 declines
+            return
+        roman, enemy = c["fleet"], c["enemy"]
+        result = "Rome wins" if end.get("won", 0) > c.get("won", 0) else "Rome loses"
+        sunk = len(roman) - len([t for t in end.get("fleet", []) if t in roman])
+        if end.get("kings_lost", 0) > c.get("kings_lost", 0):
+            landed = "the army aboard goes down with its ship, the King with it (KOR-A41, KOR-A38)"
+        else:
+            landed = f"the army lands at {self.place(end.get('army_at', c['port']))}"
+        self.say(block.first, f"Before landing at {self.place(c['port'])}, the Roman fleet ({self.ships(roman)}) "
+                 f"intercepts the {self.ships(enemy)} in the port (9.4.7.1, DP-N02): {result}; Rome loses {sunk} "
+                 f"ship(s), the invader {len(enemy) - len(end.get('enemy', []))}; {landed}"
                  f"{self.points(c, end)}{rule_tag(self.rows[at].rule)}.", block.steps)
 
     def tell_war_siege(self, block):
