@@ -1,6 +1,6 @@
 """The raw d6 rate of ``romesim.core.rng`` and the exact number of dice a scenario's game rolls.
 
-``roll_d6`` is a kernel with nothing but dice in it, laid out like the engine's: blocks of ``BLOCK`` games under
+``roll_d6`` is a kernel with nothing but dice in it, laid out like the engine's: blocks (``n_blocks``) under
 ``prange``, one stream re-keyed per game with ``rng.start``, then ``DICE_PER_GAME`` d6 per game. A scenario's
 games/s times its dice per game, over this rate, is the share of the bare dice speed the kernel reaches.
 """
@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit, prange
 
 from romesim.core import rng
-from romesim.core.engine import BLOCK, n_blocks
+from romesim.core.engine import n_blocks
 from romesim.core.errors import ExactNotSupported
 from romesim.core.exact import enumerate_dice
 from romesim.core.policy import resolve
@@ -24,10 +24,12 @@ DICE_PER_GAME = 4
 @njit(parallel=True, cache=True)
 def roll_d6(seed, count, per_game, totals):
     """Roll ``per_game`` d6 from the stream of each game ``0 .. count-1``; totals per block keep the dice live."""
-    for b in prange(n_blocks(count)):
+    blocks = totals.shape[0]
+    size = (count + blocks - 1) // blocks
+    for b in prange(blocks):
         stream = rng.new_stream()
         total = 0
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+        for j in range(b * size, min(count, (b + 1) * size)):
             rng.start(stream, seed, j)
             for _ in range(per_game):
                 total += rng.d6(stream)
@@ -35,7 +37,7 @@ def roll_d6(seed, count, per_game, totals):
 
 
 def roll(count, per_game=DICE_PER_GAME, seed=0):
-    totals = np.zeros((count + BLOCK - 1) // BLOCK, np.int64)
+    totals = np.zeros(n_blocks(count), np.int64)
     roll_d6(np.uint64(seed), count, per_game, totals)
     return totals
 

@@ -77,6 +77,18 @@ def test_chunk_size_does_not_change_bits(scn):
         same(default, romesim.simulate(scn, N, seed=5, keep=True, chunk=chunk))
 
 
+@SCENARIOS
+def test_cut_into_blocks_does_not_change_bits(scn, monkeypatch):
+    """A kernel plays its games in ``n_blocks(count)`` blocks, one thread a block at a time: blocks of 1024 games,
+    but at least 64 (a few hundred searched games would be one block, on one thread). A game's dice depend on its
+    number only: one block, seven or the default 64 play the same games."""
+    assert (engine.n_blocks(3), engine.n_blocks(700), engine.n_blocks(100_000)) == (3, 64, 98)
+    default = romesim.simulate(scn, 700, seed=6, keep=True)
+    for blocks in (1, 7):
+        monkeypatch.setattr(engine, "n_blocks", lambda count, blocks=blocks: blocks)
+        same(default, romesim.simulate(scn, 700, seed=6, keep=True))
+
+
 def test_seed_matters():
     a = romesim.simulate(SIEGE, N, seed=1)
     b = romesim.simulate(SIEGE, N, seed=2)

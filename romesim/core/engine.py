@@ -53,7 +53,7 @@ def run_chunk(scenario, seed, first, count, resolved, keep, args=None):
     scenario's ``kernel_args()`` when the caller built them already (a trace builds them before it starts
     recording: the set-up is not the game)."""
     k = len(scenario.metrics)
-    blocks = (count + BLOCK - 1) // BLOCK
+    blocks = n_blocks(count)  # the kernel plays count / blocks games a block
     sums = np.zeros((blocks, k), np.int64)
     sumsq = np.zeros((blocks, k), np.int64)
     errors = np.zeros((blocks, 2), np.int64)

@@ -37,11 +37,16 @@ from . import rng
 from .policy import error_code
 
 BLOCK = 1024  # games per prange iteration: one stream and one set of buffers serve a whole block
+# a run of fewer games is still cut in this many blocks (or one a game): a few hundred searched campaigns are one
+# block of 1024 otherwise, played on one thread however many the machine has
+MIN_BLOCKS = 64
 
 
 @njit(cache=True, inline="always")
 def n_blocks(count):
-    return (count + BLOCK - 1) // BLOCK
+    """The blocks a run of ``count`` games is cut in: ``BLOCK`` games each, at least ``MIN_BLOCKS`` (or one a game).
+    A game's dice depend on its number only, so the cut changes no result."""
+    return max((count + BLOCK - 1) // BLOCK, min(count, MIN_BLOCKS), 1)
 
 
 @njit(cache=True, inline="always")
@@ -106,12 +111,14 @@ def no_scratch(args):
 
 KERNEL = """\
 def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
-    for b in prange(n_blocks(count)):
+    blocks = sums.shape[0]
+    size = (count + blocks - 1) // blocks
+    for b in prange(blocks):
         owners = (rng.new_stream(), np.zeros({n_metrics}, np.int64)) + args + scratch(args)
         stream, row = borrowed(owners[0]), borrowed(owners[1])
         block_codes, block_params = borrowed(codes), borrowed(params)
         {borrowed}
-        for j in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+        for j in range(b * size, min(count, (b + 1) * size)):
             rng.start(stream, seed, first + j)
             error = {play}
             if error != 0:
@@ -173,8 +180,8 @@ def _arity(function, fixed, what):
 
 def block_kernel(name, scratch, play, n_metrics):
     """The parallel kernel ``name(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)``
-    that plays games ``first .. first+count-1`` of run ``seed`` with ``play``, one dice stream per game and a
-    block of ``BLOCK`` games per thread.
+    that plays games ``first .. first+count-1`` of run ``seed`` with ``play``, one dice stream per game, in as many
+    blocks as ``sums`` has rows (``n_blocks``), a block at a time per thread.
 
     Its source is ``KERNEL`` with as many inputs as ``play`` takes, compiled as if written in ``play``'s module at
     the line that calls ``block_kernel``: numba caches it beside the game's other functions and stamps it with the
