@@ -443,6 +443,58 @@ def test_horatii_duel_in_the_campaign_has_the_duels_exact_odds():
     assert abs(wins / n - exact) < five_sigma(exact, n)
 
 
+def march_on_alba(stream, args, scratch, row, ts, g, cs, policies=None):
+    """KoR 9.3.7.3 a after ``alba_war``: the royal army in Rome formed by ``policies``' DP-K02 (the default's
+    strongest), then its march; returns the units that marched."""
+    cp, city, cost, tok, per, war = args[:6]
+    ws, dstate = scratch[3], scratch[4]
+    game_arrays = (*args, ts, g, cs, ws, *scratch[4:], row)
+    assert g[C.G_ALBA_MARCH] == 1 and g[C.G_ARMY_AT] == cp[C.CP_ROME]
+    C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+    while C.army_choice(dstate):
+        if answer(stream, C.P_ARMY, game_arrays, policies) == 0:
+            break
+    C.end_forming(ts, g)
+    g[C.G_ALBA_MARCH] = 0
+    marched = units_at(tok, ts, C.L_ARMY)
+    C.alba_march(stream, city, cost, cp, tok, ts, cs, g, row)
+    return marched
+
+
+@pytest.mark.parametrize("army", ["strongest", "cavalry"])
+def test_the_army_marching_on_alba_longa_is_formed_by_the_player(army):
+    """KoR 9.3.7.3 a: « l'armée royale » marches on Alba Longa; in Rome, it is formed first by DP-K02 (4.2, table
+    5.1): the default takes the reserve's 4 strongest infantry and 2 strongest cavalry, ``cavalry`` its 2 strongest
+    cavalry alone. The draw stops there (G_ALBA_MARCH), the army still in Rome, and the march ends it."""
+    args, scratch, row = tullus_position(12)
+    cp, city, cost, tok = args[:4]
+    ts, g, cs = scratch[:3]
+    for t in units_at(tok, ts, C.L_ARMY):  # the army formed anew: its units in the Rome reserve
+        C.put(ts, t, C.L_ROME, 0, C.FACE_ROMAN)
+    general = units_at(tok, ts, C.L_RESERVE)
+    for kind in (C.INF, C.CAV):  # a Rome reserve with more of each kind than the King commands
+        for t in [t for t in general if tok[t, C.TK_KIND] == kind][:3]:
+            C.put(ts, t, C.L_ROME, 0, C.FACE_ROMAN)
+    reserve = units_at(tok, ts, C.L_ROME)
+    def strongest(kind, count):
+        units = [t for t in reserve if tok[t, C.TK_KIND] == kind and ts[t, C.TS_AT] == 0]
+        return sorted(sorted(units, key=lambda t: -tok[t, C.TK_VIRTUS])[:count])
+    expected = sorted(strongest(C.CAV, 2) + ([] if army == "cavalry" else strongest(C.INF, 4)))
+    assert len(strongest(C.INF, 9)) > 4 and len(strongest(C.CAV, 9)) > 2
+    assert len({tok[t, C.TK_VIRTUS] for t in reserve}) > 1
+    stream = stream_of(SEED, 77)
+    C.alba_war(stream, city, cost, cp, tok, ts, cs, g, row, False)
+    assert g[C.G_ARMY_AT] == cp[C.CP_ROME] and len(units_at(tok, ts, C.L_ARMY)) == 0
+    # the machine's next step, wherever the war was drawn (draws, a revolt): DP-K02 for the army in Rome
+    copies = [a.copy() for a in (ts, g, cs, scratch[3])]
+    g_copy = copies[1]
+    g_copy[C.G_STAGE], g_copy[C.G_REACTIONS] = C.ST_REACTIONS, 0
+    assert C.campaign_advance(stream_of(SEED, 78), *args, *copies, *scratch[4:], row.copy()) == C.P_ARMY
+    marched = march_on_alba(stream, args, scratch, row, ts, g, cs, {"army": army})
+    assert sorted(marched) == expected
+    assert g[C.G_ARMY_AT] == cp[C.CP_ALBA] or cs[cp[C.CP_ALBA], C.CS_ROMAN]
+
+
 def test_alba_longa_war_from_nr_follows_9_3_7_3():
     """KoR 9.3.7.3 drawn from NR, with Metius Fufetius (Virtus 3) and his 3 units in Alba Longa (9.3.7.1):
     (a) the royal army marches there and Alba gets a fourth unit; (b) d6 >= 3 captures Metius (4/6), +3 VP, and
@@ -465,6 +517,7 @@ def test_alba_longa_war_from_nr_follows_9_3_7_3():
         row[:] = 0
         stream = stream_of(SEED, 3000 + game)
         C.alba_war(stream, city, cost, cp, tok, ts, cs, g, row, False)
+        march_on_alba(stream, args, scratch, row, ts, g, cs)
         if ts[metius, C.TS_LOC] == C.L_OUT:
             captured += 1
             assert g[C.G_VP] == g0[C.G_VP] + 3 and row[C.M_DUELS] == 0
@@ -993,7 +1046,7 @@ def test_roman_fleet_intercepts_with_the_naval_battles_exact_odds():
     n, won, lost = 800, 0, 0
     for game in range(n):
         args, scratch, row, stream, k = war_at_sea(game, C.W_ETRUSCAN)
-        tok, (ts, g, cs, ws) = args[3], scratch[:4]
+        tok, (ts, g, _, ws) = args[3], scratch[:4]
         ships = np.flatnonzero(tok[:, C.TK_KIND] == C.SHIP)
         for t in ships:
             if tok[t, C.TK_PEOPLE] == C.ROMAN:

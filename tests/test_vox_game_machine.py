@@ -112,7 +112,6 @@ def test_an_illegal_action_ends_the_game_with_the_seats_error():
     """An action outside the view's legal mask ends the game with ``error_code(seat, action)`` from the core
     loop, as ``procedures.decide`` reported it."""
     scenario = romesim.scenario("vox_populi.game")
-    policies = resolve(scenario.decision_points, {})
     args = scenario.kernel_args()
     stream = rng.new_stream()
     rng.start(stream, np.uint64(SEED), 0)

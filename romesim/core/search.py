@@ -44,7 +44,7 @@ from numba.extending import overload
 
 from .jit import njit
 from . import rng
-from .policy import FLAT_MC, ISMCTS, MAX_BUDGET, SEARCH_CODES, Builtin
+from .policy import FLAT_MC, ISMCTS, SEARCH_CODES, Builtin
 
 SEARCH_PARAMS = ("budget", "exploration", "rollout")
 DEFAULT_BUDGET, DEFAULT_EXPLORATION = 64, 0.7

@@ -130,7 +130,7 @@ PV_SIZE, SUB_POINTS = 64, 16
  G_ETRUSCAN_WARS, G_ETRUSCAN_RUNNING, G_FIRST_ETRUSCAN_LEADER, G_WAR_PEOPLE, G_PRESTIGE_DONE, G_EXTRA_R_DRAWS,
  G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_ALBA_DRAWN, G_ALBA_SIEGE, G_ALBA_HAPPY,
  G_FALERII_DUE, G_MOVED, G_UMBRIAN_TOKEN, G_DRAWS, G_DRAWN, G_FORMING, G_LOSS_LEFT, G_END_STEP, G_FAILED,
- G_EXCESS, G_SENATE) = range(44)
+ G_EXCESS, G_ALBA_MARCH, G_SENATE) = range(45)
 G_SENATE_SIZE = 4  # G_SENATE + i: the Senate on Curia people i (senate.PEOPLE_*): 0 unasked, 1 approved, 2 refused
 G_SIZE = G_SENATE + G_SENATE_SIZE
 # the stages of a turn (5.2); G_DRAWS: the draws left from the container of ST_DRAW_R / ST_DRAW_NR
@@ -421,28 +421,6 @@ def strongest(tok, ts, loc, kind):
             if best < 0 or tok[t, TK_VIRTUS] > tok[best, TK_VIRTUS]:
                 best = t
     return best
-
-
-@njit(cache=True)
-def form_army(tok, ts, g, cp):
-    """The royal army formed in Rome as DP-K02's default does (4.2): it takes the strongest units of the Rome
-    reserve up to the King's capacity of table 5.1, 4 infantry and 2 cavalry. The march on Alba Longa (9.3.7.3 a)
-    forms it so; before an action the player forms it (``army_legal``)."""
-    if g[G_ARMY_AT] != cp[CP_ROME]:
-        return
-    inf, cav = army_counts(tok, ts)
-    while inf < ARMY_INF:
-        t = strongest(tok, ts, L_ROME, INF)
-        if t < 0:
-            break
-        put(ts, t, L_ARMY, 0, FACE_ROMAN)
-        inf += 1
-    while cav < ARMY_CAV:
-        t = strongest(tok, ts, L_ROME, CAV)
-        if t < 0:
-            break
-        put(ts, t, L_ARMY, 0, FACE_ROMAN)
-        cav += 1
 
 
 @njit(cache=True)
@@ -888,6 +866,14 @@ def draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, src):
             return
         again = apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, src)
         check_containers(ts, g, row)
+        if g[G_ALBA_MARCH]:
+            return  # 9.3.7.3 a: the army is formed first (DP-K02); the draw ends after the march (campaign_advance)
+    prepared_back(ts, src)
+
+
+@njit(cache=True)
+def prepared_back(ts, src):
+    """The tokens set aside during a draw (9.5.7.4) go back into the container it was made from."""
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_PREP:
             ts[t, TS_LOC] = src
@@ -1294,7 +1280,8 @@ def horatii_token(tok, ts):
 @njit(cache=True, apart=True)
 def alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman):
     """KoR 9.3.7.3. From R: the Horatii and Curiatii come out of the containers (or from aside) and fight at once.
-    From NR: the Horatii token leaves play; (a) the royal army marches to Alba Longa, not to be reinforced, and
+    From NR: the Horatii token leaves play; (a) the royal army (in Rome, formed by the player first: DP-K02,
+    ``alba_march``) marches to Alba Longa, not to be reinforced, and
     Alba Longa gets one more Latin unit (map, general reserve, containers); (b) Rome rolls against a Latin leader
     there: d6 >= his Virtus captures him, scores his Virtus in VP and takes the city; else (c) the siege."""
     g[G_ALBA_DRAWN] = 1
@@ -1311,7 +1298,18 @@ def alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman):
         put(ts, h, L_OUT, 0, FACE_ROMAN)
     if cs[alba, CS_ROMAN]:
         return  # Alba Longa is Rome's already: no war to fight
-    form_army(tok, ts, g, cp)
+    if g[G_ARMY_AT] == cp[CP_ROME]:
+        # (a) an army in Rome is formed by the player first (DP-K02); the march ends the draw (campaign_advance)
+        g[G_ALBA_MARCH] = 1
+        return
+    alba_march(stream, city, cost, cp, tok, ts, cs, g, row)
+
+
+@njit(cache=True, apart=True)
+def alba_march(stream, city, cost, cp, tok, ts, cs, g, row):
+    """KoR 9.3.7.3 a-c, the royal army as formed: it marches to Alba Longa, which gets one more Latin unit; the
+    roll against a Latin leader there, else the siege."""
+    alba = cp[CP_ALBA]
     g[G_ARMY_AT] = alba
     ids = np.full(1, -1, np.int64)
     for loc in LATIN_DUELLISTS:
@@ -1324,8 +1322,9 @@ def alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman):
         put(ts, leader, L_OUT, 0, FACE_ROMAN)  # captured
         g[G_VP] += tok[leader, TK_VIRTUS]
         alba_romanized(city, cost, cs, tok, ts, g, cp)
-        return
-    alba_siege(stream, city, cost, cp, tok, ts, cs, g, row)
+    else:
+        alba_siege(stream, city, cost, cp, tok, ts, cs, g, row)
+    check_containers(ts, g, row)  # 8.0 a: Alba Longa's new unit may have been the NR container's last token
 
 
 @njit(cache=True, apart=True)
@@ -3036,8 +3035,8 @@ def campaign_init(stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp, 
 def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
                      bl, bstat, bg, bst, brow, prow, wbuf, row):
     """The turn sequence of 5.2 from where the campaign stands to the next Roman decision or its end: DP-K05 after
-    a draw that gives Rome a garrison, DP-K02 (the army formed in Rome) and DP-K01 (the next action) before each
-    action, DP-K07 and DP-K06 at the end of the turn.
+    a draw that gives Rome a garrison, DP-K02 (the army formed in Rome) before the march on Alba Longa (9.3.7.3 a)
+    and, with DP-K01 (the next action), before each action, DP-K07 and DP-K06 at the end of the turn.
 
     Dice in this order each turn: the period's start (Inauguratio, container preparation, swap), the draws one by
     one (with each token's own dice), the action allowance, each Roman action's procedure (pillage's reactions at
@@ -3048,6 +3047,20 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
         if g[G_ENDED]:
             score(cp, city, tok, ts, cs, g, row)
             return END
+        if g[G_ALBA_MARCH]:
+            # 9.3.7.3 a, the Alba Longa war drawn from NR (in the draws or a revolt, 6.2): the royal army in Rome
+            # is formed by the player (DP-K02), then marches; the draw ends with the march
+            if g[G_FORMING] == NOT_FORMED:
+                g[G_FORMING] = FORMING
+                post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+            if g[G_FORMING] < KEPT:
+                if army_choice(dstate):
+                    return P_ARMY
+                end_forming(ts, g)
+            g[G_ALBA_MARCH], g[G_FORMING] = 0, NOT_FORMED
+            alba_march(stream, city, cost, cp, tok, ts, cs, g, row)
+            prepared_back(ts, L_NR)
+            continue
         stage = g[G_STAGE]
         if stage == ST_PERIOD:
             turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row)

@@ -41,7 +41,7 @@ BLOCKS = frozenset((
     "treason", "ambush", "march", "war_siege", "start_war", "end_war", "end_of_turn", "mission_losses",
     "mission_failed", "decide_army", "decide_garrison", "decide_loss", "decide_retreat", "decide_excess",
     "greek_excess",
-    "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_siege", "cocles", "map_conflicts",
+    "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_march", "alba_siege", "cocles", "map_conflicts",
     "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle", "port_interception"))
 # blocks told in no line: DP-K01's state (every place's war_allowed), the action's dispatcher (its procedures speak)
 SILENT = frozenset(("post_action", "roman_action"))
@@ -107,7 +107,7 @@ def _moves(before, ts):
 
 
 # the procedures told by what they moved, their duel and the royal army's place (``tell_procedure``)
-DUELLING = frozenset(("horatii", "alba_war", "alba_siege", "cocles", "map_conflicts", "umbrians_join",
+DUELLING = frozenset(("horatii", "alba_war", "alba_march", "alba_siege", "cocles", "map_conflicts", "umbrians_join",
                       "umbrians_at_period_end", "falerii_not_attacked"))
 
 
@@ -362,7 +362,8 @@ class CampaignNarrator(Narrator):
         elif name == "romanized_this_period":
             end.update(self._mission(frame.f_back, int(value)))
         elif name in DUELLING:
-            end.update(army_at=int(g[C.G_ARMY_AT]), siege=int(g[C.G_ALBA_SIEGE]), **_duels(frame))
+            end.update(army_at=int(g[C.G_ARMY_AT]), siege=int(g[C.G_ALBA_SIEGE]), march=int(g[C.G_ALBA_MARCH]),
+                       **_duels(frame))
         return {"end": end}
 
     @staticmethod
@@ -1124,10 +1125,19 @@ class _Story:
 
     def tell_alba_war(self, block):
         def outcome(c, end):
-            if end.get("army_at") != c.get("army_at"):
-                return f"the royal army marches to {self.place(end['army_at'])}"
-            return "fought by the Horatii"
+            if end.get("march"):
+                return "the royal army is to march from Rome, formed first (DP-K02)"
+            return self.marched(c, end) or "fought by the Horatii"
         self.tell_procedure(block, "The Alba Longa war (9.3.7.3)", outcome)
+
+    def tell_alba_march(self, block):
+        self.tell_procedure(block, "The march on Alba Longa (9.3.7.3 a)",
+                            lambda c, end: self.marched(c, end) or "the royal army stands at Alba Longa")
+
+    def marched(self, c, end):
+        if end.get("army_at") != c.get("army_at"):
+            return f"the royal army marches to {self.place(end['army_at'])}"
+        return ""
 
     def tell_alba_siege(self, block):
         def outcome(c, end):
