@@ -463,9 +463,11 @@ def march_on_alba(stream, args, scratch, row, ts, g, cs, policies=None):
 
 @pytest.mark.parametrize("army", ["strongest", "cavalry"])
 def test_the_army_marching_on_alba_longa_is_formed_by_the_player(army):
-    """KoR 9.3.7.3 a: « l'armée royale » marches on Alba Longa; in Rome, it is formed first by DP-K02 (4.2, table
-    5.1): the default takes the reserve's 4 strongest infantry and 2 strongest cavalry, ``cavalry`` its 2 strongest
-    cavalry alone. The draw stops there (G_ALBA_MARCH), the army still in Rome, and the march ends it."""
+    """KoR 9.3.7.3 a: « une armée R avec un chef se déplace immédiatement vers Alba Longa. La composition de cette
+    armée est décidée par le joueur » (an R army with a leader moves at once to Alba Longa; the player decides its
+    composition). The royal army in Rome is formed first by DP-K02 (4.2, table 5.1): the default takes the
+    reserve's 4 strongest infantry and 2 strongest cavalry, ``cavalry`` its 2 strongest cavalry alone. The draw
+    stops there (G_ALBA_MARCH), the army still in Rome, the machine asks DP-K02, and the march ends the draw."""
     args, scratch, row = tullus_position(12)
     cp, city, cost, tok = args[:4]
     ts, g, cs = scratch[:3]

@@ -1299,7 +1299,8 @@ def alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman):
     if cs[alba, CS_ROMAN]:
         return  # Alba Longa is Rome's already: no war to fight
     if g[G_ARMY_AT] == cp[CP_ROME]:
-        # (a) an army in Rome is formed by the player first (DP-K02); the march ends the draw (campaign_advance)
+        # (a) « La composition de cette armée est décidée par le joueur » (the player decides the army's
+        # composition): an army in Rome is formed first (DP-K02); the march ends the draw (campaign_advance)
         g[G_ALBA_MARCH] = 1
         return
     alba_march(stream, city, cost, cp, tok, ts, cs, g, row)
