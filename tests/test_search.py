@@ -103,8 +103,8 @@ def _vox_state(seats=4, moves=40):
 
 def test_vox_determinization_redraws_only_what_the_seat_cannot_see():
     """Spec 11: a seat sees its own hand and box and the public part of ``g``. After a determinization for the
-    seat to play, its own hand and box, every public entry (as a view shows it) and every count (hand sizes, deck size, pieces per
-    slot and owner) are unchanged, and the cards of the other hands and the deck are the same set."""
+    seat to play, its own hand and box, every public entry (as a view shows it) and every count (hand sizes, deck
+    size, pieces per slot and owner) are unchanged, and the cards of the other hands and the deck are the same set."""
     from romesim.vox_populi import game as vox
     from romesim.vox_populi import state as st
     state = _vox_state()

@@ -73,9 +73,9 @@ def ladder(scenario, bots=None, n=2_000, seed=0, *, budgets=(16, 64, 256), searc
 
     A bot is a built-in's name (played at every point of the player that has it) or a mapping ``{point:
     policy}`` (points named without the seat's prefix in a game whose seats play alike). ``n``: games per seating
-    (a round robin) or per bot (one seat rated). Columns: ``bot, rating, ci_low, ci_high`` (Bradley-Terry on the Elo scale, mean 0, 95 %
-    intervals), ``decisive`` (the games that told it apart from another bot), ``p_win`` (its win rate), and
-    ``budget`` (a search's playouts or iterations, else NaN)."""
+    (a round robin) or per bot (one seat rated). Columns: ``bot, rating, ci_low, ci_high`` (Bradley-Terry on the
+    Elo scale, mean 0, 95 % intervals), ``decisive`` (the games that told it apart from another bot), ``p_win``
+    (its win rate), and ``budget`` (a search's playouts or iterations, else NaN)."""
     game = _as_scenario(scenario)
     if not game.seats():
         raise ScenarioError(f"{game.name}: a ladder rates the bots of a game's seats; this scenario declares none")

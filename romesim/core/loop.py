@@ -292,7 +292,8 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
         determinize = "pass" if search.determinize is None else \
             "determinize(point, playout_stream, {copies})".format(copies=", ".join(f"copy_{i}" for i in range(count)))
         functions.update(player=search.player, actions=search.actions, reward=search.reward,
-                         determinize=search.determinize, candidate=search.candidate or _search.same_action, FLAT_MC=_search.FLAT_MC, ISMCTS=_search.ISMCTS,
+                         determinize=search.determinize, candidate=search.candidate or _search.same_action,
+                         FLAT_MC=_search.FLAT_MC, ISMCTS=_search.ISMCTS,
                          rollout_policies=_search.rollout_policies, search_key=_search.search_key,
                          new_tree=_search.new_tree, ucb=_search.ucb, root_choice=_search.root_choice,
                          index_of=_search.index_of,

@@ -517,5 +517,5 @@ def describe(scenario, point=None):
     return Description(data, cls.reference_tables() if point is None else {})
 
 
-__all__ = ["Scenario", "Seat", "Description", "describe", "state_index", "ParamSpec", "REQUIRED", "param", "option_table",
-           "register", "get", "scenario", "load_toml", "list_scenarios"]
+__all__ = ["Scenario", "Seat", "Description", "describe", "state_index", "ParamSpec", "REQUIRED", "param",
+           "option_table", "register", "get", "scenario", "load_toml", "list_scenarios"]

@@ -3325,8 +3325,9 @@ ACTION = DecisionPoint(
     "actions, move the royal army to a place within its movement allowance (5.2: 14 MP with infantry, 20 without, "
     "road hexes half a point) or sail it from the Roman fleet's port to a port within 25 sea hexes (5.8, 9.4.7.1: "
     "three units a ship, 2 IP, the landing ends the action; by_sea[c] = 1), or an operation where it stands: "
-    "siege (5.5), pillage or the undefended city (5.4, 5.4.1), corruption (5.6), intimidation (5.3), battle against an invasion army (5.7). A war on a Curia "
-    "people asks the Senate first from period 3 (9.3.4); a refusal spends nothing and bars that people this turn.",
+    "siege (5.5), pillage or the undefended city (5.4, 5.4.1), corruption (5.6), intimidation (5.3), battle "
+    "against an invasion army (5.7). A war on a Curia people asks the Senate first from period 3 (9.3.4); a "
+    "refusal spends nothing and bars that people this turn.",
     state=("turn", "period", "ip", "vp", "actions_left", "army_at", "army_infantry", "army_cavalry", "king_virtus",
            "r_container", "nr_container", "romanized_this_period", "mission", "places", "period_last_turn",
            "movement_half_points", "rome", "can_siege", "can_pillage", "can_corrupt", "can_intimidate",
@@ -3463,7 +3464,8 @@ _RANDOM = Builtin(CHOICE_RANDOM, "uniform among the legal answers")
 _UNITS = ("unit_at", "unit_kind", "unit_virtus")
 CAMPAIGN_STATE = ACTION.state + ("garrison_virtus", "loss_left", "infantry_room", "cavalry_room", "excess_left",
                                  "counters") + \
-    tuple(f"{name}[{c}]" for name in ("allowed", "roman_garrison", "distance", "to_rome") for c in range(MAX_CITIES)) + \
+    tuple(f"{name}[{c}]" for name in ("allowed", "roman_garrison", "distance", "to_rome")
+          for c in range(MAX_CITIES)) + \
     tuple(f"{name}[{t}]" for name in _UNITS for t in range(MAX_COUNTERS))
 _STATE_DOC = (" The state is DP-K01's (its entries as they stand now; during DP-K02 as the forming began, but "
               "for army_infantry, army_cavalry and movement_half_points), then: garrison_virtus, loss_left, "
