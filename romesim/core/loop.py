@@ -42,7 +42,6 @@ BLOCK = 1024  # games per prange iteration: one stream and one set of buffers se
 MIN_BLOCKS = 64
 
 
-@njit(cache=True, inline="always")
 def n_blocks(count):
     """The blocks a run of ``count`` games is cut in: ``BLOCK`` games each, at least ``MIN_BLOCKS`` (or one a game).
     A game's dice depend on its number only, so the cut changes no result."""
@@ -157,7 +156,7 @@ def _generate(template, name, count, functions, module, line, helpers=None, **ji
     words.update(functions.pop("format", {}))
     words["play"] = words["play"].format(inputs=words["inputs"])
     source = "\n" * (line - 1) + template.format(**words)
-    namespace = dict(__name__=__name__, np=np, prange=prange, rng=rng, BLOCK=BLOCK, n_blocks=n_blocks,
+    namespace = dict(__name__=__name__, np=np, prange=prange, rng=rng,
                      record=record, error_code=error_code, borrowed=borrowed, alive_until_here=alive_until_here,
                      **functions)
     exec(compile(source, module.__file__, "exec"), namespace)

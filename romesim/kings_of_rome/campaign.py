@@ -528,6 +528,19 @@ def army_apply(ts, g, dstate, action):
 
 
 @njit(cache=True)
+def army_to_form(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
+    """DP-K02: whether the player is still to form the royal army in Rome (its state posted as the forming
+    begins); with nothing left to choose, the forming ends."""
+    if g[G_FORMING] == NOT_FORMED:
+        g[G_FORMING] = FORMING
+        post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+    if army_choice(dstate):
+        return True
+    end_forming(ts, g)
+    return False
+
+
+@njit(cache=True)
 def end_forming(ts, g):
     """The royal army is formed: the units sent out of it join the Rome reserve."""
     if g[G_FORMING] != RESHAPED:
@@ -3051,13 +3064,8 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
         if g[G_ALBA_MARCH]:
             # 9.3.7.3 a, the Alba Longa war drawn from NR (in the draws or a revolt, 6.2): the royal army in Rome
             # is formed by the player (DP-K02), then marches; the draw ends with the march
-            if g[G_FORMING] == NOT_FORMED:
-                g[G_FORMING] = FORMING
-                post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
-            if g[G_FORMING] < KEPT:
-                if army_choice(dstate):
-                    return P_ARMY
-                end_forming(ts, g)
+            if g[G_FORMING] < KEPT and army_to_form(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
+                return P_ARMY
             g[G_ALBA_MARCH], g[G_FORMING] = 0, NOT_FORMED
             alba_march(stream, city, cost, cp, tok, ts, cs, g, row)
             prepared_back(ts, L_NR)
@@ -3099,13 +3107,9 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
             if g[G_ACTIONS] <= 0:
                 g[G_STAGE] = ST_REACTIONS
                 continue
-            if g[G_FORMING] < KEPT and g[G_ARMY_AT] == cp[CP_ROME]:
-                if g[G_FORMING] == NOT_FORMED:
-                    g[G_FORMING] = FORMING
-                    post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
-                if army_choice(dstate):
-                    return P_ARMY
-                end_forming(ts, g)
+            if g[G_FORMING] < KEPT and g[G_ARMY_AT] == cp[CP_ROME] and \
+                    army_to_form(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
+                return P_ARMY
             if g[G_FORMING] != KEPT:
                 post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
             g[G_ASKED] = 1
