@@ -155,29 +155,71 @@ def test_searches_play_whole_games_to_their_end():
     assert p8.n == usurpation.n == 200
 
 
-def test_duel_determinization_hides_the_split_and_the_scutum_zone():
-    """JUG-A4 (simultaneous, hidden split) and JUG-A19 (the scutum zone, secret): at B's split, A's split is
-    redrawn among A's splits; nothing of B's changes."""
+def test_duel_determinization_hides_the_scutum_zone_and_unseal_takes_back_the_split():
+    """JUG-A19 (the scutum zone, secret): a determinization redraws the other's zone, nothing else. JUG-A4
+    (``allocation = simultaneous``, A then B, B blind to A's split): the two splits are one simultaneous choice,
+    and at B's split ``duel_unseal`` takes the duel back to A's, exactly as the duel stood there (A's AP not yet
+    counted as allocated, A's state vector posted again)."""
     from romesim.jugule import duel as du
-    from romesim.jugule.combat import G_AP, G_C, G_M, G_RES
+    from romesim.jugule.combat import G_AP_ALLOC, G_C, G_M, G_RES, G_SCUTUM_ZONE
     from romesim.jugule.policies import N_POINTS, P_ALLOCATE
     state = romesim.new_game(romesim.scenario("jugule.duel", a="murmillo", b="secutor"), seed=1, game=0)
-    while state.point.name != "b_allocate":
+    while state.point.name != "a_allocate":
         state = state.apply(state.legal_actions()[0])
+    at_a = tuple(a.copy() for a in (*state._game.args, *state._arrays))
+    assert du.duel_sealed(P_ALLOCATE, *at_a) == 0
+    state = state.apply(state.legal_actions()[-1])
+    assert state.point.name == "b_allocate"
     arrays = (*state._game.args, *state._arrays)
-    G = arrays[5]
-    splits = set()
+    assert du.duel_sealed(N_POINTS + P_ALLOCATE, *arrays) == 1
+    st, vector, G = 3, 4, 5  # the duel's arrays: o, G0, IT0, st, state, G, IT, cand, row
+    zones = set()
     stream = rng.new_stream()
-    for k in range(60):
+    for k in range(30):
         rng.start(stream, 5, k)
         copy = tuple(a.copy() for a in arrays)
         du.duel_determinize(N_POINTS + P_ALLOCATE, stream, *copy)
-        H = copy[5]
-        assert (H[1] == G[1]).all()
-        assert H[0, G_M] + H[0, G_C] + H[0, G_RES] == G[0, G_AP]
-        splits.add((H[0, G_M], H[0, G_C]))
-    ap = G[0, G_AP]
-    assert len(splits) > min(10, (ap + 1) * (ap + 2) // 4)
+        assert (copy[G][1] == arrays[G][1]).all()
+        changed = copy[G][0] != arrays[G][0]
+        changed[G_SCUTUM_ZONE] = False
+        assert not changed.any()
+        zones.add(copy[G][0, G_SCUTUM_ZONE])
+    assert len(zones) == 2  # a murmillo's scutum covers the thorax or the left leg (JUG-A19's default)
+    copy = tuple(a.copy() for a in arrays)
+    assert du.duel_unseal(N_POINTS + P_ALLOCATE, *copy) == P_ALLOCATE
+    assert (copy[vector] == at_a[vector]).all()
+    assert (copy[G] == at_a[G]).all() and copy[G][0, G_AP_ALLOC] == at_a[G][0, G_AP_ALLOC]
+    assert (copy[G][0, [G_M, G_C, G_RES]] != arrays[G][0, [G_M, G_C, G_RES]]).any()  # A's split was undone
+    # where the duel stands: the same but for the last action taken, read only when a decision is answered, and
+    # the frame's copy of what A's split replaced
+    frame = du.ST_FRAMES + (at_a[st][du.ST_SP] - 1) * du.FRAME
+    stack = copy[st] != at_a[st]
+    stack[[du.ST_ACTION, *range(frame + du.AL_KEPT, frame + du.AL_KEPT + 3)]] = False
+    assert not stack.any()
+
+
+def test_vox_unseal_takes_a_ballot_back_to_the_first_seat():
+    """Spec 7.4: a vote's ballots are cast at once, public once all are cast; the machine asks seat 0, then each
+    seat blind to the ballots before it. At seat 1's ballot, ``vox_unseal`` takes the game back to seat 0's, its
+    view and where the game stands exactly as they were."""
+    from romesim.vox_populi import game as vox
+    from romesim.vox_populi import state as vs
+    pick = np.random.default_rng(0)
+    state = romesim.new_game(romesim.scenario("vox_populi.game", players=4), seed=3, game=0)
+    while state._arrays[1][vs.VIEW_KIND] not in (vs.K_VOTE_YES_NO, vs.K_VOTE_POLITICIAN):
+        actions = state.legal_actions()
+        state = state.apply(actions[pick.integers(len(actions))])
+    assert state.point_index == 0
+    p = state._game.args[0]
+    g0, view0 = (a.copy() for a in state._arrays[:2])
+    assert vox.vox_sealed(0, p, *state._arrays) == 0
+    state = state.apply(state.legal_actions()[0])
+    assert state.point_index == 1 and vox.vox_sealed(1, p, *state._arrays) == 1
+    g, view, row = (a.copy() for a in state._arrays)
+    assert vox.vox_unseal(1, p, g, view, row) == 0
+    assert (view == view0).all()
+    machine = np.r_[vs.FRAMES:vs.FRAMES + vs.MAX_DEPTH * vs.FRAME_SIZE, vs.ASK_SEAT]
+    assert (g[machine] == g0[machine]).all() and (g[:vs.PUBLIC_END] == g0[:vs.PUBLIC_END]).all()
 
 
 def test_search_benchmark_counts_decisions_and_playouts():

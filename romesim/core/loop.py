@@ -283,6 +283,8 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
     if search is not None:
         if max_actions < 1:
             raise TypeError(f"{name}: a searchable game gives max_actions, the most actions a decision has")
+        if (search.sealed is None) != (search.unseal is None):
+            raise TypeError(f"{name}: a game with simultaneous choices gives both sealed and unseal")
         # the search allocates its trees and copies: reference counting whatever the loop's (numba passes a loop's
         # _nrt=False on to its callees); the choice between search and the game's decide, taken at every
         # decision, is compiled as the loop is (counting a P8 battle's 13 arrays at each decision halved its speed)
@@ -295,9 +297,13 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
                          FLAT_MC=_search.FLAT_MC, ISMCTS=_search.ISMCTS,
                          rollout_policies=_search.rollout_policies, search_key=_search.search_key,
                          new_tree=_search.new_tree, ucb=_search.ucb, root_choice=_search.root_choice,
-                         index_of=_search.index_of,
-                         duplicate=_search.duplicate, restore=_search.restore,
-                         format=dict(decide=f"{name}_choose", max_actions=int(max_actions), determinize=determinize))
+                         index_of=_search.index_of, duplicate=_search.duplicate, restore=_search.restore,
+                         sealed=search.sealed or _search.open_choice, unseal=search.unseal or _search.same_point,
+                         new_rows=_search.new_rows, regret_choice=_search.regret_choice,
+                         regret_update=_search.regret_update, mixed_choice=_search.mixed_choice,
+                         MAX_PLAYERS=_search.MAX_PLAYERS,
+                         format=dict(decide=f"{name}_choose", max_actions=int(max_actions), determinize=determinize,
+                                     simultaneous=search.sealed is not None))
     loop = _generate(_search.SEARCH + "\n\n" + MACHINE if search is not None else MACHINE, name, count, functions,
                      module, line, helpers, **jit)
     _MACHINES.add(loop)

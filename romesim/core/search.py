@@ -12,25 +12,36 @@ Two built-ins, offered at every decision point of such a game (``policies={"tact
   and the dice, and the most visited root action is taken.
 
 What the deciding player cannot see is redrawn at the start of each playout by the game's ``determinize`` (hands,
-a deck's order, a sealed choice of the other player), so a search never uses hidden information; a simultaneous
-choice is searched the same way, each side blind to the other's (decoupled: each side's search sees the other as
-its rollout policy plays it). Each playout's dice come from a stream keyed from the game's stream at the decision
-and the playout's number, apart from the game's own: no search sees a future die of the game, the game's dice do
-not depend on the search, and results stay bit-identical for any threads, processes and chunks.
+a deck's order, a hidden choice of the other player), so a search never uses hidden information. Each playout's
+dice come from a stream keyed from the game's stream at the decision and the playout's number, apart from the
+game's own: no search sees a future die of the game, the game's dice do not depend on the search, and results stay
+bit-identical for any threads, processes and chunks.
+
+A simultaneous choice (Jugule's AP split, JUG-A4; Vox Populi's ballots, spec 7.4) is played by the machine one
+chooser after another, each blind to the choices before it. A search there selects decoupled (Lanctot et al.
+2013; Lisý et al. 2013): each playout first unmakes the choices made before the searcher's (they are hidden from
+it), then every chooser of the choice, the searcher and the others alike, selects by its own regret matching at
+the searcher's node where the choice began, blind to the others' selections in this playout, each updated with
+its own reward; ``ismcts`` then draws its action from the searcher's mean strategy there (a pure best reply to a
+model of the others could be read and exploited). ``flat_mc`` unmakes the hidden choices too and has them made
+by the rollout policies.
 
 Parameters (sweeping them recompiles nothing): ``budget`` (playouts or iterations), ``exploration`` (UCB1's
 constant; rewards are in [0, 1]), ``rollout`` (the built-in that plays the searcher's own decisions in playouts:
 by name, default the point's default built-in; the other points keep the run's policies, a search among them
 played by its own rollout).
 
-A game makes itself searchable by passing ``Search(player, actions, reward, determinize, candidate)`` to
-``core.loop.machine_game``; each function takes the game's arrays after its own leading parameters:
+A game makes itself searchable by passing ``Search(player, actions, reward, determinize, candidate, sealed,
+unseal)`` to ``core.loop.machine_game``; each function takes the game's arrays after its own leading parameters:
 ``player(point, *game)`` the index of the player deciding the posted ``point``, ``actions(point, *game)`` the
 number of candidate actions (at most the machine's ``max_actions``; the legal ones are among them),
 ``candidate(point, i, *game)`` the action of candidate ``i`` (None: the candidates are the actions ``0 .. actions -
 1``), ``reward(player, *game)`` the finished game's value for ``player`` in [0, 1], and
 ``determinize(point, stream, *game)``, what the player deciding ``point`` cannot see redrawn with ``stream``
-consistently with what it has seen (or None for a game without hidden information).
+consistently with what it has seen (or None for a game without hidden information). A game with simultaneous
+choices gives ``sealed(point, *game)``, the posted decision's place among its choice's choosers (0 the first; -1
+a decision made in the open), and ``unseal(point, *game)``, the game taken back to the first chooser's decision
+(the choices made since unmade, its state vector posted again), returning its point.
 
 Search runs in the kernels' variant for user functions (``policy.ResolvedPolicies.slots``), so a run of other
 built-ins compiles none of it.
@@ -49,7 +60,8 @@ from .policy import FLAT_MC, ISMCTS, SEARCH_CODES, Builtin
 SEARCH_PARAMS = ("budget", "exploration", "rollout")
 DEFAULT_BUDGET, DEFAULT_EXPLORATION = 64, 0.7
 
-Search = namedtuple("Search", "player actions reward determinize candidate", defaults=(None, None))
+Search = namedtuple("Search", "player actions reward determinize candidate sealed unseal",
+                    defaults=(None, None, None, None))
 
 
 @njit(cache=True)
@@ -132,6 +144,105 @@ def root_choice(tree, flat, moves, count, preferred, stream):
     return best
 
 
+# simultaneous choices: at most this many players select by regret matching at one node (a Vox table has six),
+# and this many such selections are remembered per playout (beyond, the rollout policies choose)
+MAX_PLAYERS, MAX_MARKS = 8, 64
+# regret matching's exploration: the share of each selection drawn uniformly among the legal actions (Lisý,
+# Kovařík, Lanctot & Bošanský 2013 converge to a Nash equilibrium with it)
+REGRET_EXPLORATION = 0.1
+
+
+@njit(cache=True)
+def open_choice(point, *game):
+    """A game without simultaneous choices: every decision is made in the open."""
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def same_point(point, *game):
+    return point
+
+
+@njit(cache=True)
+def new_rows(budget, width, simultaneous):
+    """Regret matching's tables for a search of ``budget`` iterations (``budget + 1`` rows for the searcher's nodes,
+    as many for the other players' selections at them): cumulative regrets and strategies and the rollout
+    policy's choice per row; each (node, player)'s row; per remembered selection its row, action, player and
+    width, its legal actions and the probability it was drawn with."""
+    rows, marks = (2 * (budget + 1), MAX_MARKS) if simultaneous else (1, 1)
+    return (np.zeros((rows, width)), np.zeros((rows, width)), np.full(rows, -1, np.int64),
+            np.full((budget + 1 if simultaneous else 1, MAX_PLAYERS), -1, np.int64),
+            np.empty((marks, 4), np.int64), np.zeros((marks, width), np.bool_), np.empty(marks))
+
+
+@njit(cache=True, inline="always")
+def unit(stream):
+    """A uniform float in [0, 1) from ``stream`` (32 bits)."""
+    return np.float64(rng.next_u32(stream)) * (1.0 / 4294967296.0)
+
+
+@njit(cache=True)
+def regret_choice(regret, strategy, legal, many, prior, stream):
+    """Regret matching's selection among the ``legal`` of the first ``many`` actions: in proportion to the
+    positive regrets (none positive: the rollout policy's choice ``prior``, or uniform when it is not legal),
+    mixed with ``REGRET_EXPLORATION`` uniform; the strategy is added to ``strategy`` (whose mean is the
+    equilibrium's estimate). Returns the action's index and the probability it was drawn with (-1, 0: none legal)."""
+    k, positive = 0, 0.0
+    for i in range(many):
+        if legal[i]:
+            k += 1
+            positive += max(regret[i], 0.0)
+    if k == 0:
+        return np.int64(-1), 0.0
+    pure = 0 <= prior < many and legal[prior]
+    u = unit(stream)
+    chosen, chosen_p, left = np.int64(-1), 0.0, k
+    for i in range(many):
+        if not legal[i]:
+            continue
+        if positive > 0:
+            sigma = max(regret[i], 0.0) / positive
+        elif pure:
+            sigma = 1.0 if i == prior else 0.0
+        else:
+            sigma = 1.0 / k
+        strategy[i] += sigma
+        p = (1 - REGRET_EXPLORATION) * sigma + REGRET_EXPLORATION / k
+        u -= p
+        left -= 1
+        if chosen < 0 and (u < 0 or left == 0):  # the last legal action takes what rounding left
+            chosen, chosen_p = i, p
+    return chosen, chosen_p
+
+
+@njit(cache=True)
+def regret_update(regret, action, probability, legal, many, value):
+    """Regret matching after a playout worth ``value`` to the chooser: the drawn action's value estimated by
+    importance (``value / probability``), every other legal action's 0; each regret grows by its estimate less
+    ``value``."""
+    for i in range(many):
+        if legal[i]:
+            regret[i] -= value
+    regret[action] += value / probability
+
+
+@njit(cache=True)
+def mixed_choice(strategy, moves, count, stream):
+    """The action of a simultaneous choice: drawn from the mean strategy of regret matching over ``moves``
+    (a pure choice there could be read and exploited)."""
+    total = 0.0
+    for i in range(count):
+        total += strategy[moves[i]]
+    if total <= 0:
+        return moves[rng.dn(stream, count) - 1]
+    u = unit(stream) * total
+    for i in range(count):
+        u -= strategy[moves[i]]
+        if u < 0:
+            return moves[i]
+    return moves[count - 1]
+
+
 @njit(cache=True)
 def index_of(action, candidates, count):
     """The candidate index of ``action`` among ``candidates[:count]`` (-2 when it is none of them)."""
@@ -212,19 +323,69 @@ def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
         names[i] = candidate(point, i, {inputs})
     prior[0] = index_of(action, names, width)  # -1: not asked yet; -2: none of the candidates
     grown = 1
+    # simultaneous choices (core.search.Sealed): regret matching rows, the searcher's nodes' then the others'
+    root_position = sealed(point, {inputs}) if {simultaneous} else np.int64(-1)
+    regret, strategy, rm_prior, partner, marks, rm_mask, rm_prob = new_rows(budget, {max_actions}, {simultaneous})
+    partners = 0
     for it in range(budget):
         {restore}
         playout_stream[0] = search_key(stream, it)
         playout_stream[1] = 0
         {determinize}
-        node, depth, here, started, expanded = 0, 0, point, False, False
+        here = point
+        if root_position > 0:
+            # the choices made before the searcher's in this simultaneous choice are hidden from it: made again
+            here = unseal(point, {copies})
+        node, depth, started, expanded, step, marked = 0, 0, False, False, np.int64(-1), 0
         while True:
             if started:
                 here = advance(playout_stream, {copies})
                 if here == END:
                     break
             started = True
-            if node >= 0 and player(here, {copies}) == who:
+            mover = player(here, {copies})
+            row = np.int64(-1)
+            if {simultaneous} and not flat:
+                position = sealed(here, {copies})
+                if position == 0:
+                    step = node  # the searcher's node at which every chooser of this choice selects, blind
+                elif position < 0:
+                    step = np.int64(-1)
+                if position >= 0 and step >= 0 and marked < marks.shape[0]:
+                    if mover == who:
+                        row = node
+                    elif 0 <= mover < MAX_PLAYERS:
+                        row = partner[step, mover]
+                        if row < 0 and partners <= budget:
+                            row = budget + 1 + partners
+                            partner[step, mover] = row
+                            partners += 1
+            if row >= 0:
+                many = min(actions(here, {copies}), {max_actions})
+                for i in range(many):
+                    names[i] = candidate(here, i, {copies})
+                    rm_mask[marked, i] = legal(here, names[i], {copies})
+                if rm_prior[row] == -1:
+                    action = decide(offset, here, rollout, rollout_params, slots, playout_stream, {copies})
+                    rm_prior[row] = index_of(action, names, many)
+                choice, probability = regret_choice(regret[row], strategy[row], rm_mask[marked], many, rm_prior[row],
+                                                    playout_stream)
+                if choice < 0:
+                    break
+                marks[marked, 0], marks[marked, 1], marks[marked, 2], marks[marked, 3] = row, choice, mover, many
+                rm_prob[marked] = probability
+                marked += 1
+                if mover == who:
+                    path[depth, 0], path[depth, 1] = node, choice
+                    depth += 1
+                    child = children[node, choice]
+                    if child < 0 and not expanded:
+                        child, expanded = grown, True
+                        children[node, choice] = child
+                        grown += 1
+                    node = child
+                action = names[choice]
+            elif node >= 0 and mover == who:
                 if flat:
                     choice = moves[it % count]
                 else:
@@ -268,6 +429,11 @@ def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
         for d in range(depth):
             visits[path[d, 0], path[d, 1]] += 1
             totals[path[d, 0], path[d, 1]] += value
+        for k in range(marked):
+            gain = value if marks[k, 2] == who else reward(marks[k, 2], {copies})
+            regret_update(regret[marks[k, 0]], marks[k, 1], rm_prob[k], rm_mask[k], marks[k, 3], gain)
+    if root_position >= 0 and not flat:
+        return candidate(point, mixed_choice(strategy[0], moves, count, playout_stream), {inputs})
     return candidate(point, root_choice(tree, flat, moves, count, prior[0], playout_stream), {inputs})
 
 

@@ -1632,7 +1632,7 @@ def combat_phase(stream, o, G, IT, st, state, cand, f):
 
 
 # ------------------------------------------------------------------------------------------------ the turn
-AL_SIDE = L0
+AL_SIDE, AL_KEPT = L0, L0 + 1  # the side splitting; A's M, C and R before its split
 
 
 @njit(cache=True)
@@ -1653,6 +1653,8 @@ def allocate(stream, o, G, IT, st, state, f):
         if step == 1:
             action = answer(st)
             m, c = action // 100, action % 100
+            if s == 0:  # what A's split replaces, kept for ``duel_unseal``
+                st[f + AL_KEPT], st[f + AL_KEPT + 1], st[f + AL_KEPT + 2] = g[G_M], g[G_C], g[G_RES]
             g[G_M], g[G_C], g[G_RES] = m, c, g[G_AP] - m - c
             g[G_AP_ALLOC] += g[G_AP]
             if s == 0:
@@ -1932,25 +1934,41 @@ def duel_reward(player, o, G0, IT0, st, state, G, IT, cand, row):
 @njit(cache=True)
 def duel_determinize(point, stream, o, G0, IT0, st, state, G, IT, cand, row):
     """What the side deciding ``point`` cannot see, redrawn: the other's scutum zone, secret all turn (JUG-A19),
-    uniformly among the zones it may cover; and at B's split, A's split made before it, hidden under
-    ``allocation = simultaneous`` (JUG-A4), uniformly among A's splits. Later in a turn the other's split is
-    taken as its play has shown it."""
-    side, p = point // N_POINTS, point % N_POINTS
+    uniformly among the zones it may cover. A's split, hidden from B under ``allocation = simultaneous`` (JUG-A4),
+    is made again in each playout (``duel_unseal``); later in a turn the other's split is taken as its play has
+    shown it."""
+    side = point // N_POINTS
     other = 1 - side
     if G[other, G_SHIELD] == SH_SCUTUM:
         k = rng.dn(stream, 3 if o[O_SCUTUM_ZONES] == 1 else 2)
         G[other, G_SCUTUM_ZONE] = Z_THORAX if k == 1 else Z_LEFT_LEG if k == 2 else Z_HEAD
-    if p == P_ALLOCATE and side == 1 and o[O_ALLOCATION] == 0:
-        ap = G[0, G_AP]
-        split = duel_candidate(P_ALLOCATE, rng.dn(stream, (ap + 1) * (ap + 2) // 2) - 1, o, G0, IT0, st, state,
-                               G, IT, cand, row)
-        G[0, G_M], G[0, G_C], G[0, G_RES] = split // 100, split % 100, ap - split // 100 - split % 100
+
+
+@njit(cache=True)
+def duel_sealed(point, o, G0, IT0, st, state, G, IT, cand, row):
+    """JUG-A4 ``allocation = simultaneous``: the two splits are one simultaneous choice, A's (0) then B's (1),
+    blind to A's; every other decision is made in the open (-1)."""
+    side, p = point // N_POINTS, point % N_POINTS
+    return side if p == P_ALLOCATE and o[O_ALLOCATION] == 0 else np.int64(-1)
+
+
+@njit(cache=True)
+def duel_unseal(point, o, G0, IT0, st, state, G, IT, cand, row):
+    """At B's split: A's split unmade, A's decision posted again (``allocate`` at its step 0 for side A)."""
+    f = ST_FRAMES + (st[ST_SP] - 1) * FRAME
+    G[0, G_M], G[0, G_C], G[0, G_RES] = st[f + AL_KEPT], st[f + AL_KEPT + 1], st[f + AL_KEPT + 2]
+    G[0, G_AP_ALLOC] -= G[0, G_AP]
+    st[f + AL_SIDE] = 0
+    fill_state(state, o, G, IT, 0, PH_SPLIT, st[ST_TURN])
+    state[S_X] = -1
+    return ask(st, f, 1, 0, P_ALLOCATE)
 
 
 # duel_machine(stream, codes, params, slots, offset, o, G0, IT0, st, state, G, IT, cand, row): one duel to its end,
 # those of a career too
 duel_machine = machine_game("duel_machine", duel_init, duel_advance, duel_legal, duel_apply, duel_decide,
-                            Search(duel_player, duel_actions, duel_reward, duel_determinize, duel_candidate),
+                            Search(duel_player, duel_actions, duel_reward, duel_determinize, duel_candidate,
+                                   duel_sealed, duel_unseal),
                             max_actions=MAX_SEARCH_ACTIONS, apart=True)
 
 

@@ -25,6 +25,7 @@ from .procedures import (
     ASKED,
     DONE,
     answer_here,
+    ballot_position,
     clear_frames,
     contribution_round_step,
     frame,
@@ -32,6 +33,7 @@ from .procedures import (
     post,
     resumed_at,
     suspend,
+    unseal_ballots,
 )
 from .state import (
     ABSENT,
@@ -1225,7 +1227,8 @@ def vox_determinize(point, stream, p, g, view, row):
     its pieces (stars by value, decoys) shuffled among its slots, each slot keeping its count (only the values
     when decoys are told apart, VOX-A10 decoy_distinguishable; nothing with open_stars); a meter another seat has
     chosen and not revealed (DP09), drawn again at even odds. Not redrawn: money under public_money = false, and
-    under slip_order = simultaneous the per-slot count of slips not yet public (VOX-A36)."""
+    under slip_order = simultaneous the per-slot count of slips not yet public (VOX-A36). The ballots of a vote
+    cast before the seat's are made again in each playout (``vox_unseal``)."""
     seat = point
     pool = np.empty(N_CARDS, np.int64)
     n = 0
@@ -1300,9 +1303,21 @@ def shuffle_box(g, p, s, stream):
             k += 1
 
 
+@njit(cache=True)
+def vox_sealed(point, p, g, view, row):
+    """A vote's ballots are one simultaneous choice (spec 7.4): seat 0's, then each seat's blind to those before."""
+    return ballot_position(view)
+
+
+@njit(cache=True)
+def vox_unseal(point, p, g, view, row):
+    return unseal_ballots(g, p, view)
+
+
 # game_loop(stream, codes, params, slots, offset, p, g, view, row): one game to its end; 0 or a policy error code
 game_loop = machine_game("game_loop", vox_init, vox_advance, vox_legal, vox_apply, decide_seat,
-                         Search(vox_player, vox_actions, vox_reward, vox_determinize), max_actions=MAX_ACTIONS,
+                         Search(vox_player, vox_actions, vox_reward, vox_determinize, None, vox_sealed, vox_unseal),
+                         max_actions=MAX_ACTIONS,
                          apart=True)
 
 

@@ -392,6 +392,33 @@ def hold_vote_step(g, p, d, card, card_player, target, plurality, view):
 
 
 @njit(cache=True)
+def ballot_position(view):
+    """The place of the posted decision among a vote's simultaneous ballots (``hold_vote_step``: seats 0 .. n-1,
+    each blind to the ballots before it): its seat; -1 for any other decision."""
+    kind = view[VIEW_KIND]
+    return view[VIEW_SEAT] if kind == K_VOTE_YES_NO or kind == K_VOTE_POLITICIAN else -1
+
+
+@njit(cache=True)
+def unseal_ballots(g, p, view):
+    """At a ballot: the ballots cast before it unmade (sealed, they are not in the public state) and seat 0's
+    ballot posted again, as ``hold_vote_step`` posted it; returns seat 0. The vote's frame is the innermost one
+    in progress."""
+    d = MAX_DEPTH - 1
+    while g[frame(d)] == 0:
+        d -= 1
+    kind, width = view[VIEW_KIND], view[VIEW_N_ACTIONS]
+    card, target, card_player = view[VIEW_ARGS], view[VIEW_ARGS + 1], view[VIEW_ARGS + 2]
+    open_decision(g, p, 0, kind, width, view)
+    view[VIEW_ARGS], view[VIEW_ARGS + 1], view[VIEW_ARGS + 2] = card, target, card_player
+    for a in range(width):
+        view[VIEW_LEGAL + a] = 1
+    g[frame(d) + 1] = 0
+    g[ASK_SEAT] = 0
+    return 0
+
+
+@njit(cache=True)
 def contribution_round_step(g, p, d, first, pot, card, view):
     """One round of contributions toward 5 sesterces (spec 7.6, VOX-A25), seats in turn order from ``first``.
     ``sequential_open``: each gives 0..min(money, 5 - pot) seeing the pot so far (DP08, view args: card, pot).
