@@ -81,6 +81,8 @@ def test_search_parameters_are_checked_by_name():
         romesim.simulate(sc, 10, policies={"tactic": ("flat_mc", {"budget": 0})})
     with pytest.raises(PolicyError, match="exploration -1 is not allowed"):
         romesim.simulate(sc, 10, policies={"tactic": ("ismcts", {"exploration": -1})})
+    with pytest.raises(PolicyError, match="prior 1.5 is not allowed; a number 0 .. 1"):
+        romesim.simulate(sc, 10, policies={"tactic": ("ismcts", {"prior": 1.5})})
     with pytest.raises(ExactNotSupported, match="search bots"):
         romesim.exact(sc, policies={"tactic": "ismcts"})
 
@@ -198,26 +200,34 @@ def test_duel_determinization_hides_the_scutum_zone_and_unseal_takes_back_the_sp
     assert not stack.any()
 
 
-def test_vox_unseal_takes_a_ballot_back_to_the_first_seat():
-    """Spec 7.4: a vote's ballots are cast at once, public once all are cast; the machine asks seat 0, then each
-    seat blind to the ballots before it. At seat 1's ballot, ``vox_unseal`` takes the game back to seat 0's, its
-    view and where the game stands exactly as they were."""
+@pytest.mark.parametrize("kind, options, game", [("ballot", {}, 0),
+                                                 ("offer", {"pool_protocol": "simultaneous_sealed"}, 1)])
+def test_vox_unseal_takes_a_sealed_choice_back_to_its_first_chooser(kind, options, game):
+    """Spec 7.4: a vote's ballots are cast at once, public once all are cast; VOX-A25 simultaneous_sealed: a
+    round's offers are made seeing only the pot before the round. The machine asks one seat after another, each
+    blind to the choices before it. At the second chooser, ``vox_unseal`` takes the game back to the first's
+    decision: its view (up to its actions) and where the game stands exactly as they were."""
     from romesim.vox_populi import game as vox
     from romesim.vox_populi import state as vs
+    kinds = (vs.K_VOTE_YES_NO, vs.K_VOTE_POLITICIAN) if kind == "ballot" else (vs.K_CONTRIBUTE,)
+    sc = romesim.scenario("vox_populi.game", players=4, **options)
     pick = np.random.default_rng(0)
-    state = romesim.new_game(romesim.scenario("vox_populi.game", players=4), seed=3, game=0)
-    while state._arrays[1][vs.VIEW_KIND] not in (vs.K_VOTE_YES_NO, vs.K_VOTE_POLITICIAN):
-        actions = state.legal_actions()
-        state = state.apply(actions[pick.integers(len(actions))])
-    assert state.point_index == 0
+    for g_index in range(game + 1):  # the random moves of the earlier games too: the same draws as when found
+        state = romesim.new_game(sc, seed=3, game=g_index)
+        while not state.is_terminal and (g_index < game or state._arrays[1][vs.VIEW_KIND] not in kinds):
+            actions = state.legal_actions()
+            state = state.apply(actions[pick.integers(len(actions))])
     p = state._game.args[0]
+    first = state.point_index
+    assert vox.vox_sealed(first, p, *state._arrays) == 0
     g0, view0 = (a.copy() for a in state._arrays[:2])
-    assert vox.vox_sealed(0, p, *state._arrays) == 0
-    state = state.apply(state.legal_actions()[0])
-    assert state.point_index == 1 and vox.vox_sealed(1, p, *state._arrays) == 1
+    state = state.apply(state.legal_actions()[-1])
+    assert state.point_index != first and vox.vox_sealed(state.point_index, p, *state._arrays) == 1
     g, view, row = (a.copy() for a in state._arrays)
-    assert vox.vox_unseal(1, p, g, view, row) == 0
-    assert (view == view0).all()
+    assert vox.vox_unseal(state.point_index, p, g, view, row) == first
+    shown = vs.VIEW_LEGAL + view0[vs.VIEW_N_ACTIONS]  # the mask past the decision's actions is never read
+    assert (view[:shown] == view0[:shown]).all()
+    assert (view[vs.VIEW_QUARTER:vs.VIEW_SCRATCH] == view0[vs.VIEW_QUARTER:vs.VIEW_SCRATCH]).all()
     machine = np.r_[vs.FRAMES:vs.FRAMES + vs.MAX_DEPTH * vs.FRAME_SIZE, vs.ASK_SEAT]
     assert (g[machine] == g0[machine]).all() and (g[:vs.PUBLIC_END] == g0[:vs.PUBLIC_END]).all()
 

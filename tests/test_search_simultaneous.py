@@ -114,7 +114,7 @@ SIGMA_RATE = np.sqrt(0.25 * 0.75 / GAMES)
 
 @pytest.mark.parametrize("other", ["fair", "heads"])
 def test_the_first_chooser_plays_the_equilibrium_mix_whatever_the_other_plays(other):
-    rate = heads_rate({"coin0": ("ismcts", {"budget": 2000}), "coin1": other}, 0, 1)
+    rate = heads_rate({"coin0": ("ismcts", {"budget": 2000, "prior": 0}), "coin1": other}, 0, 1)
     assert abs(rate - 0.25) <= CONVERGENCE + SIGMA * SIGMA_RATE, rate
 
 
@@ -123,7 +123,7 @@ def test_the_second_chooser_plays_the_equilibrium_mix_blind_to_the_first(other):
     """The second player's search unmakes the first coin (it cannot see it) and has it chosen again in each
     playout: against a first player who always shows heads, it still shows heads a quarter of the time (seeing
     the coin, it would never)."""
-    rate = heads_rate({"coin0": other, "coin1": ("ismcts", {"budget": 2000})}, 1, 2)
+    rate = heads_rate({"coin0": other, "coin1": ("ismcts", {"budget": 2000, "prior": 0})}, 1, 2)
     assert abs(rate - 0.25) <= CONVERGENCE + SIGMA * SIGMA_RATE, rate
 
 
@@ -134,3 +134,19 @@ def test_flat_monte_carlo_replies_to_the_rollout_policy():
     it, heads 1/2)."""
     assert heads_rate({"coin0": ("flat_mc", {"budget": 400}), "coin1": "fair"}, 0, 3) == 1.0
     assert heads_rate({"coin0": "fair", "coin1": ("flat_mc", {"budget": 400})}, 1, 4) == 0.0
+
+
+def test_a_prior_keeps_a_wide_search_from_playing_worse_than_its_rollout_policy():
+    """JUG-A4: A's AP split has 78 candidates or more (11 AP for a murmillo). 64 iterations of UCB1 and regret
+    matching (``prior`` 0) try many splits a playout or two each and take a lucky one: A wins far less than with
+    its default split. With the rollout policy's choice as PUCT's prior (the default) the search leaves the
+    default split only for one whose playouts keep beating it, and A wins at least as often as by default."""
+    import romesim
+    sc = romesim.scenario("jugule.duel", a="murmillo", b="secutor")
+    n = 1000
+    default = romesim.simulate(sc, n, 2027)["p_win"]
+    sigma = SIGMA * np.sqrt(default * (1 - default) / n)
+    plain = romesim.simulate(sc, n, 2027, policies={"a_allocate": ("ismcts", {"budget": 64, "prior": 0})})
+    anchored = romesim.simulate(sc, n, 2027, policies={"a_allocate": ("ismcts", {"budget": 64})})
+    assert plain["p_win"] < default - sigma, (plain["p_win"], default)
+    assert anchored["p_win"] > default - sigma, (anchored["p_win"], default)

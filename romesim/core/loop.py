@@ -296,7 +296,7 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
                          determinize=search.determinize, candidate=search.candidate or _search.same_action,
                          FLAT_MC=_search.FLAT_MC, ISMCTS=_search.ISMCTS,
                          rollout_policies=_search.rollout_policies, search_key=_search.search_key,
-                         new_tree=_search.new_tree, ucb=_search.ucb, root_choice=_search.root_choice,
+                         new_tree=_search.new_tree, tree_choice=_search.tree_choice, root_choice=_search.root_choice,
                          index_of=_search.index_of, duplicate=_search.duplicate, restore=_search.restore,
                          sealed=search.sealed or _search.open_choice, unseal=search.unseal or _search.same_point,
                          new_rows=_search.new_rows, regret_choice=_search.regret_choice,

@@ -244,6 +244,8 @@ def _with_rollouts(decision_points, codes, params):
                               f"{MAX_BUDGET}")
         if exploration < 0:
             raise PolicyError(f"policies[{dp.name!r}]: exploration {exploration:g} is not allowed; a number >= 0")
+        if not 0 <= params[i, 3] <= 1:
+            raise PolicyError(f"policies[{dp.name!r}]: prior {params[i, 3]:g} is not allowed; a number 0 .. 1")
         builtin = dp.builtins[name]
         params[i, 2] = builtin.code
         rollouts[i] = 0

@@ -6,10 +6,14 @@ Two built-ins, offered at every decision point of such a game (``policies={"tact
   actions; each plays the game to its end from a copy, the other decisions taken by the rollout policies; the
   action with the best mean reward for the deciding player is taken.
 * ``ismcts``: information-set Monte Carlo tree search (single-observer, open loop). A tree over the deciding
-  player's own decisions, grown by one node an iteration; at a node the action is chosen by UCB1 among the actions
-  legal in this iteration's determinization (an action's exploration term counts the iterations it was available,
-  Cowling, Powley & Whitehouse 2012), the other players' decisions and chance are played by the rollout policies
-  and the dice, and the most visited root action is taken.
+  player's own decisions, grown by one node an iteration; at a node the action is chosen among the actions legal
+  in this iteration's determinization (an action's exploration term counts the iterations it was available,
+  Cowling, Powley & Whitehouse 2012) by PUCT with the rollout policy's choice as its prior (``prior`` > 0, the
+  default), or by UCB1 (``prior`` 0); the other players' decisions and chance are played by the rollout policies
+  and the dice, and the most visited root action is taken. Measured on the Jugule duel (murmillo v secutor, A's
+  every point searched, 500 duels): UCB1 at 64 iterations won 0.224 where A's default bots win 0.551; PUCT won
+  0.576 at 64 and 0.654 at 256. UCB1 tries each of a wide decision's actions (78 AP splits) a playout or two
+  and takes a lucky one; PUCT leaves the prior's choice only for an action whose playouts keep beating it.
 
 What the deciding player cannot see is redrawn at the start of each playout by the game's ``determinize`` (hands,
 a deck's order, a hidden choice of the other player), so a search never uses hidden information. Each playout's
@@ -20,16 +24,20 @@ bit-identical for any threads, processes and chunks.
 A simultaneous choice (Jugule's AP split, JUG-A4; Vox Populi's ballots, spec 7.4) is played by the machine one
 chooser after another, each blind to the choices before it. A search there selects decoupled (Lanctot et al.
 2013; Lisý et al. 2013): each playout first unmakes the choices made before the searcher's (they are hidden from
-it), then every chooser of the choice, the searcher and the others alike, selects by its own regret matching at
-the searcher's node where the choice began, blind to the others' selections in this playout, each updated with
-its own reward; ``ismcts`` then draws its action from the searcher's mean strategy there (a pure best reply to a
-model of the others could be read and exploited). ``flat_mc`` unmakes the hidden choices too and has them made
-by the rollout policies.
+it), then every chooser of the choice, the searcher and the others alike, selects on its own statistics at the
+searcher's node where the choice began, blind to the others' selections in this playout, each updated with its
+own reward: by PUCT with its rollout policy's choice as prior (``prior`` > 0; the searcher's choice is then its
+tree's), or by regret matching (``prior`` 0), whose mean strategy converges to an equilibrium and from which
+``ismcts`` then draws its action (a pure best reply to a model of the others could be read and exploited) but
+which needs many iterations per action. ``flat_mc`` unmakes the hidden choices too and has them made by the
+rollout policies.
 
 Parameters (sweeping them recompiles nothing): ``budget`` (playouts or iterations), ``exploration`` (UCB1's
-constant; rewards are in [0, 1]), ``rollout`` (the built-in that plays the searcher's own decisions in playouts:
-by name, default the point's default built-in; the other points keep the run's policies, a search among them
-played by its own rollout).
+or PUCT's constant; rewards are in [0, 1]), ``rollout`` (the built-in that plays the searcher's own decisions in
+playouts: by name, default the point's default built-in; the other points keep the run's policies, a search among
+them played by its own rollout), ``prior`` (``ismcts``: the weight of the rollout policy's choice as PUCT's prior
+at every node, ``tree_choice``, and at a simultaneous choice decoupled PUCT in place of regret matching; 0: UCB1
+and regret matching, which converges to an equilibrium but needs many iterations per action).
 
 A game makes itself searchable by passing ``Search(player, actions, reward, determinize, candidate, sealed,
 unseal)`` to ``core.loop.machine_game``; each function takes the game's arrays after its own leading parameters:
@@ -57,8 +65,8 @@ from .jit import njit
 from . import rng
 from .policy import FLAT_MC, ISMCTS, SEARCH_CODES, Builtin
 
-SEARCH_PARAMS = ("budget", "exploration", "rollout")
-DEFAULT_BUDGET, DEFAULT_EXPLORATION = 64, 0.7
+SEARCH_PARAMS = ("budget", "exploration", "rollout", "prior")
+DEFAULT_BUDGET, DEFAULT_EXPLORATION, DEFAULT_PRIOR = 64, 0.7, 0.5
 
 Search = namedtuple("Search", "player actions reward determinize candidate sealed unseal",
                     defaults=(None, None, None, None))
@@ -78,9 +86,11 @@ def search_builtins(point):
             "core.search")
     doc = ("determinized flat Monte Carlo: `budget` playouts shared among the legal actions, the best mean reward "
            "taken" + tail,
-           "information-set MCTS: `budget` iterations of UCB1 over the player's own decisions, determinized each "
-           "iteration, the most visited action taken" + tail)
-    return {name: Builtin(code, text, SEARCH_PARAMS, (float(DEFAULT_BUDGET), DEFAULT_EXPLORATION, float(rollout)))
+           "information-set MCTS: `budget` iterations over the player's own decisions, determinized each "
+           "iteration, the most visited action taken; `prior` > 0: PUCT with the rollout policy's choice as its "
+           "prior, 0: UCB1" + tail)
+    return {name: Builtin(code, text, SEARCH_PARAMS,
+                          (float(DEFAULT_BUDGET), DEFAULT_EXPLORATION, float(rollout), DEFAULT_PRIOR))
             for name, code, text in zip(("flat_mc", "ismcts"), SEARCH_CODES, doc)}
 
 
@@ -119,6 +129,52 @@ def ucb(visits, total, available, exploration):
     if visits == 0:
         return np.inf
     return total / visits + exploration * np.sqrt(np.log(max(available, 1)) / visits)
+
+
+@njit(cache=True)
+def tree_choice(visits, totals, available, usable, many, prior, exploration, weight, stream):
+    """The action ISMCTS tries at a node, among the ``usable`` of its first ``many`` actions (-1: none).
+
+    ``weight`` 0: UCB1 with availability counts, the rollout policy's choice ``prior`` first while untried, the
+    other untried ones next, ties drawn from ``stream``. ``weight`` > 0: PUCT (Rosin 2011; Silver et al. 2017),
+    the rollout policy's choice a prior of ``weight`` plus an equal share of the rest: ``mean + exploration *
+    P(a) * sqrt(available) / (1 + visits)``, an untried action valued at the node's mean so far. At a wide decision
+    (Jugule's 78 or more AP splits) UCB1 tries every action once and takes the luckiest; PUCT leaves the prior's
+    choice only for an action whose playouts keep beating it."""
+    choice, best, ties = np.int64(-1), -np.inf, 0
+    if weight <= 0:
+        untried_prior = False
+        for i in range(many):
+            if usable[i]:
+                untried_prior = untried_prior or (visits[i] == 0 and i == prior)
+                score = ucb(visits[i], totals[i], available[i], exploration)
+                if score > best:
+                    choice, best, ties = i, score, 1
+                elif score == best:
+                    ties += 1
+                    if rng.dn(stream, ties) == 1:
+                        choice = i
+        return prior if untried_prior else choice
+    k, n, total = 0, 0, 0.0
+    for i in range(many):
+        if usable[i]:
+            k += 1
+            n += visits[i]
+            total += totals[i]
+    first = total / n if n > 0 else 0.5
+    has_prior = 0 <= prior < many and usable[prior]
+    for i in range(many):
+        if usable[i]:
+            share = (1.0 - weight) / k + (weight if i == prior else 0.0) if has_prior else 1.0 / k
+            mean = totals[i] / visits[i] if visits[i] > 0 else first
+            score = mean + exploration * share * np.sqrt(max(available[i], 1)) / (1 + visits[i])
+            if score > best:
+                choice, best, ties = i, score, 1
+            elif score == best:
+                ties += 1
+                if rng.dn(stream, ties) == 1:
+                    choice = i
+    return choice
 
 
 @njit(cache=True)
@@ -165,10 +221,11 @@ def same_point(point, *game):
 
 @njit(cache=True)
 def new_rows(budget, width, simultaneous):
-    """Regret matching's tables for a search of ``budget`` iterations (``budget + 1`` rows for the searcher's nodes,
-    as many for the other players' selections at them): cumulative regrets and strategies and the rollout
-    policy's choice per row; each (node, player)'s row; per remembered selection its row, action, player and
-    width, its legal actions and the probability it was drawn with."""
+    """The tables of the simultaneous choices of a search of ``budget`` iterations: ``budget + 1`` rows for the
+    searcher's nodes, as many for the other choosers' selections at them. Per row: ``gains`` (regret matching's
+    cumulative regrets; with a prior, PUCT's summed rewards), ``counts`` (regret matching's cumulative strategy;
+    with a prior, PUCT's visits), the rollout policy's choice; each (node, player)'s row; per selection remembered
+    in a playout its row, action, player and width, its legal actions and the probability it was drawn with."""
     rows, marks = (2 * (budget + 1), MAX_MARKS) if simultaneous else (1, 1)
     return (np.zeros((rows, width)), np.zeros((rows, width)), np.full(rows, -1, np.int64),
             np.full((budget + 1 if simultaneous else 1, MAX_PLAYERS), -1, np.int64),
@@ -305,7 +362,7 @@ def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
         return candidate(point, moves[0], {inputs}) if count == 1 else np.int64(0)
     flat = codes[index] == FLAT_MC
     budget = max(np.int64(params[index, 0]), count if flat else 1)
-    exploration = params[index, 1]
+    exploration, weight = params[index, 1], params[index, 3]
     rollout, rollout_params = rollout_policies(codes, params)
     tree = new_tree(budget, {max_actions})
     children, visits, totals, available = tree
@@ -316,6 +373,7 @@ def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
     # playouts plays like its rollout policy instead of trying actions at random
     prior = np.full(budget + 1, -1, np.int64)
     names = np.empty({max_actions}, np.int64)
+    usable = np.zeros({max_actions}, np.bool_)
     playout_stream[0] = search_key(stream, budget)
     playout_stream[1] = 0
     action = decide(offset, point, rollout, rollout_params, slots, playout_stream, {copies})
@@ -323,9 +381,10 @@ def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
         names[i] = candidate(point, i, {inputs})
     prior[0] = index_of(action, names, width)  # -1: not asked yet; -2: none of the candidates
     grown = 1
-    # simultaneous choices (core.search.Sealed): regret matching rows, the searcher's nodes' then the others'
+    # simultaneous choices: each chooser's own rows (see new_rows), the searcher's nodes' then the others'
     root_position = sealed(point, {inputs}) if {simultaneous} else np.int64(-1)
-    regret, strategy, rm_prior, partner, marks, rm_mask, rm_prob = new_rows(budget, {max_actions}, {simultaneous})
+    gains, counts, rm_prior, partner, marks, rm_mask, rm_prob = new_rows(budget, {max_actions}, {simultaneous})
+    seen = np.zeros({max_actions}, np.int64)
     partners = 0
     for it in range(budget):
         {restore}
@@ -353,7 +412,7 @@ def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
                     step = np.int64(-1)
                 if position >= 0 and step >= 0 and marked < marks.shape[0]:
                     if mover == who:
-                        row = node
+                        row = node if weight <= 0 else np.int64(-1)  # with a prior: the tree's own PUCT
                     elif 0 <= mover < MAX_PLAYERS:
                         row = partner[step, mover]
                         if row < 0 and partners <= budget:
@@ -368,8 +427,14 @@ def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
                 if rm_prior[row] == -1:
                     action = decide(offset, here, rollout, rollout_params, slots, playout_stream, {copies})
                     rm_prior[row] = index_of(action, names, many)
-                choice, probability = regret_choice(regret[row], strategy[row], rm_mask[marked], many, rm_prior[row],
-                                                    playout_stream)
+                if weight > 0:  # decoupled PUCT on the chooser's own counts
+                    seen[:many] = np.int64(counts[row, :many].sum())
+                    choice = tree_choice(counts[row], gains[row], seen, rm_mask[marked], many, rm_prior[row],
+                                         exploration, weight, playout_stream)
+                    probability = 1.0
+                else:
+                    choice, probability = regret_choice(gains[row], counts[row], rm_mask[marked], many, rm_prior[row],
+                                                        playout_stream)
                 if choice < 0:
                     break
                 marks[marked, 0], marks[marked, 1], marks[marked, 2], marks[marked, 3] = row, choice, mover, many
@@ -395,20 +460,12 @@ def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
                         for i in range(many):
                             names[i] = candidate(here, i, {copies})
                         prior[node] = index_of(action, names, many)
-                    choice, best, ties, untried_prior = np.int64(-1), -np.inf, 0, False
                     for i in range(many):
-                        if legal(here, candidate(here, i, {copies}), {copies}):
+                        usable[i] = legal(here, candidate(here, i, {copies}), {copies})
+                        if usable[i]:
                             available[node, i] += 1
-                            untried_prior = untried_prior or (visits[node, i] == 0 and i == prior[node])
-                            score = ucb(visits[node, i], totals[node, i], available[node, i], exploration)
-                            if score > best:
-                                choice, best, ties = i, score, 1
-                            elif score == best:
-                                ties += 1
-                                if rng.dn(playout_stream, ties) == 1:
-                                    choice = i
-                    if untried_prior:
-                        choice = prior[node]
+                    choice = tree_choice(visits[node], totals[node], available[node], usable, many, prior[node],
+                                         exploration, weight, playout_stream)
                     if choice < 0:
                         break
                 path[depth, 0], path[depth, 1] = node, choice
@@ -431,9 +488,13 @@ def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
             totals[path[d, 0], path[d, 1]] += value
         for k in range(marked):
             gain = value if marks[k, 2] == who else reward(marks[k, 2], {copies})
-            regret_update(regret[marks[k, 0]], marks[k, 1], rm_prob[k], rm_mask[k], marks[k, 3], gain)
-    if root_position >= 0 and not flat:
-        return candidate(point, mixed_choice(strategy[0], moves, count, playout_stream), {inputs})
+            if weight > 0:
+                counts[marks[k, 0], marks[k, 1]] += 1
+                gains[marks[k, 0], marks[k, 1]] += gain
+            else:
+                regret_update(gains[marks[k, 0]], marks[k, 1], rm_prob[k], rm_mask[k], marks[k, 3], gain)
+    if root_position >= 0 and not flat and weight <= 0:
+        return candidate(point, mixed_choice(counts[0], moves, count, playout_stream), {inputs})
     return candidate(point, root_choice(tree, flat, moves, count, prior[0], playout_stream), {inputs})
 
 

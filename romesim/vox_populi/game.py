@@ -25,15 +25,15 @@ from .procedures import (
     ASKED,
     DONE,
     answer_here,
-    ballot_position,
     clear_frames,
     contribution_round_step,
     frame,
     open_decision,
     post,
     resumed_at,
+    sealed_position,
     suspend,
-    unseal_ballots,
+    unseal,
 )
 from .state import (
     ABSENT,
@@ -1228,7 +1228,7 @@ def vox_determinize(point, stream, p, g, view, row):
     when decoys are told apart, VOX-A10 decoy_distinguishable; nothing with open_stars); a meter another seat has
     chosen and not revealed (DP09), drawn again at even odds. Not redrawn: money under public_money = false, and
     under slip_order = simultaneous the per-slot count of slips not yet public (VOX-A36). The ballots of a vote
-    cast before the seat's are made again in each playout (``vox_unseal``)."""
+    cast before the seat's, and sealed offers, are made again in each playout (``vox_unseal``)."""
     seat = point
     pool = np.empty(N_CARDS, np.int64)
     n = 0
@@ -1305,13 +1305,14 @@ def shuffle_box(g, p, s, stream):
 
 @njit(cache=True)
 def vox_sealed(point, p, g, view, row):
-    """A vote's ballots are one simultaneous choice (spec 7.4): seat 0's, then each seat's blind to those before."""
-    return ballot_position(view)
+    """A vote's ballots (spec 7.4) and, under pool_protocol = simultaneous_sealed, a round's offers (VOX-A25) are
+    simultaneous choices: ``procedures.sealed_position``."""
+    return sealed_position(g, p, view)
 
 
 @njit(cache=True)
 def vox_unseal(point, p, g, view, row):
-    return unseal_ballots(g, p, view)
+    return unseal(g, p, view)
 
 
 # game_loop(stream, codes, params, slots, offset, p, g, view, row): one game to its end; 0 or a policy error code

@@ -392,30 +392,56 @@ def hold_vote_step(g, p, d, card, card_player, target, plurality, view):
 
 
 @njit(cache=True)
-def ballot_position(view):
-    """The place of the posted decision among a vote's simultaneous ballots (``hold_vote_step``: seats 0 .. n-1,
-    each blind to the ballots before it): its seat; -1 for any other decision."""
-    kind = view[VIEW_KIND]
-    return view[VIEW_SEAT] if kind == K_VOTE_YES_NO or kind == K_VOTE_POLITICIAN else -1
-
-
-@njit(cache=True)
-def unseal_ballots(g, p, view):
-    """At a ballot: the ballots cast before it unmade (sealed, they are not in the public state) and seat 0's
-    ballot posted again, as ``hold_vote_step`` posted it; returns seat 0. The vote's frame is the innermost one
-    in progress."""
+def innermost_frame(g):
+    """The frame of the procedure that posted the pending decision: the innermost one in progress."""
     d = MAX_DEPTH - 1
     while g[frame(d)] == 0:
         d -= 1
+    return frame(d)
+
+
+@njit(cache=True)
+def sealed_position(g, p, view):
+    """The place of the posted decision among the choosers of a simultaneous choice, each blind to the choices
+    before it (0 the first; -1 a decision made in the open): a vote's ballots (``hold_vote_step``: seats 0 ..
+    n-1, spec 7.4) and under ``pool_protocol = simultaneous_sealed`` a round's offers (``contribution_round_step``:
+    the seats asked before this one, in turn order, VOX-A25)."""
+    kind = view[VIEW_KIND]
+    if kind == K_VOTE_YES_NO or kind == K_VOTE_POLITICIAN:
+        return view[VIEW_SEAT]
+    if kind != K_CONTRIBUTE or p[O_POOL_PROTOCOL] != 1:
+        return -1
+    f = innermost_frame(g)  # the round's k-th seat from its first is asked; its pot before the round
+    n, k, base = g[N_SEATS], g[f + 1], g[f + 3]
+    start = (view[VIEW_SEAT] - k) % n
+    asked = 0
+    for i in range(k):
+        asked += min(g[MONEY + (start + i) % n], 5 - base) > 0
+    return asked
+
+
+@njit(cache=True)
+def unseal(g, p, view):
+    """At a sealed choice (``sealed_position`` > 0): the choices made before it unmade (sealed, they are not in the
+    public state) and the first chooser's decision posted again as its procedure posted it; returns its seat."""
+    f = innermost_frame(g)
     kind, width = view[VIEW_KIND], view[VIEW_N_ACTIONS]
-    card, target, card_player = view[VIEW_ARGS], view[VIEW_ARGS + 1], view[VIEW_ARGS + 2]
-    open_decision(g, p, 0, kind, width, view)
-    view[VIEW_ARGS], view[VIEW_ARGS + 1], view[VIEW_ARGS + 2] = card, target, card_player
+    first, k = 0, 0
+    if kind == K_CONTRIBUTE:  # the first seat of the round with money to offer
+        n, base = g[N_SEATS], g[f + 3]
+        start = (view[VIEW_SEAT] - g[f + 1]) % n
+        while min(g[MONEY + (start + k) % n], 5 - base) <= 0:
+            k += 1
+        first = (start + k) % n
+        width = min(g[MONEY + first], 5 - base) + 1
+    args = view[VIEW_ARGS], view[VIEW_ARGS + 1], view[VIEW_ARGS + 2]
+    open_decision(g, p, first, kind, width, view)
+    view[VIEW_ARGS], view[VIEW_ARGS + 1], view[VIEW_ARGS + 2] = args
     for a in range(width):
         view[VIEW_LEGAL + a] = 1
-    g[frame(d) + 1] = 0
-    g[ASK_SEAT] = 0
-    return 0
+    g[f + 1] = k
+    g[ASK_SEAT] = first
+    return first
 
 
 @njit(cache=True)
