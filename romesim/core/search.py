@@ -141,40 +141,34 @@ def tree_choice(visits, totals, available, usable, many, prior, exploration, wei
     P(a) * sqrt(available) / (1 + visits)``, an untried action valued at the node's mean so far. At a wide decision
     (Jugule's 78 or more AP splits) UCB1 tries every action once and takes the luckiest; PUCT leaves the prior's
     choice only for an action whose playouts keep beating it."""
-    choice, best, ties = np.int64(-1), -np.inf, 0
-    if weight <= 0:
-        untried_prior = False
+    puct = weight > 0
+    k, n, total = 0, 0, 0.0
+    if puct:
         for i in range(many):
             if usable[i]:
-                untried_prior = untried_prior or (visits[i] == 0 and i == prior)
-                score = ucb(visits[i], totals[i], available[i], exploration)
-                if score > best:
-                    choice, best, ties = i, score, 1
-                elif score == best:
-                    ties += 1
-                    if rng.dn(stream, ties) == 1:
-                        choice = i
-        return prior if untried_prior else choice
-    k, n, total = 0, 0, 0.0
-    for i in range(many):
-        if usable[i]:
-            k += 1
-            n += visits[i]
-            total += totals[i]
+                k += 1
+                n += visits[i]
+                total += totals[i]
     first = total / n if n > 0 else 0.5
     has_prior = 0 <= prior < many and usable[prior]
+    choice, best, ties, untried_prior = np.int64(-1), -np.inf, 0, False
     for i in range(many):
-        if usable[i]:
+        if not usable[i]:
+            continue
+        if puct:
             share = (1.0 - weight) / k + (weight if i == prior else 0.0) if has_prior else 1.0 / k
             mean = totals[i] / visits[i] if visits[i] > 0 else first
             score = mean + exploration * share * np.sqrt(max(available[i], 1)) / (1 + visits[i])
-            if score > best:
-                choice, best, ties = i, score, 1
-            elif score == best:
-                ties += 1
-                if rng.dn(stream, ties) == 1:
-                    choice = i
-    return choice
+        else:
+            untried_prior = untried_prior or (visits[i] == 0 and i == prior)
+            score = ucb(visits[i], totals[i], available[i], exploration)
+        if score > best:
+            choice, best, ties = i, score, 1
+        elif score == best:
+            ties += 1
+            if rng.dn(stream, ties) == 1:
+                choice = i
+    return prior if untried_prior else choice
 
 
 @njit(cache=True)
