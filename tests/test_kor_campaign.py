@@ -678,7 +678,7 @@ def test_royal_army_steps_away_from_adjacent_nr_units():
     for t in units_at(tok, ts0, C.L_CITY, face=C.FACE_NR):
         C.put(ts0, t, C.L_RESERVE, 0, C.FACE_ROMAN)
     g0[C.G_ARMY_AT] = aricia
-    assert not C.map_conflicts(city, cost, cp, tok, ts0, ws, g0, dstate)
+    assert not C.map_conflicts(city, cost, cp, tok, ts0, ws, g0, dstate, 0)
     assert g0[C.G_ARMY_AT] == aricia
     latin = units_at(tok, ts0, C.L_RESERVE, people=C.LATINS)[0]
     C.put(ts0, latin, C.L_CITY, lanuvium, C.FACE_NR)
@@ -690,7 +690,7 @@ def test_royal_army_steps_away_from_adjacent_nr_units():
     for bot in ("nearest", "toward_rome", "random"):
         ts, g = ts0.copy(), g0.copy()
         game_arrays = (*args, ts, g, cs, ws, *scratch[4:], row)
-        if C.map_conflicts(city, cost, cp, tok, ts, ws, g, dstate):
+        if C.map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, 0):
             allowed = {c for c in range(cp[C.CP_CITIES]) if dstate[C.kd(c, C.KD_ALLOWED)]}
             assert allowed == one_hex | {c for c in free if cost[0, aricia, c] == cost[0, aricia, nearest]}
             asked = True
@@ -781,7 +781,7 @@ def test_mission_failure_losses_follow_kor_a54(mode):
         units = np.flatnonzero(np.isin(ts[:, C.TS_LOC], (C.L_ARMY, C.L_ROME)))
         C.mission_losses(stream_of(SEED, 82), cp, tok, ts, g)
         game_arrays = (*args, *scratch, row)
-        while g[C.G_LOSS_LEFT] > 0 and C.post_units(tok, ts, scratch[4]):  # DP-K06, the player's choice
+        while g[C.G_LOSS_LEFT] > 0 and C.post_units(tok, ts, g, scratch[4]):  # DP-K06, the player's choice
             answer(stream_of(SEED, 83), C.P_LOSS, game_arrays)
         lost = units[ts[units, C.TS_LOC] == C.L_RESERVE]
         values = tok[lost, C.TK_VIRTUS]
@@ -1122,7 +1122,7 @@ def test_royal_army_intercepts_the_enemy_ships_in_port_before_landing():
             C.put(ts, t, C.L_ROME, 0, C.FACE_ROMAN)
         king = g[C.G_COMMANDER]
         g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP], g[C.G_OMEN] = antium, 3, 5, C.OMEN_NONE
-        assert C.army_mp(tok, ts) == C.MP_INFANTRY and ts[king, C.TS_LOC] != C.L_OUT
+        assert C.army_mp(tok, ts, 0) == C.MP_INFANTRY and ts[king, C.TS_LOC] != C.L_OUT
         ip, vp = g[C.G_IP], g[C.G_VP]
         C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, scratch[4])
         assert C.action_legal(scratch[4], 1 + kaieta) and scratch[4][C.kc(kaieta, C.KC_SEA)] == 1
@@ -1220,7 +1220,7 @@ def test_royal_army_goes_around_a_held_falerii_or_must_attack_it():
     k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_FALISCI)[0])
     ws[k, C.WS_AT], ws[k, C.WS_NEW] = cp[C.CP_FALERII], 0
     g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP] = cp[C.CP_ROME], 3, 5
-    assert C.army_mp(tok, ts) == C.MP_INFANTRY == 28 and cmap.cost[cp[C.CP_ROME], interamnia] == 18
+    assert C.army_mp(tok, ts, 0) == C.MP_INFANTRY == 28 and cmap.cost[cp[C.CP_ROME], interamnia] == 18
     assert cmap.path("Rome", interamnia)[1:-1].count(cp[C.CP_FALERII]) == 1
     C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
     assert dstate[C.kc(interamnia, C.KC_COST)] == 23 and C.action_legal(dstate, 1 + interamnia)

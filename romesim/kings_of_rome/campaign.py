@@ -125,14 +125,24 @@ EOA_TO_R, EOA_REMOVE_OMEN, EOA_BOTH = range(3)
 PV_SIZE, SUB_POINTS = 64, 16
 
 # ------------------------------------------------------------------------------------------------ scalars (g)
-(G_TURN, G_PERIOD, G_IP, G_VP, G_STAGE, G_ACTIONS, G_ARMY_AT, G_KING, G_COMMANDER, G_REACTIONS, G_IMMEDIATE,
+# G_ACTING: the army that takes the next action (DP-K01); G_SWITCHED: it was chosen since the last action (one
+# choice an action); G_VICARIUS: Titus Tatius made Rex Vicarius (9.1.8.2); G_RETREAT_NEXT: 1 + the next army 7.1
+# looks at (0: the end of the turn not begun); G_RETREATING: the army asked DP-K07
+(G_TURN, G_PERIOD, G_IP, G_VP, G_STAGE, G_ACTIONS, G_ACTING, G_KING, G_COMMANDER, G_REACTIONS, G_IMMEDIATE,
  G_ENDED, G_WON, G_END_REASON, G_OMEN, G_OMEN_DRAWN, G_STOP_ACTIONS, G_BRIDGE, G_PORSENNA_EVER,
  G_ETRUSCAN_WARS, G_ETRUSCAN_RUNNING, G_FIRST_ETRUSCAN_LEADER, G_WAR_PEOPLE, G_PRESTIGE_DONE, G_EXTRA_R_DRAWS,
  G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_ALBA_DRAWN, G_ALBA_SIEGE, G_ALBA_HAPPY,
  G_FALERII_DUE, G_MOVED, G_UMBRIAN_TOKEN, G_DRAWS, G_DRAWN, G_FORMING, G_LOSS_LEFT, G_END_STEP, G_FAILED,
- G_EXCESS, G_ALBA_MARCH, G_SENATE) = range(45)
+ G_EXCESS, G_ALBA_MARCH, G_SWITCHED, G_VICARIUS, G_RETREAT_NEXT, G_RETREATING, G_SENATE) = range(49)
 G_SENATE_SIZE = 4  # G_SENATE + i: the Senate on Curia people i (senate.PEOPLE_*): 0 unasked, 1 approved, 2 refused
-G_SIZE = G_SENATE + G_SENATE_SIZE
+# the Roman armies (4.2, 9.1.8, 9.2.7.1): slot 0 the royal army, commanded by the King (G_COMMANDER: the King or
+# the Interrex); the others raised by an office drawn from R, or Titus Tatius', while their leader is in play.
+# G_ARMY_AT + a: where army a stands; G_LEADER + a: its leader (a > 0; -1: no army). Its units are the
+# counters at L_ARMY with TS_AT a; a leader's counter stays at L_ROME (in play) wherever his army is
+MAX_ARMIES = 8
+G_ARMY_AT = G_SENATE + G_SENATE_SIZE
+G_LEADER = G_ARMY_AT + MAX_ARMIES
+G_SIZE = G_LEADER + MAX_ARMIES
 # the stages of a turn (5.2); G_DRAWS: the draws left from the container of ST_DRAW_R / ST_DRAW_NR
 ST_PERIOD, ST_DRAW_R, ST_DRAW_NR, ST_ALLOWANCE, ST_ACTIONS, ST_REACTIONS, ST_MARCH, ST_END_TURN = range(8)
 # G_FORMING: the royal army in Rome before an action (DP-K02): not asked yet; being formed, as it was or with units
@@ -158,13 +168,22 @@ N_METRICS = M_EVENT_NR + N_EVENTS
 # ------------------------------------------------------------------------------------------- DP-K01 (action)
 ACT_END, ACT_MOVE = 0, 1              # 1 + c: move to place c
 OP_SIEGE, OP_PILLAGE, OP_CORRUPTION, OP_INTIMIDATION, OP_BATTLE, N_OPS = range(6)  # action = 1 + n + op
+# action = 1 + n + N_OPS + a: the next action with army a; 1 + n + N_OPS + MAX_ARMIES: the Diarchy (DP-K04)
 MP_INFANTRY, MP_CAVALRY = 28, 40      # 5.2: 14 and 20 movement points, in half points
 BLOCKED = 1 << 20                     # DP-K01's cost of a place only reached through a held Falerii or Capena
 MAX_CITIES = 64
 # DP-K01 state: the header, then one block per place
+# (K_ARMY_AT, K_INF, K_CAV, K_MP and the operations are the acting army's; K_CAP_*: its leader's table 5.1 caps)
 (K_TURN, K_PERIOD, K_IP, K_VP, K_ACTIONS, K_ARMY_AT, K_INF, K_CAV, K_KING_VIRTUS, K_R, K_NR, K_ROMANIZED,
- K_MISSION, K_CITIES, K_LAST_TURN, K_MP, K_ROME, K_OPS) = range(18)
-K_HEADER = K_OPS + N_OPS
+ K_MISSION, K_CITIES, K_LAST_TURN, K_MP, K_ROME, K_ACTING, K_SWITCH, K_DIARCHY, K_CAP_INF, K_CAP_CAV,
+ K_ROME_RESERVE, K_OPS) = range(24)
+K_ARMIES = K_OPS + N_OPS
+# one block per army slot (KA_*): whether DP-K01 may choose it now, where it stands, its units, its leader's
+# Virtus, and who leads it (LEAD_*)
+KA_MAY, KA_AT, KA_INF, KA_CAV, KA_VIRTUS, KA_LEADER, KA_COLS = range(7)
+LEAD_NONE, LEAD_KING, LEAD_MAGISTER_POPULI, LEAD_MAGISTER_EQUITUM, LEAD_TRIBUNUS_POPULI, LEAD_TRIBUNUS_CELERUM, \
+    LEAD_TATIUS, LEAD_VICARIUS = range(8)
+K_HEADER = K_ARMIES + KA_COLS * MAX_ARMIES
 # KC_SEA: 1 when the royal army may sail there this action (5.8, 9.4.7.1)
 (KC_ROMAN, KC_GARRISON, KC_UNITS, KC_STRONGEST, KC_LEADER, KC_COST, KC_PEOPLE, KC_WAR, KC_ALLOWED, KC_ENTRY,
  KC_SEA, KC_COLS) = range(12)
@@ -173,6 +192,11 @@ K_STATE_SIZE = K_HEADER + KC_COLS * MAX_CITIES
 P_ACTION, P_ARMY, P_GARRISON, P_LOSS, P_RETREAT, P_EXCESS, N_POINTS = range(7)
 MAX_COUNTERS = 320
 ARMY_INF, ARMY_CAV = 4, 2             # table 5.1: a King's army, 4 infantry and 2 cavalry
+# table 5.1 (kor_command.csv) by office code: Magister Populi 4/2, Magister Equitum 0/6, Tribunus Populi 4/0,
+# Tribunus Celerum 0/4, and the rank the battle gives them (the King, Interrex and Rex Vicarius rank 1)
+OFFICE_INF, OFFICE_CAV, OFFICE_RANK = (4, 0, 4, 0), (2, 6, 0, 4), (2, 3, 4, 5)
+GENERAL_RANK = 6                      # Titus Tatius before the Diarchy: a leader of Sabines, as a Roman general
+DIARCHY_IP = 3                        # 9.1.8.2
 # every decision's state is DP-K01's entries, then what the other points decide (D_*), one block per place for
 # DP-K05, K07 and K08 (KD_*, written at those points only) and one block per counter (KU_*)
 (D_GARRISON, D_LOSS_LEFT, D_INF_ROOM, D_CAV_ROOM, D_EXCESS, D_COUNTERS, D_HEADER) = range(K_STATE_SIZE,
@@ -181,14 +205,20 @@ KD_ALLOWED, KD_ROMAN_GARRISON, KD_DISTANCE, KD_TO_ROME, KD_COLS = range(5)
 KU_AT, KU_KIND, KU_VIRTUS, KU_COLS = range(4)
 D_UNITS = D_HEADER + KD_COLS * MAX_CITIES
 STATE_SIZE = D_UNITS + KU_COLS * MAX_COUNTERS
-# KU_AT: where a Roman military unit a choice may take stands
-U_ELSEWHERE, U_ARMY, U_ROME, U_DISMISSED = range(4)
+# KU_AT: where a Roman military unit a choice may take stands (U_ARMY: the acting army; U_OTHER_ARMY: another)
+U_ELSEWHERE, U_ARMY, U_ROME, U_DISMISSED, U_OTHER_ARMY = range(5)
 
 
 @njit(cache=True, inline="always")
 def kc(c, col):
     """DP-K01's state index of place ``c``'s entry ``col``: one block of ``MAX_CITIES`` entries per column."""
     return K_HEADER + col * MAX_CITIES + c
+
+
+@njit(cache=True, inline="always")
+def ka(a, col):
+    """DP-K01's state index of army ``a``'s entry ``col`` (``KA_*``)."""
+    return K_ARMIES + col * MAX_ARMIES + a
 
 
 @njit(cache=True, inline="always")
@@ -387,12 +417,18 @@ def nearest_city(city, cost, cs, tok, ts, src, people, want_roman):
     return best
 
 
-# ============================================================================================ Roman army
+# ============================================================================================ Roman armies
+@njit(cache=True, inline="always")
+def in_army(ts, t, a):
+    return ts[t, TS_LOC] == L_ARMY and ts[t, TS_AT] == a
+
+
 @njit(cache=True)
-def army_counts(tok, ts):
+def army_counts(tok, ts, a):
+    """Army ``a``'s infantry and cavalry."""
     inf, cav = 0, 0
     for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_ARMY:
+        if in_army(ts, t, a):
             if tok[t, TK_KIND] == INF:
                 inf += 1
             elif tok[t, TK_KIND] == CAV:
@@ -400,73 +436,222 @@ def army_counts(tok, ts):
     return inf, cav
 
 
+@njit(cache=True, inline="always")
+def army_exists(g, a):
+    return a == 0 or (0 < a < MAX_ARMIES and g[G_LEADER + a] >= 0)
+
+
+@njit(cache=True, inline="always")
+def army_leader(g, a):
+    """Army ``a``'s leader: the King (or the Interrex) for the royal army."""
+    return g[G_COMMANDER] if a == 0 else g[G_LEADER + a]
+
+
 @njit(cache=True)
-def weakest(tok, ts, loc, kind):
-    """The weakest Roman unit at ``loc`` (of ``kind``; -1 either), the lowest Virtus, or -1. Titus Tatius' troops
-    (``TS_AT`` 1 in the Rome reserve) are his alone (9.1.8.1)."""
+def leader_kind(tok, g, a):
+    """Who leads army ``a`` (``LEAD_*``)."""
+    if not army_exists(g, a):
+        return LEAD_NONE
+    if a == 0:
+        return LEAD_KING
+    t = g[G_LEADER + a]
+    if tok[t, TK_KIND] == OFFICE:
+        return LEAD_MAGISTER_POPULI + tok[t, TK_CODE]
+    return LEAD_VICARIUS if g[G_VICARIUS] else LEAD_TATIUS
+
+
+@njit(cache=True)
+def leader_rank(tok, g, a):
+    """Army ``a``'s leader's rank (kor_command.csv: the King, Interrex and Rex Vicarius 1, the offices 2 to 5,
+    Titus Tatius before the Diarchy as a general, 6)."""
+    kind = leader_kind(tok, g, a)
+    if kind == LEAD_KING or kind == LEAD_VICARIUS:
+        return 1
+    if kind == LEAD_TATIUS:
+        return GENERAL_RANK
+    return OFFICE_RANK[kind - LEAD_MAGISTER_POPULI]
+
+
+@njit(cache=True)
+def command_caps(tok, g, a):
+    """Table 5.1 (kor_command.csv): the infantry and cavalry army ``a``'s leader commands."""
+    kind = leader_kind(tok, g, a)
+    if kind >= LEAD_MAGISTER_POPULI and kind <= LEAD_TRIBUNUS_CELERUM:
+        code = kind - LEAD_MAGISTER_POPULI
+        return OFFICE_INF[code], OFFICE_CAV[code]
+    return ARMY_INF, ARMY_CAV
+
+
+@njit(cache=True)
+def raise_army(g, cp, t):
+    """4.2, 9.2.7.1: an office drawn from R (or come off the turn track), or Titus Tatius, gets an army in Rome, its
+    units taken from the Rome reserve as it forms (DP-K02). Returns its slot (-1: none free)."""
+    for a in range(1, MAX_ARMIES):
+        if g[G_LEADER + a] < 0:
+            g[G_LEADER + a], g[G_ARMY_AT + a] = t, cp[CP_ROME]
+            return a
+    return -1
+
+
+@njit(cache=True)
+def army_of(g, t):
+    """The army leader ``t`` commands, or -1."""
+    for a in range(1, MAX_ARMIES):
+        if g[G_LEADER + a] == t:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def disband(ts, g, cp, a):
+    """Army ``a``'s leader leaves office or play: « les Fonctions qui cessent d'être effectives retournent dans le
+    récipient R, et leurs armées dans la réserve de Rome » (7.1: the offices that cease go back to the R container
+    and their armies to the Rome reserve)."""
+    for t in range(ts.shape[0]):
+        if in_army(ts, t, a):
+            put(ts, t, L_ROME, 0, FACE_ROMAN)
+    g[G_LEADER + a] = -1
+    if g[G_ACTING] == a:
+        g[G_ACTING] = 0
+
+
+@njit(cache=True)
+def end_office(ts, g, cp, t, dst):
+    """Office ``t`` ceases: its army disbanded, its token into container ``dst`` (or out of play)."""
+    a = army_of(g, t)
+    if a > 0:
+        disband(ts, g, cp, a)
+    put(ts, t, dst, 0, FACE_NR if dst == L_NR else FACE_ROMAN)
+
+
+@njit(cache=True)
+def is_tribune(tok, g, a):
+    kind = leader_kind(tok, g, a)
+    return kind == LEAD_TRIBUNUS_POPULI or kind == LEAD_TRIBUNUS_CELERUM
+
+
+@njit(cache=True)
+def office_fate(tok, ts, g, cp, row, a, won):
+    """KoR 9.2.7.1: « Les Tribuns restent en fonction jusqu'au premier siège ou à la première bataille [...] un Tribun
+    victorieux [...] retourne dans le récipient R. Un Tribun vaincu [...] est replacé dans le récipient NR » (the
+    Tribunes stay in office until their first siege or battle; a victorious one goes back to R, a defeated one to
+    NR; the procedure scored his +1 / -1 IP)."""
+    if a > 0 and is_tribune(tok, g, a):
+        end_office(ts, g, cp, g[G_LEADER + a], L_R if won else L_NR)
+
+
+@njit(cache=True)
+def must_stay(tok, ts, g, cp, a):
+    """4.2: « La présence d'un ou de plusieurs Magistri sur la carte oblige une armée à rester à Rome pour défendre
+    la Cité. Si le Roi reste à Rome, le(s) Magister(s) peut(vent) se déplacer » (with Magistri in play an army stays
+    in Rome; with the King in Rome they may leave), 9.2.7.1 « Le Magister Equitum ou le Magister Populi doit rester
+    à Rome si le Roi se trouve hors de Rome » : whether army ``a`` (the royal army or a Magister's, in Rome) is
+    the last of those in Rome while a Magister is in play. Tribunes and Titus Tatius are free."""
+    rome = cp[CP_ROME]
+    if g[G_ARMY_AT + a] != rome or not holds_rome(leader_kind(tok, g, a)):
+        return False
+    magister, other_home = False, False
+    for b in range(MAX_ARMIES):
+        kind = leader_kind(tok, g, b)
+        magister |= kind == LEAD_MAGISTER_POPULI or kind == LEAD_MAGISTER_EQUITUM
+        other_home |= b != a and holds_rome(kind) and g[G_ARMY_AT + b] == rome
+    return magister and not other_home
+
+
+@njit(cache=True)
+def diarchy_allowed(tok, g, cp):
+    """9.1.8.2: « Le joueur peut dépenser 3 PI et élire Tatius, s'il est à Rome, comme Rex Vicarius » (the player may
+    spend 3 IP to elect Tatius, if he is in Rome, Rex Vicarius): Titus Tatius' army in Rome, not yet elected, 3 IP
+    to spend (IP at 0 lose the campaign at once: the rules warn, they do not forbid)."""
+    for a in range(1, MAX_ARMIES):
+        if leader_kind(tok, g, a) == LEAD_TATIUS and g[G_ARMY_AT + a] == cp[CP_ROME]:
+            return g[G_IP] >= DIARCHY_IP
+    return False
+
+
+@njit(cache=True)
+def roman_troops_in_reserve(tok, ts):
+    """The Roman military units of the Rome reserve."""
+    n = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_ROME and is_kind(tok, t, -1):
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def holds_rome(kind):
+    """Whether an army led by ``kind`` is one of those 4.2 keeps in Rome: the royal army's, a Magister's."""
+    return kind == LEAD_KING or kind == LEAD_MAGISTER_POPULI or kind == LEAD_MAGISTER_EQUITUM
+
+
+@njit(cache=True)
+def army_here(tok, ts, g, c):
+    """The first army (by slot, the royal army first) standing at ``c`` with units, or -1."""
+    for a in range(MAX_ARMIES):
+        if army_exists(g, a) and g[G_ARMY_AT + a] == c and army_units(tok, ts, a) > 0:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def weakest(tok, ts, loc, at, kind):
+    """The weakest Roman unit at ``(loc, at)`` (of ``kind``; -1 either), the lowest Virtus, or -1."""
     best = -1
     for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == loc and ts[t, TS_AT] == 0 and is_kind(tok, t, kind):
+        if ts[t, TS_LOC] == loc and ts[t, TS_AT] == at and is_kind(tok, t, kind):
             if best < 0 or tok[t, TK_VIRTUS] < tok[best, TK_VIRTUS]:
                 best = t
     return best
 
 
 @njit(cache=True)
-def strongest(tok, ts, loc, kind):
-    """The strongest Roman unit at ``loc``, as ``weakest``."""
-    best = -1
+def army_home(tok, ts, g, cp, a):
+    """Army ``a`` goes back to Rome; its units join the Rome reserve (a lost battle, a leader alone in the way)."""
     for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == loc and ts[t, TS_AT] == 0 and is_kind(tok, t, kind):
-            if best < 0 or tok[t, TK_VIRTUS] > tok[best, TK_VIRTUS]:
-                best = t
-    return best
-
-
-@njit(cache=True)
-def army_home(tok, ts, g, cp):
-    """The army goes back to Rome; its units join the Rome reserve (7.3-7.4 and a lost battle)."""
-    for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_ARMY:
+        if in_army(ts, t, a):
             put(ts, t, L_ROME, 0, FACE_ROMAN)
-    g[G_ARMY_AT] = cp[CP_ROME]
+    g[G_ARMY_AT + a] = cp[CP_ROME]
 
 
 @njit(cache=True)
-def army_units(tok, ts):
-    inf, cav = army_counts(tok, ts)
+def army_units(tok, ts, a):
+    inf, cav = army_counts(tok, ts, a)
     return inf + cav
 
 
 @njit(cache=True)
-def army_mp(tok, ts):
+def army_mp(tok, ts, a):
     """5.2: an army moves at its slowest unit's allowance (infantry 14 MP, cavalry and leaders 20)."""
-    inf, cav = army_counts(tok, ts)
+    inf, cav = army_counts(tok, ts, a)
     return MP_INFANTRY if inf > 0 else MP_CAVALRY
 
 
 @njit(cache=True)
-def post_units(tok, ts, dstate):
-    """The counter block of the state (``KU_*``): each Roman military unit a choice may take, in the royal army,
-    the Rome reserve (Titus Tatius' troops are his, 9.1.8.1) or dismissed while the army forms, and the room left
-    in the army (table 5.1). Returns how many there are."""
+def post_units(tok, ts, g, dstate):
+    """The counter block of the state (``KU_*``): each Roman military unit a choice may take, in the acting army,
+    another army, the Rome reserve or dismissed while the army forms, and the room left in the acting army (its
+    leader's caps, ``K_CAP_*``, table 5.1). Returns how many there are."""
     if dstate[D_COUNTERS] != ts.shape[0]:  # what never changes, once for the scratch state
         for t in range(ts.shape[0]):
             military = is_kind(tok, t, -1)
             dstate[ku(t, KU_KIND)] = tok[t, TK_KIND] if military else -1
             dstate[ku(t, KU_VIRTUS)] = tok[t, TK_VIRTUS] if military else 0
         dstate[D_COUNTERS] = ts.shape[0]
+    acting = g[G_ACTING]
     inf, cav, n = 0, 0, 0
     for t in range(ts.shape[0]):
         loc = ts[t, TS_LOC]
         at = U_ELSEWHERE
-        if dstate[ku(t, KU_KIND)] >= 0 and ts[t, TS_AT] == 0:
-            if loc == L_ARMY:
+        if dstate[ku(t, KU_KIND)] >= 0:
+            if loc == L_ARMY and ts[t, TS_AT] == acting:
                 at = U_ARMY
                 if tok[t, TK_KIND] == INF:
                     inf += 1
                 else:
                     cav += 1
+            elif loc == L_ARMY:
+                at = U_OTHER_ARMY
             elif loc == L_ROME:
                 at = U_ROME
             elif loc == L_DISMISSED:
@@ -474,15 +659,15 @@ def post_units(tok, ts, dstate):
         if at != U_ELSEWHERE:
             n += 1
         dstate[ku(t, KU_AT)] = at
-    dstate[D_INF_ROOM], dstate[D_CAV_ROOM] = max(ARMY_INF - inf, 0), max(ARMY_CAV - cav, 0)
+    dstate[D_INF_ROOM], dstate[D_CAV_ROOM] = max(dstate[K_CAP_INF] - inf, 0), max(dstate[K_CAP_CAV] - cav, 0)
     return n
 
 
 @njit(cache=True)
 def army_legal(state, action):
-    """DP-K02 (4.2): 0 ends the forming; 1 + t sends unit t of the royal army out of it (into the Rome reserve when
+    """DP-K02 (4.2): 0 ends the forming; 1 + t sends unit t of the acting army out of it (into the Rome reserve when
     the forming ends), or takes unit t of the Rome reserve into it while the army has room for its kind (table
-    5.1: 4 infantry, 2 cavalry)."""
+    5.1: the King 4 infantry and 2 cavalry, an office its own)."""
     if action == 0:
         return True
     t = action - 1
@@ -519,18 +704,22 @@ def army_apply(ts, g, dstate, action):
         dstate[ku(t, KU_AT)] = U_DISMISSED
         dstate[count] -= 1
     else:
-        put(ts, t, L_ARMY, 0, FACE_ROMAN)
+        put(ts, t, L_ARMY, g[G_ACTING], FACE_ROMAN)
         dstate[ku(t, KU_AT)] = U_ARMY
         dstate[count] += 1
-    dstate[room] = max((ARMY_INF if kind == INF else ARMY_CAV) - dstate[count], 0)
+    dstate[room] = max(dstate[K_CAP_INF if kind == INF else K_CAP_CAV] - dstate[count], 0)
     if dstate[K_MP]:  # 5.2: an army moves at its slowest unit's allowance (0: pinned where it stands)
         dstate[K_MP] = MP_INFANTRY if dstate[K_INF] > 0 else MP_CAVALRY
 
 
 @njit(cache=True)
 def army_to_form(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
-    """DP-K02: whether the player is still to form the royal army in Rome (its state posted as the forming
-    begins); with nothing left to choose, the forming ends."""
+    """DP-K02: whether the player is still to form the acting army in Rome (its state posted as the forming
+    begins); with nothing left to choose, the forming ends. Titus Tatius « ne peut commander que des troupes
+    sabines » (9.1.8.1: commands Sabine troops only): his army is the Sabines he came with."""
+    if leader_kind(tok, g, g[G_ACTING]) == LEAD_TATIUS:
+        g[G_FORMING] = FORMED
+        return False
     if g[G_FORMING] == NOT_FORMED:
         g[G_FORMING] = FORMING
         post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
@@ -542,7 +731,7 @@ def army_to_form(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
 
 @njit(cache=True)
 def end_forming(ts, g):
-    """The royal army is formed: the units sent out of it join the Rome reserve."""
+    """The acting army is formed: the units sent out of it join the Rome reserve."""
     if g[G_FORMING] != RESHAPED:
         g[G_FORMING] = KEPT
         return
@@ -643,6 +832,7 @@ def campaign_setup(stream, cp, city, tok, per, ts, g, cs, ws, row):
     g[:] = 0
     g[G_TURN], g[G_PERIOD], g[G_IP], g[G_VP] = 1, 1, 5, 1
     g[G_ARMY_AT] = rome
+    g[G_LEADER + 1:G_LEADER + MAX_ARMIES] = -1
     g[G_FIRST_ETRUSCAN_LEADER] = -1
     g[G_WAR_PEOPLE] = -1
     row[:] = 0
@@ -913,6 +1103,7 @@ def apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, src):
     elif kind == OFFICE:
         if roman:
             put(ts, t, L_ROME, 0, FACE_ROMAN)
+            raise_army(g, cp, t)
         else:
             put(ts, t, L_TRACK, g[G_TURN] + 2, FACE_ROMAN)  # KOR-A49: in Rome two turns later
     elif kind == SHIP:
@@ -1017,7 +1208,7 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
                     put(ts, u, L_R, 0, FACE_ROMAN)
             g[G_EXTRA_R_DRAWS] += cp[CP_SABINES_EXTRA]
         else:
-            tatius(stream, tok, ts)
+            tatius(stream, cp, tok, ts, g)
     elif code == EV_AEQUI or code == EV_VOLSCI or code == EV_PICENI or code == EV_FALISCI or \
             code == EV_CAPENA or code == EV_SAMNITE or code == EV_UMBRIAN:
         w = EVENT_WAR[code]
@@ -1103,16 +1294,18 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
 
 
 @njit(cache=True)
-def tatius(stream, tok, ts):
-    """9.1.8.1 NR: Titus Tatius enters Rome with 2 infantry and 1 Sabine cavalry; they defend Rome and leave
-    the royal army alone (``TS_AT`` 1 in the Rome reserve: Tatius' troops, which he alone may command)."""
+def tatius(stream, cp, tok, ts, g):
+    """9.1.8.1 NR: Titus Tatius « entre à Rome avec deux unités d'infanterie et une unité de cavalerie sabine » (enters
+    Rome with 2 infantry and 1 Sabine cavalry): his army, which he alone commands and only they may join."""
+    a = -1
     for t in range(tok.shape[0]):
         if tok[t, TK_KIND] == LEADER and tok[t, TK_CODE] == LD_TATIUS:
-            put(ts, t, L_ROME, 1, FACE_ROMAN)
+            put(ts, t, L_ROME, 0, FACE_ROMAN)
+            a = raise_army(g, cp, t)
     for k in range(3):
         u = pick(tok, ts, L_RESERVE, CAV if k == 2 else INF, SABINES, False, 0, stream)
         if u >= 0 and tok[u, TK_CODE] == 0:
-            put(ts, u, L_ROME, 1, FACE_ROMAN)
+            put(ts, u, L_ARMY, a, FACE_ROMAN)  # a free slot: no office is in play in Romulus' period
 
 
 @njit(cache=True, apart=True)
@@ -1179,8 +1372,8 @@ def chosen(ids, t):
 @njit(cache=True)
 def duellist(tok, ts, ids, loc, people, avoid, strongest_first):
     """The strongest (or weakest) unit counter at ``loc`` not in ``ids``: on the map one showing its Roman face
-    (``people`` -1, Tatius' Sabines excepted) or its NR face of ``people`` (not in city ``avoid``); off the map any
-    base counter (of ``people``). -1 if none."""
+    (``people`` -1; ``L_ARMY``: the royal army's) or its NR face of ``people`` (not in city ``avoid``); off the map
+    any base counter (of ``people``). -1 if none."""
     best = -1
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] != loc or not is_kind(tok, t, -1) or tok[t, TK_CODE] != 0 or chosen(ids, t):
@@ -1189,7 +1382,7 @@ def duellist(tok, ts, ids, loc, people, avoid, strongest_first):
             continue
         if loc == L_CITY and (ts[t, TS_FACE] != FACE_NR or ts[t, TS_AT] == avoid):
             continue
-        if loc == L_ROME and ts[t, TS_AT] != 0:
+        if loc == L_ARMY and ts[t, TS_AT] != 0:
             continue
         v = tok[t, TK_VIRTUS]
         if best < 0 or (v > tok[best, TK_VIRTUS] if strongest_first else v < tok[best, TK_VIRTUS]):
@@ -1384,7 +1577,7 @@ def alba_siege(stream, city, cost, cp, tok, ts, cs, g, row):
         g[G_ALBA_SIEGE] = g[G_TURN] + 1
     else:
         g[G_ALBA_SIEGE] = 0
-        army_home(tok, ts, g, cp)
+        army_home(tok, ts, g, cp, 0)
         add_ip(g, row, -2)
 
 
@@ -1694,12 +1887,14 @@ def war_home(cp, w):
 # ================================================================================================ battles
 @njit(cache=True, apart=True)
 def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow, wbuf, row,
-          nr_loc, nr_at, nr_leader, people, invader, roman_attacks, mode):
-    """KoR 5.7: the royal army against the NR force at ``(nr_loc, nr_at)`` (an invasion army, or a sortie from a
+          a, nr_loc, nr_at, nr_leader, people, invader, roman_attacks, mode, decides):
+    """KoR 5.7: Roman army ``a`` against the NR force at ``(nr_loc, nr_at)`` (an invasion army, or a sortie from a
     city) led by ``nr_leader`` (-1: none), fought by ``battle.battle_game`` with the bots of the battle's (or in
-    an ambush the ambush's) row of ``subc``. Counters lost go where C4 sends them (the manifest gives no Captivi
-    backs: eliminated, to the general reserve); a lost King gives the Interrex (KOR-A38). Returns ``(error, Rome
-    won)``."""
+    an ambush the ambush's) row of ``subc``. The army's leader commands with his rank and caps (table 5.1); a
+    Tribune's victory or defeat scores his +1 / -1 IP and ends his office (9.2.7.1) when the battle ``decides``
+    it (not a battle inside a siege, whose whole action decides once). Counters lost go where C4 sends them (the
+    manifest gives no Captivi backs: eliminated, to the general reserve); a lost King gives the Interrex
+    (KOR-A38). Returns ``(error, Rome won)``."""
     b = _battle
     p = pv[PROC_BATTLE]
     proc = PROC_AMBUSH if mode == b.MODE_AMBUSH else PROC_BATTLE
@@ -1708,7 +1903,7 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, b
     bl[:, :, :] = 0
     n = 0
     for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_ARMY and n < b.MAX_UNITS:
+        if in_army(ts, t, a) and n < b.MAX_UNITS:
             cavalry = tok[t, TK_KIND] == CAV
             bu[b.ROME, n, b.U_KIND] = cavalry
             bu[b.ROME, n, b.U_VIRTUS] = tok[t, TK_VIRTUS]
@@ -1723,14 +1918,18 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, b
             bu[b.NR, m, b.U_VIRTUS] = tok[t, TK_VIRTUS]
             wbuf[b.MAX_UNITS + m] = t
             m += 1
-    cmd = g[G_COMMANDER]
-    king = tok[cmd, TK_KIND] == KING and tok[cmd, TK_CODE] > 0
-    bl[b.ROME, 0, b.L_RANK] = 1
+    cmd = army_leader(g, a)
+    kind = leader_kind(tok, g, a)
+    kinglike = kind == LEAD_KING or kind == LEAD_VICARIUS
+    tribune = is_tribune(tok, g, a)
+    bl[b.ROME, 0, b.L_RANK] = leader_rank(tok, g, a)
     bl[b.ROME, 0, b.L_VIRTUS] = tok[cmd, TK_VIRTUS]
     bl[b.ROME, 0, b.L_ASTUTIA] = tok[cmd, TK_ASTUTIA]
-    bl[b.ROME, 0, b.L_MAX_INF], bl[b.ROME, 0, b.L_MAX_CAV] = 4, 2
-    bl[b.ROME, 0, b.L_KING] = king
-    bl[b.ROME, 0, b.L_KINGLIKE] = 1
+    bl[b.ROME, 0, b.L_MAX_INF], bl[b.ROME, 0, b.L_MAX_CAV] = command_caps(tok, g, a)
+    bl[b.ROME, 0, b.L_KING] = kind == LEAD_KING and tok[cmd, TK_KIND] == KING and tok[cmd, TK_CODE] > 0
+    bl[b.ROME, 0, b.L_KINGLIKE] = kinglike
+    bl[b.ROME, 0, b.L_TRIBUNE] = tribune and decides
+    bl[b.ROME, 0, b.L_TRIED] = tribune
     if nr_leader >= 0:
         bl[b.NR, 0, b.L_VIRTUS] = tok[nr_leader, TK_VIRTUS]
         bl[b.NR, 0, b.L_ASTUTIA] = tok[nr_leader, TK_ASTUTIA]
@@ -1756,8 +1955,6 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, b
         if nr_loc == L_WAR:
             ws[nr_at, WS_LEADER] = -1
         put(ts, nr_leader, L_OUT, 0, FACE_ROMAN)
-    if brow[b.ROMAN_LEADER_LOST]:
-        king_lost(tok, ts, g, row)
     g[G_VP] += brow[b.VP]
     add_ip(g, row, brow[b.IP])
     move_random(ts, L_R, L_NR, brow[b.R_TO_NR], stream, g, row)
@@ -1768,8 +1965,23 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, b
     if won:
         row[M_BATTLES_WON] += 1
     else:
-        army_home(tok, ts, g, cp)  # a beaten army falls back on Rome (5.7.11)
+        army_home(tok, ts, g, cp, a)  # a beaten army falls back on Rome (5.7.11)
+    if brow[b.ROMAN_LEADER_LOST]:
+        leader_lost(tok, ts, g, cp, row, a)
+    elif decides:
+        office_fate(tok, ts, g, cp, row, a, won)
     return 0, won
+
+
+@njit(cache=True)
+def leader_lost(tok, ts, g, cp, row, a):
+    """Army ``a``'s leader fell: the King gives the Interrex (``king_lost``); an office's token goes into the NR
+    container, as a beaten Tribune's (9.2.7.1), and Titus Tatius leaves play; their army joins the Rome reserve."""
+    if a == 0:
+        king_lost(tok, ts, g, row)
+        return
+    t = g[G_LEADER + a]
+    end_office(ts, g, cp, t, L_NR if tok[t, TK_KIND] == OFFICE else L_OUT)
 
 
 @njit(cache=True)
@@ -1818,27 +2030,31 @@ def nr_siege(stream, garrison, leader, astutia, bonus):
 @njit(cache=True)
 def roman_defence(tok, ts, g, cp, c):
     """The defenders of Roman city ``c``: its garrison points (or, with none, its strongest Roman unit), and the
-    Virtus of a Roman leader inside (the royal army's commander, when the army is there)."""
+    Virtus of the Roman leader inside who commands (of the armies there, the highest in rank: 4.2 « Le Magister
+    Populi est toujours le plus haut placé » after the King)."""
     garrison = garrison_value(tok, ts, c, FACE_ROMAN)
     if garrison == 0:
         for t in range(ts.shape[0]):
             if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN and \
                     is_kind(tok, t, -1):
                 garrison = max(garrison, tok[t, TK_VIRTUS])
-    leader = tok[g[G_COMMANDER], TK_VIRTUS] if g[G_ARMY_AT] == c else 0
+    leader, rank = 0, 99
+    for a in range(MAX_ARMIES):
+        if army_exists(g, a) and g[G_ARMY_AT + a] == c and leader_rank(tok, g, a) < rank:
+            leader, rank = tok[army_leader(g, a), TK_VIRTUS], leader_rank(tok, g, a)
     return garrison, leader
 
 
 @njit(cache=True)
 def roman_troops(tok, ts, g, cp, c):
-    """Roman military units in city ``c`` (its garrison units; in Rome, the Rome reserve; the army if there)."""
+    """Roman military units in city ``c`` (its garrison units; in Rome, the Rome reserve; the armies there)."""
     n = 0
     for t in range(ts.shape[0]):
         loc = ts[t, TS_LOC]
         if not is_kind(tok, t, -1):
             continue
         if (loc == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN) or \
-                (loc == L_ROME and c == cp[CP_ROME]) or (loc == L_ARMY and g[G_ARMY_AT] == c):
+                (loc == L_ROME and c == cp[CP_ROME]) or (loc == L_ARMY and g[G_ARMY_AT + ts[t, TS_AT]] == c):
             n += 1
     return n
 
@@ -1903,9 +2119,9 @@ def war_allowed(per, g, cp, people):
 
 @njit(cache=True, apart=True)
 def city_ops(city, tok, ts, cs, ws, g, cp, per, c, ops):
-    """DP-K01: which operations the rules allow the royal army in place ``c`` (``ops[OP_*]`` 1 or 0)."""
+    """DP-K01: which operations the rules allow the acting army in place ``c`` (``ops[OP_*]`` 1 or 0)."""
     ops[:] = 0
-    inf, cav = army_counts(tok, ts)
+    inf, cav = army_counts(tok, ts, g[G_ACTING])
     units = inf + cav
     ip = g[G_IP]
     for k in range(MAX_WARS):
@@ -1934,22 +2150,37 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
     """The state vector of a Roman decision: DP-K01's entries (``K_*`` header, then ``KC_*`` per place) and the
     counter block (``post_units``, whose count it returns); the other points add theirs after it."""
     n = cp[CP_CITIES]
-    at = g[G_ARMY_AT]
-    inf, cav = army_counts(tok, ts)
-    mp = army_mp(tok, ts)
+    acting = g[G_ACTING]
+    at = g[G_ARMY_AT + acting]
+    inf, cav = army_counts(tok, ts, acting)
+    mp = army_mp(tok, ts, acting)
     dstate[:K_STATE_SIZE] = 0
     dstate[D_GARRISON] = dstate[D_LOSS_LEFT] = dstate[D_EXCESS] = 0
     dstate[K_TURN], dstate[K_PERIOD], dstate[K_IP], dstate[K_VP] = g[G_TURN], g[G_PERIOD], g[G_IP], g[G_VP]
     dstate[K_ACTIONS], dstate[K_ARMY_AT], dstate[K_INF], dstate[K_CAV] = g[G_ACTIONS], at, inf, cav
     dstate[K_KING_VIRTUS] = tok[g[G_COMMANDER], TK_VIRTUS]
+    dstate[K_ACTING] = acting
+    dstate[K_CAP_INF], dstate[K_CAP_CAV] = command_caps(tok, g, acting)
+    dstate[K_ROME_RESERVE] = roman_troops_in_reserve(tok, ts)
+    # DP-K01 "with which army": one choice an action, not between a move and the operation it pays for (KOR-A1)
+    dstate[K_SWITCH] = g[G_SWITCHED] == 0 and g[G_MOVED] == 0
+    for a in range(MAX_ARMIES):
+        if army_exists(g, a):
+            dstate[ka(a, KA_MAY)] = a != acting
+            dstate[ka(a, KA_AT)] = g[G_ARMY_AT + a]
+            dstate[ka(a, KA_INF)], dstate[ka(a, KA_CAV)] = army_counts(tok, ts, a)
+            dstate[ka(a, KA_VIRTUS)] = tok[army_leader(g, a), TK_VIRTUS]
+        dstate[ka(a, KA_LEADER)] = leader_kind(tok, g, a)
+    dstate[K_DIARCHY] = diarchy_allowed(tok, g, cp)
     dstate[K_R], dstate[K_NR] = count_at(ts, L_R), count_at(ts, L_NR)
     dstate[K_ROMANIZED] = romanized_this_period(city, cs, g, cp)
     dstate[K_MISSION] = per[g[G_PERIOD], PR_MISSION]
     dstate[K_CITIES] = n
     dstate[K_LAST_TURN] = per[g[G_PERIOD], PR_LAST]
     # 9.3.7.3 a-d: the army besieging Alba Longa stays there until the siege is over; KOR-A1 combined: a move
-    # not paid for yet, with one action left, can only be followed by an operation
-    pinned = g[G_ALBA_SIEGE] or (g[G_MOVED] and g[G_ACTIONS] <= 1)
+    # not paid for yet, with one action left, can only be followed by an operation; 4.2: an army keeps Rome
+    pinned = (g[G_ALBA_SIEGE] and acting == 0) or (g[G_MOVED] and g[G_ACTIONS] <= 1) or \
+        must_stay(tok, ts, g, cp, acting)
     dstate[K_MP], dstate[K_ROME] = 0 if pinned else mp, cp[CP_ROME]
     road = cost[held_homes(cp, tok, ts, ws), at]
     for c in range(n):
@@ -1981,7 +2212,7 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
         for c in range(n):
             dstate[kc(c, KC_SEA)] = c != at and 0 < city[at, CT_SEA + c] <= SHIP_MP and roman_may_land(city, ws, c)
     city_ops(city, tok, ts, cs, ws, g, cp, per, at, dstate[K_OPS:K_OPS + N_OPS])
-    return post_units(tok, ts, dstate)
+    return post_units(tok, ts, g, dstate)
 
 
 @njit(cache=True)
@@ -2002,7 +2233,8 @@ def held_homes(cp, tok, ts, ws):
 @njit(cache=True)
 def action_legal(dstate, action):
     """DP-K01: end the actions; move to a place within the army's movement allowance (5.2) or sail to a port
-    (5.8); an operation the rules allow where the army stands."""
+    (5.8); an operation the rules allow where the army stands; the next action with another army; the Diarchy
+    (DP-K04)."""
     n = dstate[K_CITIES]
     if action == ACT_END:
         return True
@@ -2010,7 +2242,12 @@ def action_legal(dstate, action):
         c = action - 1
         return c != dstate[K_ARMY_AT] and (dstate[kc(c, KC_COST)] <= dstate[K_MP] or dstate[kc(c, KC_SEA)] == 1)
     op = action - 1 - n
-    return 0 <= op < N_OPS and dstate[K_OPS + op] == 1
+    if 0 <= op < N_OPS:
+        return dstate[K_OPS + op] == 1
+    a = op - N_OPS
+    if 0 <= a < MAX_ARMIES:
+        return dstate[K_SWITCH] == 1 and dstate[ka(a, KA_MAY)] == 1
+    return a == MAX_ARMIES and dstate[K_DIARCHY] == 1
 
 
 @njit(cache=True)
@@ -2049,11 +2286,27 @@ def settle(stream, ts, g, row, ip, vp, r_to_nr, nr_to_r, reactions):
 
 
 @njit(cache=True, apart=True)
+def army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl, bstat,
+               bg, bst, brow, prow, wbuf, row, c):
+    """KoR 5.5 on city ``c`` by the acting army (``roman_siege``). A Tribune's siege ends his office (9.2.7.1):
+    « Après la bataille ou le siège, un Tribun victorieux gagne 1 PI [...] Un Tribun vaincu perd 1 PI » (after the
+    battle or the siege a victorious Tribune wins 1 IP, a beaten one loses 1), once for the whole action, its
+    battles included, as ``siege.tribune_fate`` scores it (KOR-A37 stack for the -1 IP)."""
+    a = g[G_ACTING]
+    err, won = roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl,
+                           bstat, bg, bst, brow, prow, wbuf, row, c, a)
+    if err == 0 and is_tribune(tok, g, a):
+        add_ip(g, row, 1 if won else -pv0[PROC_SIEGE, _siege.TRIBUNE_STACK])
+        office_fate(tok, ts, g, cp, row, a, won)
+    return err
+
+
+@njit(cache=True, apart=True)
 def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl, bstat,
-                bg, bst, brow, prow, wbuf, row, c):
-    """KoR 5.5 on city ``c``: the sortie first (5.5.1, KOR-A12), then ``siege.siege_rolls``; the garrison lost
-    first (DP-S04 garrison_first), a city taken (KOR-A9 attrition) passes to Rome with its garrison flipped,
-    every other NR counter in it to the R container (5.5 a)."""
+                bg, bst, brow, prow, wbuf, row, c, a):
+    """KoR 5.5 on city ``c`` by army ``a``: the sortie first (5.5.1, KOR-A12), then ``siege.siege_rolls``; the
+    garrison lost first (DP-S04 garrison_first), a city taken (KOR-A9 attrition) passes to Rome with its garrison
+    flipped, every other NR counter in it to the R container (5.5 a). Returns ``(error, Rome won)``."""
     s = _siege
     virt = np.zeros(8, np.int64)
     garrison = garrison_value(tok, ts, c, FACE_NR)
@@ -2064,26 +2317,26 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp
         # Capena come out (not a reaction) and attack the besiegers first; Rome not winning, no siege
         for k in range(MAX_WARS):
             w = ws[k, WS_WAR]
-            if w >= 0 and ws[k, WS_AT] == war_home(cp, w) and war_units(tok, ts, k) > 0 and army_units(tok, ts) > 0:
+            if w >= 0 and ws[k, WS_AT] == war_home(cp, w) and war_units(tok, ts, k) > 0 and army_units(tok, ts, a) > 0:
                 err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
-                                 brow, wbuf, row, L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE], war[w, WR_INVADER],
-                                 0, _battle.MODE_BATTLE)
+                                 brow, wbuf, row, a, L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE],
+                                 war[w, WR_INVADER], 0, _battle.MODE_BATTLE, False)
                 if war_units(tok, ts, k) == 0:
                     end_war(tok, war, ts, g, ws, k, True, row)
                 if err or not won:
-                    return err
-    inf, cav = army_counts(tok, ts)
+                    return err, False
+    inf, cav = army_counts(tok, ts, a)
     row[M_SIEGES] += 1
     if leader >= 0 and units >= inf + cav:
         joined = allies_join(city, cp, tok, ts, ws, c)
         err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow,
-                         wbuf, row, L_CITY, c, leader, city[c, CT_PEOPLE], False, 0, _battle.MODE_BATTLE)
+                         wbuf, row, a, L_CITY, c, leader, city[c, CT_PEOPLE], False, 0, _battle.MODE_BATTLE,
+                         False)
         allies_leave(tok, war, ts, g, ws, row, c, joined)
-        if err:
-            return err
-        if not won:
-            g[G_VP] -= 2  # 5.5.1: the sortie force survives; the siege is over
-            return 0
+        if err or not won:
+            if not err:
+                g[G_VP] -= 2  # 5.5.1: the sortie force survives; the siege is over
+            return err, False
         for t in range(ts.shape[0]):   # the sortie force defeated: its units to the R container
             if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and is_kind(tok, t, -1):
                 put(ts, t, L_R, 0, FACE_ROMAN)
@@ -2093,20 +2346,22 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp
         if garrison == 0 and leader < 0:
             romanize(cs, c, g)
             row[M_SIEGES_WON] += 1
-            return 0
+            return 0, True
     p = pv[PROC_SIEGE]
     copy_into(p, pv0[PROC_SIEGE])
     lead = tok[leader, TK_VIRTUS] if leader >= 0 else 0
-    cmd = g[G_COMMANDER]
+    cmd = army_leader(g, a)
+    kind = leader_kind(tok, g, a)
     p[s.GARRISON], p[s.LEADER], p[s.UNITS] = garrison, lead, units
-    p[s.KING_LED] = 1
+    p[s.KING_LED] = kind == LEAD_KING or kind == LEAD_VICARIUS
+    p[s.ACCUSED] = is_tribune(tok, g, a)
     p[s.ASTUTIA] = tok[cmd, TK_ASTUTIA] if cp[CP_ASTUTIA_IN_SIEGE] else 0
     p[s.OMEN] = g[G_OMEN] == OMEN_GOOD
     prow[:] = 0
     err = s.siege_rolls(stream, prow, sst, p, stab[min(garrison, 3), min(lead, 6), p[s.OMEN]], lead, units,
                         subc[PROC_SIEGE], subp[PROC_SIEGE], slots)
     if err:
-        return err
+        return err, False
     if prow[s.WIN]:
         row[M_SIEGES_WON] += 1
         if prow[s.CITY_TAKEN]:
@@ -2128,7 +2383,7 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp
         if prow[s.LEADER_CAPTURED] and leader >= 0:
             put(ts, leader, L_OUT, 0, FACE_ROMAN)
     settle(stream, ts, g, row, prow[s.IP], prow[s.VP], prow[s.R_TO_NR], prow[s.NR_TO_R], prow[s.REACTIONS])
-    return 0
+    return 0, prow[s.WIN] == 1
 
 
 @njit(cache=True, apart=True)
@@ -2141,10 +2396,11 @@ def roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, 
     virt = np.zeros(8, np.int64)
     garrison = garrison_value(tok, ts, c, FACE_NR)
     units = nr_units_in(tok, ts, c, virt)
-    inf, cav = army_counts(tok, ts)
+    inf, cav = army_counts(tok, ts, g[G_ACTING])
+    kind = leader_kind(tok, g, g[G_ACTING])
     p = pv[PROC_PILLAGE]
     copy_into(p, pv0[PROC_PILLAGE])
-    p[pl.GARRISON], p[pl.KING], p[pl.N_UNITS] = garrison, 1, min(units, 8)
+    p[pl.GARRISON], p[pl.KING], p[pl.N_UNITS] = garrison, kind == LEAD_KING or kind == LEAD_VICARIUS, min(units, 8)
     prow[:] = 0
     err = pl.pillage_game(stream, prow, subc[PROC_PILLAGE], subp[PROC_PILLAGE], slots, p, virt, sst)
     if err:
@@ -2152,7 +2408,7 @@ def roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, 
     row[M_PILLAGES] += 1
     if garrison == 0 and units == 0:
         if prow[pl.ROMANIZED] and inf > 0:
-            put(ts, weakest(tok, ts, L_ARMY, INF), L_CITY, c, FACE_ROMAN)
+            put(ts, weakest(tok, ts, L_ARMY, g[G_ACTING], INF), L_CITY, c, FACE_ROMAN)
             romanize(cs, c, g)
     else:
         for _ in range(prow[pl.ELIMINATED]):
@@ -2203,7 +2459,7 @@ def roman_corruption(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, p
                 put(ts, t, L_RESERVE, 0, FACE_ROMAN)
         clear_nr(tok, ts, c, L_R)
         if prow[co.VP] > 0:
-            put(ts, weakest(tok, ts, L_ARMY, -1), L_CITY, c, FACE_ROMAN)
+            put(ts, weakest(tok, ts, L_ARMY, g[G_ACTING], -1), L_CITY, c, FACE_ROMAN)
             romanize(cs, c, g)
     settle(stream, ts, g, row, prow[co.IP], prow[co.VP], 0, prow[co.NR_TO_R], prow[co.REACTIONS])
     return 0
@@ -2224,7 +2480,7 @@ def roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, subc, subp, 
     if err:
         return err
     row[M_INTIMIDATIONS] += 1
-    released = weakest(tok, ts, L_ARMY, -1)
+    released = weakest(tok, ts, L_ARMY, g[G_ACTING], -1)
     if released >= 0:
         place_nr_unit(city, cost, cs, tok, ts, released, cp)
     if prow[it.WIN]:
@@ -2234,7 +2490,7 @@ def roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, subc, subp, 
                     is_kind(tok, t, -1) and tok[t, TK_VIRTUS] < best:
                 target, best = t, tok[t, TK_VIRTUS]
         if target >= 0:
-            put(ts, target, L_ARMY, 0, FACE_ROMAN)
+            put(ts, target, L_ARMY, g[G_ACTING], FACE_ROMAN)
     settle(stream, ts, g, row, prow[it.IP], 0, prow[it.R_TO_NR], 0, 0)
     return 0
 
@@ -2341,9 +2597,10 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slo
         u = pick(tok, ts, L_NR, -1, people, False, 0, stream)
     if u >= 0:
         put(ts, u, L_CITY, c0, FACE_NR)
-    if g[G_ARMY_AT] == best and army_counts(tok, ts)[0] + army_counts(tok, ts)[1] > 0:
+    a = army_here(tok, ts, g, best)
+    if a >= 0:
         err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow,
-                         wbuf, row, L_CITY, c0, src, people, False, 0, _battle.MODE_AMBUSH)
+                         wbuf, row, a, L_CITY, c0, src, people, False, 0, _battle.MODE_AMBUSH, True)
         return True, err
     garrison, leader = roman_defence(tok, ts, g, cp, best)
     result = nr_siege(stream, garrison, leader, tok[src, TK_ASTUTIA], cp[CP_AMBUSH_DRM])
@@ -2415,16 +2672,18 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slot
     people = war[w, WR_PEOPLE]
     leader = ws[k, WS_LEADER]
     while True:
-        if g[G_ARMY_AT] == at and war[w, WR_FIGHTS_ARMIES]:
-            inf, cav = army_counts(tok, ts)
-            if inf + cav > 0:
+        if war[w, WR_FIGHTS_ARMIES]:
+            a = army_here(tok, ts, g, at)
+            for b in range(MAX_ARMIES):
+                if b != a and army_exists(g, b) and g[G_ARMY_AT + b] == at and army_units(tok, ts, b) == 0:
+                    army_home(tok, ts, g, cp, b)  # a leader alone withdraws to Rome
+            if a >= 0:
                 err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
-                                 brow, wbuf, row, L_WAR, k, leader, people, war[w, WR_INVADER], 0,
-                                 _battle.MODE_BATTLE)
+                                 brow, wbuf, row, a, L_WAR, k, leader, people, war[w, WR_INVADER], 0,
+                                 _battle.MODE_BATTLE, True)
                 if war_units(tok, ts, k) == 0:
                     end_war(tok, war, ts, g, ws, k, True, row)
                 return err
-            army_home(tok, ts, g, cp)  # the King alone withdraws to Rome
         if is_target(city, cs, tok, ts, g, war, ws, cp, k, at):
             war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, at)
             return 0
@@ -2572,12 +2831,13 @@ def port_interception(stream, city, cp, tok, ts, g, cs, ws, pv0, subc, subp, slo
     err = sea_fight(stream, cp, tok, ts, g, pv0, subc, subp, slots, pv, row, roman, n_roman, nr, n_nr)
     if err:
         return err
+    a = g[G_ACTING]
     if ts[roman[carrier], TS_LOC] != L_FLEET:
         for t in range(ts.shape[0]):
-            if ts[t, TS_LOC] == L_ARMY:
+            if in_army(ts, t, a):
                 put(ts, t, L_RESERVE, 0, FACE_ROMAN)
-        king_lost(tok, ts, g, row)
-        g[G_ARMY_AT] = cp[CP_ROME]
+        g[G_ARMY_AT + a] = cp[CP_ROME]
+        leader_lost(tok, ts, g, cp, row, a)
     elif afloat(ts, nr, n_nr, L_WAR):
         best, best_hexes = at, city[c, CT_SEA + at]
         for d in range(cp[CP_CITIES]):
@@ -2588,7 +2848,7 @@ def port_interception(stream, city, cp, tok, ts, g, cs, ws, pv0, subc, subp, slo
         for t in range(ts.shape[0]):
             if ts[t, TS_LOC] == L_FLEET and ts[t, TS_AT] == c:
                 ts[t, TS_AT] = best
-        g[G_ARMY_AT] = best
+        g[G_ARMY_AT + a] = best
     return 0
 
 
@@ -2710,19 +2970,28 @@ def war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, c):
 @njit(cache=True, apart=True)
 def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row, dstate):
     """7.1-7.6 (7.2's captives score nothing here: the manifest gives no Captivi backs), then the victory checks
-    of 8.0. It stops for the Roman player's choices on the way, where the royal army steps away from NR units
-    (DP-K07) and which units a failed mission costs (DP-K06): returns that decision point, its state posted, or
-    -1 when the turn is over; called again after the answer, it goes on from there (``G_END_STEP``)."""
+    of 8.0. It stops for the Roman player's choices on the way, where each army steps away from NR units
+    (DP-K07, the army asked being the state's acting army) and which units a failed mission costs (DP-K06):
+    returns that decision point, its state posted, or -1 when the turn is over; called again after the answer, it
+    goes on from there (``G_END_STEP``, ``G_RETREAT_NEXT``)."""
     if g[G_END_STEP] == END_START:
-        umbrians_join(city, cs, tok, war, ts, ws, g, row)
+        if g[G_RETREAT_NEXT] == 0:
+            umbrians_join(city, cs, tok, war, ts, ws, g, row)
+            g[G_RETREAT_NEXT] = 1
+        while g[G_RETREAT_NEXT] <= MAX_ARMIES:
+            a = g[G_RETREAT_NEXT] - 1
+            g[G_RETREAT_NEXT] += 1
+            if army_exists(g, a) and map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, a):
+                g[G_ACTING] = a
+                post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+                return P_RETREAT
+        g[G_RETREAT_NEXT] = 0
         g[G_END_STEP] = END_PERIOD
-        if map_conflicts(city, cost, cp, tok, ts, ws, g, dstate):
-            post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
-            return P_RETREAT
     if g[G_END_STEP] == END_PERIOD:
         g[G_END_STEP] = END_LOSSES
         period_end(stream, city, cp, tok, per, war, ts, cs, ws, g, row)
     if g[G_LOSS_LEFT] > 0:
+        g[G_ACTING] = 0
         if post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate) > 0:
             dstate[D_LOSS_LEFT] = g[G_LOSS_LEFT]
             return P_LOSS
@@ -2740,7 +3009,7 @@ def period_end(stream, city, cp, tok, per, war, ts, cs, ws, g, row):
     # KOR-A55 every_turn readings of 7.1-7.2: offices cease, invasion armies go back to their start
     for t in range(ts.shape[0]):
         if cp[CP_OFFICE_EVERY_TURN] and ts[t, TS_LOC] == L_ROME and tok[t, TK_KIND] == OFFICE:
-            put(ts, t, L_R, 0, FACE_ROMAN)
+            end_office(ts, g, cp, t, L_R)
     for k in range(MAX_WARS):
         if cp[CP_EVENT_UNITS_EVERY_TURN] and ws[k, WS_WAR] >= 0:
             ws[k, WS_AT], ws[k, WS_PASSED] = ws[k, WS_START], -1
@@ -2760,14 +3029,15 @@ def period_end(stream, city, cp, tok, per, war, ts, cs, ws, g, row):
                 ws[k, WS_LINGER] = 1  # 9.2.7.3-9.2.7.4: the garrison of their own city stays on the map
             else:
                 end_war(tok, war, ts, g, ws, k, False, row)
-    # 9.1.8.1: Titus Tatius leaves play at the end of the Romulus era; offices end with the reign (KOR-A55)
+    # 9.1.8.1: Titus Tatius (Rex Vicarius or not) leaves play at the end of the Romulus era, his troops joining
+    # the Rome reserve; offices end with the reign (KOR-A55), « un tribun retourne automatiquement dans le
+    # conteneur R, sans gain ni perte de PI » (9.2.7.1: a Tribune goes back into R, no IP won or lost)
     for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_ROME and ts[t, TS_AT] == 1:
-            ts[t, TS_AT] = 0
-            if tok[t, TK_KIND] == LEADER:
-                put(ts, t, L_OUT, 0, FACE_ROMAN)
+        if ts[t, TS_LOC] == L_ROME and tok[t, TK_KIND] == LEADER and tok[t, TK_CODE] == LD_TATIUS:
+            end_office(ts, g, cp, t, L_OUT)
         if ts[t, TS_LOC] == L_ROME and tok[t, TK_KIND] == OFFICE:
-            put(ts, t, L_R, 0, FACE_ROMAN)
+            end_office(ts, g, cp, t, L_R)
+    g[G_VICARIUS] = 0
     # 7.4: the mission
     done = romanized_this_period(city, cs, g, cp)
     need = per[period, PR_MISSION]
@@ -2877,16 +3147,17 @@ def nr_near(city, tok, ts, ws, c):
 
 
 @njit(cache=True)
-def map_conflicts(city, cost, cp, tok, ts, ws, g, dstate):
-    """KoR 7.1: the royal army may not stay next to NR units (the map's adjacency proxy); « le groupe/l'unité R
+def map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, a):
+    """KoR 7.1: Roman army ``a`` may not stay next to NR units (the map's adjacency proxy); « le groupe/l'unité R
     doit être déplacé(e) d'un hexagone et retiré(e) dans la direction choisie par le joueur » (the Roman group
     must be moved one hex, withdrawn in the direction the player chooses: DP-K07). It may go to a place with no NR
     units in it or adjacent: one adjacent to it (one hex away), or the nearest (ties: the nearest to Rome),
     DP-K07's default, for the abstract map may have no such place one hex away; none at all: Rome. An army
-    besieging Alba Longa (9.3.7.3 d) stays. Returns True when the player is to choose among two or more (the
-    ``allowed``, ``distance`` and ``to_rome`` blocks written in ``dstate``); else the army has moved."""
-    at = g[G_ARMY_AT]
-    if g[G_ALBA_SIEGE] or not nr_near(city, tok, ts, ws, at):
+    besieging Alba Longa (9.3.7.3 d) stays, and so does the army 4.2 keeps in Rome (``must_stay``). Returns True
+    when the player is to choose among two or more (the ``allowed``, ``distance`` and ``to_rome`` blocks written
+    in ``dstate``); else the army has moved."""
+    at = g[G_ARMY_AT + a]
+    if (g[G_ALBA_SIEGE] and a == 0) or must_stay(tok, ts, g, cp, a) or not nr_near(city, tok, ts, ws, at):
         return False
     rome = cp[CP_ROME]
     best, best_key = rome, 1 << 60
@@ -2907,7 +3178,7 @@ def map_conflicts(city, cost, cp, tok, ts, ws, g, dstate):
             choices += 1 if near else 0
     if choices < 2:
         dstate[D_HEADER:D_UNITS] = 0
-        g[G_ARMY_AT] = best
+        g[G_ARMY_AT + a] = best
         return False
     return True
 
@@ -3003,6 +3274,8 @@ def turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_TRACK and ts[t, TS_AT] <= g[G_TURN]:
             put(ts, t, L_R if cp[CP_OFFICE_TO_R] else L_ROME, 0, FACE_ROMAN)  # KOR-A49
+            if not cp[CP_OFFICE_TO_R]:
+                raise_army(g, cp, t)
     if g[G_FALERII_DUE] and g[G_TURN] == cp[CP_FALERII_LAST_TURN] + 1:
         falerii_not_attacked(stream, tok, ts, g)
     g[G_WAR_PEOPLE] = -1
@@ -3011,6 +3284,7 @@ def turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
         g[G_SENATE + i] = 0
     g[G_STOP_ACTIONS] = 0
     g[G_EXTRA_R_DRAWS] = 0
+    g[G_ACTING], g[G_SWITCHED] = 0, 0  # each turn's actions begin with the royal army
     g[G_DRAWS] = per[period, PR_R_DRAWS]
 
 
@@ -3064,6 +3338,7 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
         if g[G_ALBA_MARCH]:
             # 9.3.7.3 a, the Alba Longa war drawn from NR (in the draws or a revolt, 6.2): the royal army in Rome
             # is formed by the player (DP-K02), then marches; the draw ends with the march
+            g[G_ACTING] = 0
             if g[G_FORMING] < KEPT and army_to_form(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
                 return P_ARMY
             g[G_ALBA_MARCH], g[G_FORMING] = 0, NOT_FORMED
@@ -3107,7 +3382,7 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
             if g[G_ACTIONS] <= 0:
                 g[G_STAGE] = ST_REACTIONS
                 continue
-            if g[G_FORMING] < KEPT and g[G_ARMY_AT] == cp[CP_ROME] and \
+            if g[G_FORMING] < KEPT and g[G_ARMY_AT + g[G_ACTING]] == cp[CP_ROME] and \
                     army_to_form(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
                 return P_ARMY
             if g[G_FORMING] != KEPT:
@@ -3152,22 +3427,47 @@ def err_end(g, err):
     return END
 
 
+@njit(cache=True)
+def diarchy(tok, ts, g, row):
+    """KoR 9.1.8.2 (DP-K04): 3 IP, Titus Tatius Rex Vicarius « en lui assignant des troupes R (il a la même capacité de
+    commandement que Romulus). Dans ce cas, les troupes sabines qui sont entrées dans Rome sont replacées dans le
+    récipient NR » (given Roman troops, commanding as Romulus does; the Sabine troops that came into Rome go back
+    into the NR container). His army forms from the Rome reserve when it next acts (DP-K02)."""
+    for a in range(1, MAX_ARMIES):
+        if leader_kind(tok, g, a) == LEAD_TATIUS:
+            for t in range(ts.shape[0]):
+                if in_army(ts, t, a):
+                    put(ts, t, L_NR, 0, FACE_NR)
+    g[G_VICARIUS] = 1
+    add_ip(g, row, -DIARCHY_IP)
+
+
 @njit(cache=True, apart=True)
 def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, slots, ts, g, cs, ws, pv, sst, bu, bl,
                  bstat, bg, bst, brow, prow, wbuf, row, action):
     """DP-K01's action taken (5.0): each costs one of the allowance (KOR-A1 separate); a war action asks the
-    Senate first (refused: nothing is spent). Returns 0 or a procedure's policy error code."""
+    Senate first (refused: nothing is spent). Choosing the army for the next action and the Diarchy (DP-K04) cost
+    none. Returns 0 or a procedure's policy error code."""
     n = cp[CP_CITIES]
-    at = g[G_ARMY_AT]
+    a = g[G_ACTING]
+    at = g[G_ARMY_AT + a]
     if action == ACT_END:
         g[G_ACTIONS] = 0
         return 0
+    if action > n + N_OPS:
+        chosen = action - 1 - n - N_OPS
+        if chosen < MAX_ARMIES:
+            g[G_ACTING], g[G_SWITCHED] = chosen, 1
+        else:
+            diarchy(tok, ts, g, row)
+        return 0
+    g[G_SWITCHED] = 0
     if action <= n:
         c = action - 1
-        g[G_ARMY_AT] = c
+        g[G_ARMY_AT + a] = c
         row[M_ACTIONS] += 1
         road = cost[held_homes(cp, tok, ts, ws), at, c]
-        if road < 0 or road > army_mp(tok, ts):
+        if road < 0 or road > army_mp(tok, ts, a):
             # 5.8, 9.4.7.1: by sea (legal checked the fleet, the port and the IP); "L'embarquement et le mouvement
             # naval sont automatiques, mais le joueur consomme une action", the transport costs 2 IP, and "il n'est
             # pas possible de débarquer et d'effectuer d'autres actions": the landing ends the action, after the
@@ -3211,10 +3511,10 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, s
 @njit(cache=True, apart=True)
 def operation(stream, city, cost, cp, tok, war, pv0, stab, subc, subp, slots, ts, g, cs, ws, pv, sst, bu, bl, bstat,
               bg, bst, brow, prow, wbuf, row, at, op):
-    """DP-K01's operation ``op`` where the royal army stands, by its procedure."""
+    """DP-K01's operation ``op`` where the acting army stands, by its procedure."""
     if op == OP_SIEGE:
-        return roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl,
-                           bstat, bg, bst, brow, prow, wbuf, row, at)
+        return army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl,
+                          bstat, bg, bst, brow, prow, wbuf, row, at)
     if op == OP_PILLAGE:
         return roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, at)
     if op == OP_CORRUPTION:
@@ -3226,8 +3526,8 @@ def operation(stream, city, cost, cp, tok, war, pv0, stab, subc, subp, slots, ts
         if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == at and war_units(tok, ts, k) > 0:
             w = ws[k, WS_WAR]
             err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow,
-                             wbuf, row, L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE], war[w, WR_INVADER], 1,
-                             _battle.MODE_BATTLE)
+                             wbuf, row, g[G_ACTING], L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE],
+                             war[w, WR_INVADER], 1, _battle.MODE_BATTLE, True)
             if war_units(tok, ts, k) == 0:
                 end_war(tok, war, ts, g, ws, k, True, row)
             return err
@@ -3256,7 +3556,8 @@ def decision_legal(point, state, action):
         return army_legal(state, action)
     if point == P_LOSS:
         t = action - 1
-        return 0 <= t < state[D_COUNTERS] and (state[ku(t, KU_AT)] == U_ARMY or state[ku(t, KU_AT)] == U_ROME)
+        at = state[ku(t, KU_AT)] if 0 <= t < state[D_COUNTERS] else U_ELSEWHERE
+        return at == U_ARMY or at == U_ROME or at == U_OTHER_ARMY
     return 0 <= action < state[K_CITIES] and state[kd(action, KD_ALLOWED)] == 1
 
 
@@ -3264,7 +3565,7 @@ def decision_legal(point, state, action):
 def decision_width(point, state):
     """The candidate actions of decision ``point`` (the legal ones are among 0 .. width - 1)."""
     if point == P_ACTION:
-        return 1 + state[K_CITIES] + N_OPS
+        return 1 + state[K_CITIES] + N_OPS + MAX_ARMIES + 1
     if point == P_ARMY or point == P_LOSS:
         return 1 + state[D_COUNTERS]
     return state[K_CITIES]
@@ -3290,7 +3591,7 @@ def campaign_apply(point, action, cp, city, cost, tok, per, war, pv0, stab, subc
             put(ts, g[G_DRAWN] - 1, L_CITY, action, FACE_ROMAN)
             g[G_DRAWN] = 0
         elif point == P_RETREAT:
-            g[G_ARMY_AT] = action
+            g[G_ARMY_AT + g[G_ACTING]] = action
         else:
             place_excess(ts, g, action)
         dstate[D_HEADER:D_UNITS] = 0
@@ -3315,36 +3616,49 @@ def campaign_decide(offset, point, codes, params, slots, stream, cp, city, cost,
 
 # ==================================================================================== DP-K01's built-ins
 ACTION_DEFAULT, ACTION_RANDOM, ACTION_PASSIVE = range(3)
+_ARMY_FIELDS = ("army_may", "army_place", "army_inf", "army_cav", "army_virtus", "army_leader")
 _PLACE_FIELDS = ("roman", "nr_garrison", "nr_units", "nr_strongest", "nr_leader", "cost", "people", "invaders",
                  "war_allowed", "entry", "by_sea")
 
 
 def _action_candidates(state):
-    return range(1 + int(state[K_CITIES]) + N_OPS)
+    return range(1 + int(state[K_CITIES]) + N_OPS + MAX_ARMIES + 1)
 
 
 ACTION = DecisionPoint(
     "action", "DP-K01",
-    "The Roman player's next action of the turn (5.0; each costs one of the allowance, KOR-A1 separate): end the "
-    "actions, move the royal army to a place within its movement allowance (5.2: 14 MP with infantry, 20 without, "
-    "road hexes half a point) or sail it from the Roman fleet's port to a port within 25 sea hexes (5.8, 9.4.7.1: "
-    "three units a ship, 2 IP, the landing ends the action; by_sea[c] = 1), or an operation where it stands: "
-    "siege (5.5), pillage or the undefended city (5.4, 5.4.1), corruption (5.6), intimidation (5.3), battle "
-    "against an invasion army (5.7). A war on a Curia people asks the Senate first from period 3 (9.3.4); a "
-    "refusal spends nothing and bars that people this turn.",
+    "The Roman player's next action of the turn (5.0; each costs one of the allowance, KOR-A1 separate) and with "
+    "which army: end the actions, move the acting army to a place within its movement allowance (5.2: 14 MP with "
+    "infantry, 20 without, road hexes half a point) or sail it from the Roman fleet's port to a port within 25 sea "
+    "hexes (5.8, 9.4.7.1: three units a ship, 2 IP, the landing ends the action; by_sea[c] = 1), or an operation "
+    "where it stands: siege (5.5), pillage or the undefended city (5.4, 5.4.1), corruption (5.6), intimidation "
+    "(5.3), battle against an invasion army (5.7). A war on a Curia people asks the Senate first from period 3 "
+    "(9.3.4); a refusal spends nothing and bars that people this turn. The royal army acts first each turn; "
+    "choosing another army for the next action (4.2, 9.2.7.1: an office drawn from R raises one from the Rome "
+    "reserve within its caps, table 5.1; Titus Tatius leads his Sabines, 9.1.8.1) costs no action, once an action. "
+    "With a Magister in play the royal army or a Magister's stays in Rome (4.2: movement_half_points 0). DP-K04, "
+    "the Diarchy (9.1.8.2), costs 3 IP and no action.",
     state=("turn", "period", "ip", "vp", "actions_left", "army_at", "army_infantry", "army_cavalry", "king_virtus",
            "r_container", "nr_container", "romanized_this_period", "mission", "places", "period_last_turn",
-           "movement_half_points", "rome", "can_siege", "can_pillage", "can_corrupt", "can_intimidate",
-           "can_battle") + tuple(f"{name}[{c}]" for name in _PLACE_FIELDS for c in range(MAX_CITIES)),
+           "movement_half_points", "rome", "acting_army", "may_switch", "may_diarchy", "infantry_cap",
+           "cavalry_cap", "rome_reserve", "can_siege", "can_pillage", "can_corrupt", "can_intimidate",
+           "can_battle") + tuple(f"{name}[{a}]" for name in _ARMY_FIELDS for a in range(MAX_ARMIES)) +
+    tuple(f"{name}[{c}]" for name in _PLACE_FIELDS for c in range(MAX_CITIES)),
     actions="0 = end the actions; 1 + c = move to place c (c < places; cost[c] <= movement_half_points, the cheapest "
             "path around a Falerii or Capena held by its war's army, 9.2.7.3, DP-K03; or by sea when by_sea[c] = 1); "
             "1 + places + op = op where the army stands: 0 siege, 1 pillage, 2 corruption, 3 intimidation, 4 battle "
-            "(legal when can_<op> is 1)",
-    builtins={"sensible": Builtin(ACTION_DEFAULT, "fight an invasion army where the army stands, or (defend) march on "
-                                  "one within reach; else the operation here with the best chance of taking the "
-                                  "city if it reaches threshold, sieges first; else move toward the best such city "
-                                  "(two actions left); a thin army goes back to Rome",
-                                  params=("threshold", "reserve", "defend"), defaults=(0.5, 3.0, 1.0)),
+            "(legal when can_<op> is 1); 1 + places + 5 + a = the next action with army a (may_switch and "
+            "army_may[a]); 1 + places + 5 + 8 = the Diarchy (may_diarchy). army_leader[a]: 0 none, 1 the King (or "
+            "Interrex), 2 Magister Populi, 3 Magister Equitum, 4 Tribunus Populi, 5 Tribunus Celerum, 6 Titus "
+            "Tatius, 7 Tatius Rex Vicarius",
+    builtins={"sensible": Builtin(ACTION_DEFAULT, "(diarchy) the Diarchy when the IP above reserve pay for it; fight "
+                                  "an invasion army where the army stands, or (defend) march on one within reach; "
+                                  "else the operation here with the best chance of taking the city if it reaches "
+                                  "threshold, sieges first; else move toward the best such city (two actions "
+                                  "left); a thin army goes back to Rome; else (offices) the next army with units "
+                                  "takes over",
+                                  params=("threshold", "reserve", "defend", "offices", "diarchy"),
+                                  defaults=(0.5, 3.0, 1.0, 0.0, 0.0)),
               "random": Builtin(ACTION_RANDOM, "uniform among the legal actions"),
               "passive": Builtin(ACTION_PASSIVE, "end the actions at once (the rules' own opponent plays alone)")},
     default="sensible", candidates=_action_candidates)
@@ -3423,14 +3737,19 @@ def affordable_move(state, c, reserve):
 def sensible_action(state, params):
     """The ``sensible`` built-in, a parametric family (``threshold``: the least chance of taking a city worth an
     action; ``reserve``: the IP kept; ``defend``: 1 to march on an invasion army within reach first, 0 to leave
-    them be): fight an invasion army where the army stands; else, defending, move onto one within reach; else
-    the best operation here if its chance reaches the threshold; else, with two actions left, move toward the
-    place with the best chance (the nearest among equals; a voyage, 2 IP, only with the IP above the reserve); an
-    army with fewer than 2 units goes back to Rome for the reserve; else end the actions."""
-    threshold, reserve, defend = params[0], params[1], params[2]
+    them be; ``offices``: 1 to act with the other armies too, 0 with the royal army alone; ``diarchy``: 1 to make
+    Titus Tatius Rex Vicarius when the IP above the reserve pay for it): the Diarchy when wanted; fight an
+    invasion army where the army stands; else, defending, move onto one within reach; else the best operation
+    here if its chance reaches the threshold; else, with two actions left, move toward the place with the best
+    chance (the nearest among equals; a voyage, 2 IP, only with the IP above the reserve); an army with fewer
+    than 2 units goes back to Rome for the reserve; else the next army (by slot) with units or a reserve to form
+    from takes over, and when none does, end the actions."""
+    threshold, reserve, defend, offices, want_diarchy = params[0], params[1], params[2], params[3], params[4]
     n, at = state[K_CITIES], state[K_ARMY_AT]
     ip, acts = state[K_IP], state[K_ACTIONS]
     units = state[K_INF] + state[K_CAV]
+    if state[K_DIARCHY] and want_diarchy > 0 and ip - DIARCHY_IP >= reserve:
+        return 1 + n + N_OPS + MAX_ARMIES
     if state[K_OPS + OP_BATTLE]:
         return 1 + n + OP_BATTLE
     if defend > 0 and units >= 3 and acts >= 2:
@@ -3458,6 +3777,14 @@ def sensible_action(state, params):
                 best, pick, best_cost = chance, c, cost
         if pick >= 0:
             return 1 + pick
+    if offices > 0 and state[K_SWITCH]:
+        for b in range(state[K_ACTING] + 1, MAX_ARMIES):
+            lead = state[ka(b, KA_LEADER)]
+            keeps_rome = lead == LEAD_MAGISTER_POPULI or lead == LEAD_MAGISTER_EQUITUM
+            if state[ka(b, KA_MAY)] and not keeps_rome and (
+                    state[ka(b, KA_INF)] + state[ka(b, KA_CAV)] > 0 or
+                    (state[ka(b, KA_AT)] == rome and state[K_ROME_RESERVE] > 0)):
+                return 1 + n + N_OPS + b
     return ACT_END
 
 
@@ -3475,10 +3802,9 @@ _STATE_DOC = (" The state is DP-K01's (its entries as they stand now; during DP-
               "for army_infantry, army_cavalry and movement_half_points), then: garrison_virtus, loss_left, "
               "infantry_room and cavalry_room (what the army may still take, table 5.1), excess_left, counters; "
               "allowed[c], roman_garrison[c], distance[c] and to_rome[c] (road half-MP) at DP-K05, K07 and K08 "
-              "only; for each "
-              "counter t, unit_at[t] (0 not a Roman unit a choice may take, 1 in the royal army, 2 in the Rome "
-              "reserve, 3 sent out of the army while it forms), unit_kind[t] (0 infantry, 1 cavalry, -1 not a "
-              "military unit) and unit_virtus[t].")
+              "only; for each counter t, unit_at[t] (0 not a Roman unit a choice may take, 1 in the acting army, 2 "
+              "in the Rome reserve, 3 sent out of the army while it forms, 4 in another army), unit_kind[t] (0 "
+              "infantry, 1 cavalry, -1 not a military unit) and unit_virtus[t].")
 
 
 def _unit_candidates(state):
@@ -3491,7 +3817,9 @@ def _place_candidates(state):
 
 ARMY = DecisionPoint(
     "army", "DP-K02",
-    "The royal army formed in Rome before an action (4.2, table 5.1: the King commands 4 infantry and 2 cavalry): "
+    "The acting army formed in Rome before an action (4.2, table 5.1: the King, Interrex, Rex Vicarius and Magister "
+    "Populi command 4 infantry and 2 cavalry, the Magister Equitum 6 cavalry, a Tribunus Populi 4 infantry, a "
+    "Tribunus Celerum 4 cavalry: infantry_cap, cavalry_cap; Titus Tatius his Sabines only, never asked): "
     "units of the Rome reserve join it one at a time while it has room for their kind, units of the army may be "
     "sent out of it (into the Rome reserve; not back this time), until the player ends the forming. An army of "
     "cavalry alone moves 20 MP, with infantry 14 (5.2). Asked while the army stands in Rome, before each DP-K01, "
@@ -3522,22 +3850,22 @@ GARRISON_PLACE = DecisionPoint(
 LOSS = DecisionPoint(
     "loss", "DP-K06",
     "A failed mission (7.4, 9.x.6; KOR-A54 mission_loss_selection = player_choice) costs military units of the "
-    "royal army or the Rome reserve, to the general reserve: one asked at a time while loss_left > 0 (units, or "
+    "Roman armies or the Rome reserve, to the general reserve: one asked at a time while loss_left > 0 (units, or "
     "Virtus with mission_loss_mode = total_virtus_value) and a unit is left." + _STATE_DOC,
     state=CAMPAIGN_STATE,
-    actions="1 + t = counter t is lost (unit_at[t] = 1 or 2)",
-    builtins={"weakest": Builtin(CHOICE_DEFAULT, "the weakest unit of the army (the first of equals), then of "
-                                 "the reserve"),
+    actions="1 + t = counter t is lost (unit_at[t] = 1, 2 or 4; the royal army is the acting one)",
+    builtins={"weakest": Builtin(CHOICE_DEFAULT, "the weakest unit of the royal army (the first of equals), then "
+                                 "of the other armies, then of the reserve"),
               "random": _RANDOM,
-              "reserve_first": Builtin(CHOICE_OTHER, "the weakest of the Rome reserve first, keeping the army")},
+              "reserve_first": Builtin(CHOICE_OTHER, "the weakest of the Rome reserve first, keeping the armies")},
     default="weakest", candidates=_unit_candidates)
 
 RETREAT = DecisionPoint(
     "retreat", "DP-K07",
-    "7.1: the royal army may not stay next to NR units; it steps away in the player's direction to a place with "
-    "no NR units in it or adjacent (allowed[c] = 1): one adjacent to it, or the nearest such place "
-    "(distance[c], from the army, and to_rome[c] in road half-MP). Asked when there are two or more; with "
-    "none the army goes to Rome." + _STATE_DOC,
+    "7.1: no Roman army may stay next to NR units; each in turn (the royal army first; the one asked is "
+    "acting_army) steps away in the player's direction to a place with no NR units in it or adjacent (allowed[c] "
+    "= 1): one adjacent to it, or the nearest such place (distance[c], from the army, and to_rome[c] in road "
+    "half-MP). Asked when there are two or more; with none the army goes to Rome." + _STATE_DOC,
     state=CAMPAIGN_STATE,
     actions="c = the place (allowed[c] = 1)",
     builtins={"nearest": Builtin(CHOICE_DEFAULT, "the nearest (ties: the nearest to Rome, then the first)"),
@@ -3612,9 +3940,12 @@ def decide_loss(code, params, state, stream, slots, slot):
         return call(slots, slot, state, params, stream)
     if code == CHOICE_RANDOM:
         return random_legal(P_LOSS, state, stream)
-    first, second = (U_ROME, U_ARMY) if code == CHOICE_OTHER else (U_ARMY, U_ROME)
-    t = best_unit(state, first, -1, False)
-    return t if t else best_unit(state, second, -1, False)
+    order = (U_ROME, U_ARMY, U_OTHER_ARMY) if code == CHOICE_OTHER else (U_ARMY, U_OTHER_ARMY, U_ROME)
+    for at in order:
+        t = best_unit(state, at, -1, False)
+        if t:
+            return t
+    return 0
 
 
 @njit(cache=True)

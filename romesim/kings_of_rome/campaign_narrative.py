@@ -42,7 +42,8 @@ BLOCKS = frozenset((
     "mission_failed", "decide_army", "decide_garrison", "decide_loss", "decide_retreat", "decide_excess",
     "greek_excess",
     "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_march", "alba_siege", "cocles", "map_conflicts",
-    "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle", "port_interception"))
+    "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle", "port_interception",
+    "diarchy", "office_fate"))
 # blocks told in no line: DP-K01's state (every place's war_allowed), the action's dispatcher (its procedures speak)
 SILENT = frozenset(("post_action", "roman_action"))
 # rule procedures the child reads nothing at: helpers of DP-K01's state, called hundreds of times a turn
@@ -53,6 +54,8 @@ PEOPLE_NAMES = ("Roman", "Latin", "Sabine", "Volscian", "Etruscan", "Aequian", "
                 "Samnite", "Gallic", "Greek", "Umbrian", "Oscan")
 CONTAINERS = {C.L_R: "R", C.L_NR: "NR"}
 OPS = ("siege", "pillage", "corruption", "intimidation", "battle")
+LEADER_NAMES = ("no leader", "the King", "the Magister Populi", "the Magister Equitum", "a Tribunus Populi",
+                "a Tribunus Celerum", "Titus Tatius", "Titus Tatius, Rex Vicarius")  # campaign.LEAD_*
 # what an event token does that its place does not say: (event code, drawn from R, replaced by another draw)
 EVENT_NOTES = {(C.EV_SABINES, True, True): "discarded after Romulus' era (9.1.8.1)",
                (C.EV_SABINES, False, True): "discarded after Romulus' era (9.1.8.1)",
@@ -121,6 +124,11 @@ def _duels(frame):
     return {"duels": int(row[C.M_DUELS]), "duels_won": int(row[C.M_DUELS_WON])}
 
 
+def _leader(g, a):
+    """Army ``a``'s leader (``campaign.army_leader``)."""
+    return int(g[C.G_COMMANDER] if a == 0 else g[C.G_LEADER + a])
+
+
 def _at(ts, loc, at=None):
     return [int(t) for t in np.flatnonzero((ts[:, C.TS_LOC] == loc) & ((ts[:, C.TS_AT] == at) if at is not None
                                                                        else True))]
@@ -171,7 +179,8 @@ class CampaignNarrator(Narrator):
             return None
         module = frame.f_globals.get("__name__", "")
         if kind == "decision":
-            return self._decision(frame) if name == "decide_action" else None
+            return self._decision(frame, name == "decide_action") if name in ("decide_action", "decide_retreat") \
+                else None
         if name == "senate_consents" and kind != "die":
             if kind == "rule":
                 return {"people": int(frame.f_locals["people"])}
@@ -186,12 +195,14 @@ class CampaignNarrator(Narrator):
             return self._call(name, frame)
         return self._return(name, frame, value)
 
-    def _decision(self, frame):
+    def _decision(self, frame, since):
         cf = _campaign_frame(caller(frame, "campaign_decide"))
         if cf is None:
             return None
-        read = self._read(cf)
-        read["army"] = _at(cf.f_locals["ts"], C.L_ARMY)
+        read = self._read(cf, since)
+        g = cf.f_locals["g"]
+        a = int(g[C.G_ACTING])
+        read.update(army=_at(cf.f_locals["ts"], C.L_ARMY, a), lead=_leader(g, a))
         return read
 
     def _die(self, name, frame, value):
@@ -250,9 +261,10 @@ class CampaignNarrator(Narrator):
                         leader=int(C.nr_leader_in(tok, ts, c)), reactions=int(g[C.G_REACTIONS]),
                         immediate=int(g[C.G_IMMEDIATE]))
         elif name == "fight":
-            nr_loc, nr_at = int(local["nr_loc"]), int(local["nr_at"])
+            nr_loc, nr_at, a = int(local["nr_loc"]), int(local["nr_at"]), int(local["a"])
             read.update(nr_loc=nr_loc, nr_at=nr_at, leader=int(local["nr_leader"]), attacks=int(local["roman_attacks"]),
-                        mode=int(local["mode"]), place=int(g[C.G_ARMY_AT]), army=_at(ts, C.L_ARMY),
+                        mode=int(local["mode"]), place=int(g[C.G_ARMY_AT + a]), army=_at(ts, C.L_ARMY, a),
+                        lead=_leader(g, a), a=a,
                         nr=[t for t in _at(ts, nr_loc, nr_at) if ts[t, C.TS_FACE] == C.FACE_NR
                             and C.is_kind(tok, t, -1)],
                         war=int(local["ws"][nr_at, C.WS_WAR]) if nr_loc == C.L_WAR else -1,
@@ -292,7 +304,12 @@ class CampaignNarrator(Narrator):
         elif name == "mission_losses":
             read["loss"] = int(tok[g[C.G_COMMANDER], C.TK_VIRTUS])
         elif name in DUELLING:
-            read.update(army_at=int(g[C.G_ARMY_AT]), **_duels(frame))
+            read.update(army_at=int(g[C.G_ARMY_AT + local.get("a", 0)]), lead=_leader(g, int(local.get("a", 0))),
+                        **_duels(frame))
+        elif name == "office_fate":
+            read.update(lead=_leader(g, int(local["a"])), won=int(local["won"]))
+        elif name == "diarchy":
+            read["tatius"] = [_leader(g, a) for a in range(1, C.MAX_ARMIES) if g[C.G_LEADER + a] >= 0]
         elif name == "romanized_this_period":
             # 7.4 (the mission, on a period's last turn) comes before 7.5 (prestige), which assigns ``done`` again
             read["stage"] = "mission" if frame.f_back.f_code.co_name == "period_end" else "prestige"
@@ -321,7 +338,8 @@ class CampaignNarrator(Narrator):
                        immediate=int(g[C.G_IMMEDIATE]))
         elif name == "fight":
             brow = local["brow"]
-            end.update(won=int(bool(value[1])), row=[int(x) for x in brow[:B.N_METRICS]], army_at=int(g[C.G_ARMY_AT]))
+            end.update(won=int(bool(value[1])), row=[int(x) for x in brow[:B.N_METRICS]],
+                       army_at=int(g[C.G_ARMY_AT + local["a"]]))
         elif name == "treason":
             end.update(ran=int("p" in local), target=int(local.get("target", -1)), garrison=int(local.get("best", 0)),
                        row=[int(x) for x in local["prow"][:TR.N_METRICS]])
@@ -362,7 +380,8 @@ class CampaignNarrator(Narrator):
         elif name == "romanized_this_period":
             end.update(self._mission(frame.f_back, int(value)))
         elif name in DUELLING:
-            end.update(army_at=int(g[C.G_ARMY_AT]), siege=int(g[C.G_ALBA_SIEGE]), march=int(g[C.G_ALBA_MARCH]),
+            end.update(army_at=int(g[C.G_ARMY_AT + local.get("a", 0)]), siege=int(g[C.G_ALBA_SIEGE]),
+                       march=int(g[C.G_ALBA_MARCH]),
                        **_duels(frame))
         return {"end": end}
 
@@ -487,7 +506,9 @@ class _Story:
             what = {C.GARRISON: " garrison", C.LEADER: " leader"}.get(self.kinds[t], "")
             return f"{self.place(at)} ({side}{what})"
         if loc == C.L_ROME:
-            return "Rome, as Titus Tatius' troops (9.1.8.1)" if at == 1 else "the Rome reserve"
+            return "Rome" if self.kinds[t] in (C.LEADER, C.OFFICE, C.KING) else "the Rome reserve"
+        if loc == C.L_ARMY and at > 0:
+            return f"Roman army {at} (an office's or Titus Tatius')"
         if loc == C.L_TRACK:
             return f"the turn track, in Rome on turn {at} (KOR-A49)"
         if loc == C.L_FLEET:
@@ -498,6 +519,12 @@ class _Story:
                 C.L_EXCESS: "a Greek city of the player's choice (9.6.7.2, DP-K08)",
                 C.L_ASIDE: "set aside", C.L_PREP: "its container again after the replacement draw (9.5.7.4)"}.get(
                     loc, "?")
+
+    def army_of(self, lead, cmd):
+        """The army ``lead`` commands: the royal army when he is the King's stand-in ``cmd``."""
+        if lead is None or lead == cmd:
+            return "the royal army"
+        return f"{_possessive(self.names[lead])} army"
 
     def army_size(self, ts):
         inf = sum(1 for t in ts if self.kinds[t] == C.INF)
@@ -728,12 +755,13 @@ class _Story:
         for m in c.get("since", []):
             if m[3] == C.L_ARMY and m[1] == C.L_ROME:
                 joined.setdefault(self.where(m[0], m[1], m[2], C.FACE_ROMAN), []).append(m[0])
+        army = self.army_of(c.get("lead"), c.get("cmd"))
         for where, ts in joined.items():
-            self.say(block.first, f"The royal army takes {self.counters(ts)} from {where} (4.2, DP-K02).")
+            self.say(block.first, f"{army[0].upper()}{army[1:]} takes {self.counters(ts)} from {where} (4.2, "
+                     f"DP-K02).")
         dismissed = [m[0] for m in c.get("since", []) if m[1] == C.L_ARMY and m[3] == C.L_ROME]
         if dismissed:
-            self.say(block.first, f"{self.counters(dismissed)} leave(s) the royal army for the Rome reserve "
-                     f"(4.2, DP-K02).")
+            self.say(block.first, f"{self.counters(dismissed)} leave(s) {army} for the Rome reserve (4.2, DP-K02).")
         n, here = s.get("places", 0), s.get("army_at", 0)
         left = s.get("actions_left", 0)
         if v is None:
@@ -749,9 +777,15 @@ class _Story:
                         f"landing ends the action)")
             else:
                 text = f"{who} moves from {self.place(here)} to {self.place(v - 1)} ({cost} of {mp} half-MP)"
+        elif v <= n + len(OPS):
+            text = f"{OPS[v - 1 - n]} at {self.place(here)}"
+        elif v < n + len(OPS) + 1 + C.MAX_ARMIES:
+            a = v - 1 - n - len(OPS)
+            lead = s.get(f"army_leader[{a}]", 0)
+            text = (f"the next action with {'the royal army' if a == 0 else 'army ' + str(a)} ("
+                    f"{LEADER_NAMES[lead]}, at {self.place(s.get(f'army_place[{a}]', -1))}; 4.2, 9.2.7.1)")
         else:
-            op = v - 1 - n
-            text = f"{OPS[op] if 0 <= op < len(OPS) else 'operation ' + str(op)} at {self.place(here)}"
+            text = "the Diarchy (DP-K04)"
         dice = [self.rows[st] for st in block.steps if self.rows[st].kind == "die"]
         rolled = f" (its policy's dice: {self.rolls(dice)})" if dice else ""
         self.say(block.first, f"Action ({left} left): {text}{rolled}{rule_tag(e.rule)}.", block.steps)
@@ -855,7 +889,7 @@ class _Story:
         foe = "the " + self.war(c["war"]) if c.get("war", -1) >= 0 else "the NR force"
         leader = f" under {self.counter(c['leader'])}" if c.get("leader", -1) >= 0 else " without a leader"
         defending = "" if c.get("attacks") else ", Rome defending"
-        text = (f"{kind} at {self.place(c.get('place', -1))}{defending}: {self.counter(c['cmd'])} with "
+        text = (f"{kind} at {self.place(c.get('place', -1))}{defending}: {self.counter(c.get('lead', c['cmd']))} with "
                 f"{self.army_size(c.get('army', []))} against {foe}{leader}, {self.army_size(c.get('nr', []))}")
         row = end.get("row")
         if row:
@@ -872,6 +906,18 @@ class _Story:
                 text += "; the army falls back on Rome (5.7.11)"
         text += self.points(c, end)
         self.say(block.first, text + rule_tag(self.rows[at].rule) + ".", block.steps)
+
+    def tell_diarchy(self, block):
+        self.tell_procedure(block, "The Diarchy (9.1.8.2)", lambda c, end: "3 IP, Titus Tatius is Rex Vicarius and "
+                            "commands Roman troops as Romulus does")
+
+    def tell_office_fate(self, block):
+        at = self.anchor(block)
+        c = self.ctx(at) if at is not None else {}
+        who = self.counter(c["lead"]) if "lead" in c else "A Tribune"
+        self.tell_if_moved(block, f"{who}'s office ends with his first siege or battle (9.2.7.1)",
+                           "victorious, back into the R container" if c.get("won") else
+                           "beaten, into the NR container")
 
     def tell_king_lost(self, block):
         at = self.anchor(block)
@@ -1161,8 +1207,9 @@ class _Story:
         if not end or end.get("army_at") == c.get("army_at"):
             self.say(block.first, "", block.steps)
             return
-        self.say(block.first, f"Map conflict (7.1): NR units next to the royal army at {self.place(c['army_at'])}; "
-                 f"it moves to {self.place(end['army_at'])}{rule_tag(self.rows[at].rule)}.", block.steps)
+        self.say(block.first, f"Map conflict (7.1): NR units next to {self.army_of(c.get('lead'), c.get('cmd'))} at "
+                 f"{self.place(c['army_at'])}; it moves to {self.place(end['army_at'])}{rule_tag(self.rows[at].rule)}.",
+                 block.steps)
 
     def tell_if_moved(self, block, title, what):
         """A procedure that often does nothing: its line only when it moved a counter."""
@@ -1234,7 +1281,8 @@ class _Story:
         e = self.rows[block.first]
         s = e.state or {}
         where = self.chosen_place(e)
-        self.say(block.first, f"Map conflict (7.1): NR units next to the royal army at "
+        c = e.context or {}
+        self.say(block.first, f"Map conflict (7.1): NR units next to {self.army_of(c.get('lead'), c.get('cmd'))} at "
                  f"{self.place(s.get('army_at', -1))}; it steps away to {where}{rule_tag(e.rule)}.", block.steps)
 
     def tell_end_of_turn(self, block):
