@@ -160,9 +160,12 @@ def test_a_tribunes_first_siege_ends_his_office_with_the_sieges_exact_odds(garri
     n, back, ip = 2000, 0, []
     for game in range(n):
         ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
+        metrics = np.zeros(C.N_METRICS, np.int64)
         err = C.army_siege(stream_of(SEED, 1000 + game), city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp,
-                           None, *scratch[5:], np.zeros(C.N_METRICS, np.int64), c)
+                           None, *scratch[5:], metrics, c)
         assert err == 0
+        assert metrics[C.M_TRIBUNES_WON] == (ts[t, C.TS_LOC] == C.L_R) and \
+            metrics[C.M_TRIBUNES_WON] + metrics[C.M_TRIBUNES_BEATEN] == 1
         assert ts[t, C.TS_LOC] in (C.L_R, C.L_NR) and C.army_of(g, t) < 0 and g[C.G_ACTING] == 0
         assert all(ts[u, C.TS_LOC] in (C.L_ROME, C.L_RESERVE) for u in army)
         back += ts[t, C.TS_LOC] == C.L_R
@@ -207,6 +210,7 @@ def test_tatius_commands_his_sabines_until_the_diarchy_and_leaves_with_romulus()
             C.campaign_apply(C.P_ACTION, switch(n, C.MAX_ARMIES), *game_arrays)
             point = C.campaign_advance(stream, *game_arrays)
             assert g[C.G_IP] == ip - 3 and g[C.G_ACTIONS] == 2 and C.leader_kind(tok, g, a) == C.LEAD_VICARIUS
+            assert row[C.M_DIARCHY] == 1
             assert all(ts[u, C.TS_LOC] == C.L_NR and ts[u, C.TS_FACE] == C.FACE_NR for u in sabines)
             assert tuple(C.command_caps(tok, g, a)) == (C.ARMY_INF, C.ARMY_CAV) and dstate[C.K_DIARCHY] == 0
             # Rex Vicarius: Roman troops from the Rome reserve (DP-K02) as Romulus

@@ -159,8 +159,8 @@ M_WIN = 0
 M_END = 1                            # one 0/1 column per way a campaign ends, END_NR_EMPTY ... END_TURN_24_LOSS
 (M_VP, M_IP, M_TURN, M_ROMANIZED, M_MISSIONS_MET, M_KINGS_LOST, M_WARS, M_WARS_BEATEN, M_CITIES_LOST, M_ROME_TAKEN,
  M_SIEGES, M_SIEGES_WON, M_BATTLES, M_BATTLES_WON, M_PILLAGES, M_CORRUPTIONS, M_INTIMIDATIONS, M_REACTIONS,
- M_ACTIONS, M_DUELS, M_DUELS_WON, M_NAVAL_BATTLES, M_NAVAL_WON, M_SEA_MOVES, M_MISSION_1) = \
-    range(M_END + N_ENDS - 1, M_END + N_ENDS + 24)
+ M_ACTIONS, M_DUELS, M_DUELS_WON, M_NAVAL_BATTLES, M_NAVAL_WON, M_SEA_MOVES, M_DIARCHY, M_TRIBUNES_WON,
+ M_TRIBUNES_BEATEN, M_MISSION_1) = range(M_END + N_ENDS - 1, M_END + N_ENDS + 27)
 M_EVENT_R = M_MISSION_1 + 7          # one column per event code: drawn from R
 M_EVENT_NR = M_EVENT_R + N_EVENTS    # ... drawn from NR
 N_METRICS = M_EVENT_NR + N_EVENTS
@@ -537,6 +537,7 @@ def office_fate(tok, ts, g, cp, row, a, won):
     Tribunes stay in office until their first siege or battle; a victorious one goes back to R, a defeated one to
     NR; the procedure scored his +1 / -1 IP)."""
     if a > 0 and is_tribune(tok, g, a):
+        row[M_TRIBUNES_WON if won else M_TRIBUNES_BEATEN] += 1
         end_office(ts, g, cp, g[G_LEADER + a], L_R if won else L_NR)
 
 
@@ -3439,6 +3440,7 @@ def diarchy(tok, ts, g, row):
                 if in_army(ts, t, a):
                     put(ts, t, L_NR, 0, FACE_NR)
     g[G_VICARIUS] = 1
+    row[M_DIARCHY] = 1
     add_ip(g, row, -DIARCHY_IP)
 
 

@@ -1119,7 +1119,7 @@ CAMPAIGN_METRICS = (
      "p_end_turn_24_loss", "vp", "ip", "turn", "cities_romanized", "missions_met", "kings_lost", "invasions",
      "invasions_beaten", "cities_lost", "p_rome_taken", "sieges", "sieges_won", "battles", "battles_won",
      "pillages", "corruptions", "intimidations", "hostile_reactions", "roman_actions", "duels", "duels_won",
-     "naval_battles", "naval_battles_won", "sea_moves")
+     "naval_battles", "naval_battles_won", "sea_moves", "p_diarchy", "tribunes_won", "tribunes_beaten")
     + tuple(f"p_mission_{k}" for k in range(1, 8)) + tuple(f"r_{e}" for e in EVENT_KEYS)
     + tuple(f"nr_{e}" for e in EVENT_KEYS))
 
