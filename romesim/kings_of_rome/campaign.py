@@ -531,14 +531,15 @@ def is_tribune(tok, g, a):
 
 
 @njit(cache=True)
-def office_fate(tok, ts, g, cp, row, a, won):
+def office_fate(ts, g, cp, row, t, won):
     """KoR 9.2.7.1: « Les Tribuns restent en fonction jusqu'au premier siège ou à la première bataille [...] un Tribun
     victorieux [...] retourne dans le récipient R. Un Tribun vaincu [...] est replacé dans le récipient NR » (the
     Tribunes stay in office until their first siege or battle; a victorious one goes back to R, a defeated one to
-    NR; the procedure scored his +1 / -1 IP)."""
-    if a > 0 and is_tribune(tok, g, a):
-        row[M_TRIBUNES_WON if won else M_TRIBUNES_BEATEN] += 1
-        end_office(ts, g, cp, g[G_LEADER + a], L_R if won else L_NR)
+    NR; his +1 / -1 IP scored with the action): Tribune ``t``'s first siege or battle is over (one who fell in it
+    is in NR already, ``leader_lost``)."""
+    row[M_TRIBUNES_WON if won else M_TRIBUNES_BEATEN] += 1
+    if army_of(g, t) > 0:
+        end_office(ts, g, cp, t, L_R if won else L_NR)
 
 
 @njit(cache=True)
@@ -1969,8 +1970,8 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, b
         army_home(tok, ts, g, cp, a)  # a beaten army falls back on Rome (5.7.11)
     if brow[b.ROMAN_LEADER_LOST]:
         leader_lost(tok, ts, g, cp, row, a)
-    elif decides:
-        office_fate(tok, ts, g, cp, row, a, won)
+    if tribune and decides:
+        office_fate(ts, g, cp, row, cmd, won)
     return 0, won
 
 
@@ -2294,11 +2295,12 @@ def army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp,
     battle or the siege a victorious Tribune wins 1 IP, a beaten one loses 1), once for the whole action, its
     battles included, as ``siege.tribune_fate`` scores it (KOR-A37 stack for the -1 IP)."""
     a = g[G_ACTING]
+    tribune = army_leader(g, a) if is_tribune(tok, g, a) else -1
     err, won = roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl,
                            bstat, bg, bst, brow, prow, wbuf, row, c, a)
-    if err == 0 and is_tribune(tok, g, a):
+    if err == 0 and tribune >= 0:
         add_ip(g, row, 1 if won else -pv0[PROC_SIEGE, _siege.TRIBUNE_STACK])
-        office_fate(tok, ts, g, cp, row, a, won)
+        office_fate(ts, g, cp, row, tribune, won)
     return err
 
 

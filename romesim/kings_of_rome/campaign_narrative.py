@@ -307,7 +307,7 @@ class CampaignNarrator(Narrator):
             read.update(army_at=int(g[C.G_ARMY_AT + local.get("a", 0)]), lead=_leader(g, int(local.get("a", 0))),
                         **_duels(frame))
         elif name == "office_fate":
-            read.update(lead=_leader(g, int(local["a"])), won=int(local["won"]))
+            read.update(lead=int(local["t"]), won=int(local["won"]))
         elif name == "diarchy":
             read["tatius"] = [_leader(g, a) for a in range(1, C.MAX_ARMIES) if g[C.G_LEADER + a] >= 0]
         elif name == "romanized_this_period":
