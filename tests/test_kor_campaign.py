@@ -678,7 +678,7 @@ def test_royal_army_steps_away_from_adjacent_nr_units():
     for t in units_at(tok, ts0, C.L_CITY, face=C.FACE_NR):
         C.put(ts0, t, C.L_RESERVE, 0, C.FACE_ROMAN)
     g0[C.G_ARMY_AT] = aricia
-    assert not C.map_conflicts(city, cost, cp, tok, ts0, ws, g0, dstate, 0)
+    assert not C.map_conflicts(city, cost, cp, tok, ts0, ws, g0, dstate, 0, C.nr_places(tok, ts0, ws))
     assert g0[C.G_ARMY_AT] == aricia
     latin = units_at(tok, ts0, C.L_RESERVE, people=C.LATINS)[0]
     C.put(ts0, latin, C.L_CITY, lanuvium, C.FACE_NR)
@@ -690,7 +690,7 @@ def test_royal_army_steps_away_from_adjacent_nr_units():
     for bot in ("nearest", "toward_rome", "random"):
         ts, g = ts0.copy(), g0.copy()
         game_arrays = (*args, ts, g, cs, ws, *scratch[4:], row)
-        if C.map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, 0):
+        if C.map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, 0, C.nr_places(tok, ts, ws)):
             allowed = {c for c in range(cp[C.CP_CITIES]) if dstate[C.kd(c, C.KD_ALLOWED)]}
             assert allowed == one_hex | {c for c in free if cost[0, aricia, c] == cost[0, aricia, nearest]}
             asked = True

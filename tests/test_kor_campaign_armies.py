@@ -124,9 +124,10 @@ def test_one_army_keeps_rome_while_a_magister_is_in_play():
     C.put(ts, nr, C.L_CITY, next_to_rome, C.FACE_NR)
     g[C.G_ARMY_AT + magister] = rome
     g[C.G_ARMY_AT] = away
-    assert not C.map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, magister)
+    nr = C.nr_places(tok, ts, ws)
+    assert not C.map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, magister, nr)
     assert g[C.G_ARMY_AT + magister] == rome
-    moved = C.map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, tribune) or g[C.G_ARMY_AT + tribune] != rome
+    moved = C.map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, tribune, nr) or g[C.G_ARMY_AT + tribune] != rome
     assert moved  # asked (two or more places) or moved already
 
 

@@ -571,16 +571,6 @@ def diarchy_allowed(tok, g, cp):
     return False
 
 
-@njit(cache=True)
-def roman_troops_in_reserve(tok, ts):
-    """The Roman military units of the Rome reserve."""
-    n = 0
-    for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_ROME and is_kind(tok, t, -1):
-            n += 1
-    return n
-
-
 @njit(cache=True, inline="always")
 def holds_rome(kind):
     """Whether an army led by ``kind`` is one of those 4.2 keeps in Rome: the royal army's, a Magister's."""
@@ -2120,10 +2110,10 @@ def war_allowed(per, g, cp, people):
 
 
 @njit(cache=True, apart=True)
-def city_ops(city, tok, ts, cs, ws, g, cp, per, c, ops):
-    """DP-K01: which operations the rules allow the acting army in place ``c`` (``ops[OP_*]`` 1 or 0)."""
+def city_ops(city, tok, ts, cs, ws, g, cp, per, c, inf, cav, ops):
+    """DP-K01: which operations the rules allow the acting army, of ``inf`` infantry and ``cav`` cavalry, in place
+    ``c`` (``ops[OP_*]`` 1 or 0)."""
     ops[:] = 0
-    inf, cav = army_counts(tok, ts, g[G_ACTING])
     units = inf + cav
     ip = g[G_IP]
     for k in range(MAX_WARS):
@@ -2149,32 +2139,55 @@ def city_ops(city, tok, ts, cs, ws, g, cp, per, c, ops):
 
 @njit(cache=True, apart=True)
 def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
-    """The state vector of a Roman decision: DP-K01's entries (``K_*`` header, then ``KC_*`` per place) and the
-    counter block (``post_units``, whose count it returns); the other points add theirs after it."""
+    """The state vector of a Roman decision: DP-K01's entries (``K_*`` header, ``KA_*`` per army, then ``KC_*``
+    per place) and the counter block (``post_units``, whose count it returns); the other points add theirs after
+    it."""
     n = cp[CP_CITIES]
     acting = g[G_ACTING]
     at = g[G_ARMY_AT + acting]
-    inf, cav = army_counts(tok, ts, acting)
-    mp = army_mp(tok, ts, acting)
     dstate[:K_STATE_SIZE] = 0
     dstate[D_GARRISON] = dstate[D_LOSS_LEFT] = dstate[D_EXCESS] = 0
+    # one pass over the counters: the containers, the armies, the Rome reserve, the fleet where the army stands, and
+    # what stands in each place
+    ships, reserve = 0, 0
+    for t in range(ts.shape[0]):
+        loc, kind = ts[t, TS_LOC], tok[t, TK_KIND]
+        if loc == L_R or loc == L_NR:
+            dstate[K_R if loc == L_R else K_NR] += 1
+        elif loc == L_ARMY and (kind == INF or kind == CAV):
+            dstate[ka(ts[t, TS_AT], KA_INF if kind == INF else KA_CAV)] += 1
+        elif loc == L_ROME and (kind == INF or kind == CAV):
+            reserve += 1
+        elif loc == L_FLEET and ts[t, TS_AT] == at:
+            ships += 1
+        elif loc == L_CITY and ts[t, TS_FACE] == FACE_NR:
+            c, v = ts[t, TS_AT], tok[t, TK_VIRTUS]
+            if kind == GARRISON:
+                dstate[kc(c, KC_GARRISON)] += v
+            elif kind == LEADER:
+                dstate[kc(c, KC_LEADER)] = max(dstate[kc(c, KC_LEADER)], v)
+            elif kind == INF or kind == CAV:
+                dstate[kc(c, KC_UNITS)] += 1
+                dstate[kc(c, KC_STRONGEST)] = max(dstate[kc(c, KC_STRONGEST)], v)
+        elif loc == L_WAR and kind != SHIP:
+            c = ws[ts[t, TS_AT], WS_AT]
+            dstate[kc(c, KC_WAR)] += 1
+    inf, cav = dstate[ka(acting, KA_INF)], dstate[ka(acting, KA_CAV)]
     dstate[K_TURN], dstate[K_PERIOD], dstate[K_IP], dstate[K_VP] = g[G_TURN], g[G_PERIOD], g[G_IP], g[G_VP]
     dstate[K_ACTIONS], dstate[K_ARMY_AT], dstate[K_INF], dstate[K_CAV] = g[G_ACTIONS], at, inf, cav
     dstate[K_KING_VIRTUS] = tok[g[G_COMMANDER], TK_VIRTUS]
     dstate[K_ACTING] = acting
     dstate[K_CAP_INF], dstate[K_CAP_CAV] = command_caps(tok, g, acting)
-    dstate[K_ROME_RESERVE] = roman_troops_in_reserve(tok, ts)
+    dstate[K_ROME_RESERVE] = reserve
     # DP-K01 "with which army": one choice an action, not between a move and the operation it pays for (KOR-A1)
     dstate[K_SWITCH] = g[G_SWITCHED] == 0 and g[G_MOVED] == 0
     for a in range(MAX_ARMIES):
         if army_exists(g, a):
             dstate[ka(a, KA_MAY)] = a != acting
             dstate[ka(a, KA_AT)] = g[G_ARMY_AT + a]
-            dstate[ka(a, KA_INF)], dstate[ka(a, KA_CAV)] = army_counts(tok, ts, a)
             dstate[ka(a, KA_VIRTUS)] = tok[army_leader(g, a), TK_VIRTUS]
         dstate[ka(a, KA_LEADER)] = leader_kind(tok, g, a)
     dstate[K_DIARCHY] = diarchy_allowed(tok, g, cp)
-    dstate[K_R], dstate[K_NR] = count_at(ts, L_R), count_at(ts, L_NR)
     dstate[K_ROMANIZED] = romanized_this_period(city, cs, g, cp)
     dstate[K_MISSION] = per[g[G_PERIOD], PR_MISSION]
     dstate[K_CITIES] = n
@@ -2183,7 +2196,8 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
     # not paid for yet, with one action left, can only be followed by an operation; 4.2: an army keeps Rome
     pinned = (g[G_ALBA_SIEGE] and acting == 0) or (g[G_MOVED] and g[G_ACTIONS] <= 1) or \
         must_stay(tok, ts, g, cp, acting)
-    dstate[K_MP], dstate[K_ROME] = 0 if pinned else mp, cp[CP_ROME]
+    dstate[K_MP] = 0 if pinned else (MP_INFANTRY if inf > 0 else MP_CAVALRY)  # 5.2: the slowest unit's allowance
+    dstate[K_ROME] = cp[CP_ROME]
     road = cost[held_homes(cp, tok, ts, ws), at]
     for c in range(n):
         dstate[kc(c, KC_ROMAN)] = cs[c, CS_ROMAN]
@@ -2191,29 +2205,11 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
         dstate[kc(c, KC_PEOPLE)] = city[c, CT_PEOPLE]
         dstate[kc(c, KC_ALLOWED)] = war_allowed(per, g, cp, city[c, CT_PEOPLE])
         dstate[kc(c, KC_ENTRY)] = city[c, CT_ENTRY]
-    # one pass over the counters for what stands in each place
-    ships = 0
-    for t in range(ts.shape[0]):
-        loc = ts[t, TS_LOC]
-        if loc == L_FLEET and ts[t, TS_AT] == at:
-            ships += 1
-        elif loc == L_CITY and ts[t, TS_FACE] == FACE_NR:
-            c, kind, v = ts[t, TS_AT], tok[t, TK_KIND], tok[t, TK_VIRTUS]
-            if kind == GARRISON:
-                dstate[kc(c, KC_GARRISON)] += v
-            elif kind == LEADER:
-                dstate[kc(c, KC_LEADER)] = max(dstate[kc(c, KC_LEADER)], v)
-            elif kind == INF or kind == CAV:
-                dstate[kc(c, KC_UNITS)] += 1
-                dstate[kc(c, KC_STRONGEST)] = max(dstate[kc(c, KC_STRONGEST)], v)
-        elif loc == L_WAR and tok[t, TK_KIND] != SHIP:
-            c = ws[ts[t, TS_AT], WS_AT]
-            dstate[kc(c, KC_WAR)] += 1
     # 5.8, 9.4.7.1: the army sails from the port where the Roman fleet is, three units a ship, for 2 IP
     if not pinned and ships > 0 and inf + cav <= 3 * ships and g[G_IP] >= 2:
         for c in range(n):
             dstate[kc(c, KC_SEA)] = c != at and 0 < city[at, CT_SEA + c] <= SHIP_MP and roman_may_land(city, ws, c)
-    city_ops(city, tok, ts, cs, ws, g, cp, per, at, dstate[K_OPS:K_OPS + N_OPS])
+    city_ops(city, tok, ts, cs, ws, g, cp, per, at, inf, cav, dstate[K_OPS:K_OPS + N_OPS])
     return post_units(tok, ts, g, dstate)
 
 
@@ -2981,10 +2977,11 @@ def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row, dstat
         if g[G_RETREAT_NEXT] == 0:
             umbrians_join(city, cs, tok, war, ts, ws, g, row)
             g[G_RETREAT_NEXT] = 1
+        nr = nr_places(tok, ts, ws)
         while g[G_RETREAT_NEXT] <= MAX_ARMIES:
             a = g[G_RETREAT_NEXT] - 1
             g[G_RETREAT_NEXT] += 1
-            if army_exists(g, a) and map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, a):
+            if army_exists(g, a) and map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, a, nr):
                 g[G_ACTING] = a
                 post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
                 return P_RETREAT
@@ -3140,17 +3137,24 @@ def umbrians_at_period_end(city, tok, ts, ws, g):
 
 
 @njit(cache=True)
-def nr_near(city, tok, ts, ws, c):
-    """Whether NR military units (in a city or an invasion army) stand in a place adjacent to ``c`` (7.1)."""
+def nr_places(tok, ts, ws):
+    """The places where NR military units stand (in a city or an invasion army), a bitmask."""
+    places = 0
     for t in range(ts.shape[0]):
         p = nr_unit_place(tok, ts, ws, t)
-        if p >= 0 and p != c and (city[c, CT_ADJACENT] >> p) & 1:
-            return True
-    return False
+        if p >= 0:
+            places |= 1 << p
+    return places
+
+
+@njit(cache=True, inline="always")
+def nr_near(city, nr, c):
+    """Whether NR military units stand in a place adjacent to ``c`` (7.1), ``nr`` the places they stand in."""
+    return (city[c, CT_ADJACENT] & nr & ~(1 << c)) != 0
 
 
 @njit(cache=True)
-def map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, a):
+def map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, a, nr):
     """KoR 7.1: Roman army ``a`` may not stay next to NR units (the map's adjacency proxy); « le groupe/l'unité R
     doit être déplacé(e) d'un hexagone et retiré(e) dans la direction choisie par le joueur » (the Roman group
     must be moved one hex, withdrawn in the direction the player chooses: DP-K07). It may go to a place with no NR
@@ -3158,16 +3162,16 @@ def map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, a):
     DP-K07's default, for the abstract map may have no such place one hex away; none at all: Rome. An army
     besieging Alba Longa (9.3.7.3 d) stays, and so does the army 4.2 keeps in Rome (``must_stay``). Returns True
     when the player is to choose among two or more (the ``allowed``, ``distance`` and ``to_rome`` blocks written
-    in ``dstate``); else the army has moved."""
+    in ``dstate``); else the army has moved. ``nr``: the places NR units stand in (``nr_places``)."""
     at = g[G_ARMY_AT + a]
-    if (g[G_ALBA_SIEGE] and a == 0) or must_stay(tok, ts, g, cp, a) or not nr_near(city, tok, ts, ws, at):
+    if (g[G_ALBA_SIEGE] and a == 0) or not nr_near(city, nr, at) or must_stay(tok, ts, g, cp, a):
         return False
     rome = cp[CP_ROME]
     best, best_key = rome, 1 << 60
     virt = np.zeros(1, np.int64)
     for c in range(cp[CP_CITIES]):
         free = not (c == at or city[c, CT_ENTRY] or cost[0, at, c] < 0 or nr_units_in(tok, ts, c, virt) > 0 or
-                    nr_near(city, tok, ts, ws, c))
+                    nr_near(city, nr, c))
         dstate[kd(c, KD_ALLOWED)] = free
         dstate[kd(c, KD_DISTANCE)], dstate[kd(c, KD_TO_ROME)] = cost[0, at, c], cost[0, c, rome]
         key = cost[0, at, c] * (1 << 30) + cost[0, c, rome]
