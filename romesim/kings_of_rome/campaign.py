@@ -1,7 +1,7 @@
 """The Kings of Rome solo campaign (KoR 3.4-9.7; spec section 5): 24 turns, seven reigns, as a state machine.
 
 A campaign is played by ``campaign_game`` (``core.loop.machine_game``) on arrays that hold everything about it:
-where every counter is (``ts``: a container, the general reserve, the Rome reserve, the royal army, a city, an
+where every counter is (``ts``: a container, the general reserve, the Rome reserve, an army, a city, an
 invasion army, the turn track, set aside, out of play; and which face is up), the cities (``cs``: who holds them,
 when Rome romanized them), the invasion armies (``ws``), and the scalars (``g``: turn, period, IP, VP, actions
 left, the stage of the turn, the omens ...). ``campaign_advance`` plays the turn sequence of 5.2 (4.0) up to the
@@ -58,7 +58,7 @@ L_OUT, L_R, L_NR, L_RESERVE, L_ROME, L_ARMY, L_CITY, L_WAR, L_TRACK, L_ASIDE = r
 L_PREP = L_ASIDE + 1  # tokens being shared out (9.x.2) or drawn and waiting to go back (9.5.7.4): never at a decision
 L_FLEET = L_PREP + 1  # a Roman ship in a port, TS_AT the port (5.8); an invader's ships sail with its army (L_WAR)
 L_DRAWN = L_FLEET + 1  # a Roman garrison drawn from R, waiting for its city (DP-K05); only while it is asked
-L_DISMISSED = L_DRAWN + 1  # a unit sent out of the royal army while it forms (DP-K02); the Rome reserve after
+L_DISMISSED = L_DRAWN + 1  # a unit sent out of the acting army while it forms (DP-K02); the Rome reserve after
 L_EXCESS = L_DISMISSED + 1  # a Greek unit over its army's caps, TS_AT its army, waiting for its city (DP-K08)
 TS_LOC, TS_AT, TS_FACE, TS_COLS = range(4)
 FACE_ROMAN, FACE_NR = 0, 1
@@ -127,13 +127,13 @@ PV_SIZE, SUB_POINTS = 64, 16
 # ------------------------------------------------------------------------------------------------ scalars (g)
 # G_ACTING: the army that takes the next action (DP-K01); G_SWITCHED: it was chosen since the last action (one
 # choice an action); G_VICARIUS: Titus Tatius made Rex Vicarius (9.1.8.2); G_RETREAT_NEXT: 1 + the next army 7.1
-# looks at (0: the end of the turn not begun); G_RETREATING: the army asked DP-K07
+# looks at (0: the end of the turn not begun; the army asked DP-K07 is the acting one)
 (G_TURN, G_PERIOD, G_IP, G_VP, G_STAGE, G_ACTIONS, G_ACTING, G_KING, G_COMMANDER, G_REACTIONS, G_IMMEDIATE,
  G_ENDED, G_WON, G_END_REASON, G_OMEN, G_OMEN_DRAWN, G_STOP_ACTIONS, G_BRIDGE, G_PORSENNA_EVER,
  G_ETRUSCAN_WARS, G_ETRUSCAN_RUNNING, G_FIRST_ETRUSCAN_LEADER, G_WAR_PEOPLE, G_PRESTIGE_DONE, G_EXTRA_R_DRAWS,
  G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_ALBA_DRAWN, G_ALBA_SIEGE, G_ALBA_HAPPY,
  G_FALERII_DUE, G_MOVED, G_UMBRIAN_TOKEN, G_DRAWS, G_DRAWN, G_FORMING, G_LOSS_LEFT, G_END_STEP, G_FAILED,
- G_EXCESS, G_ALBA_MARCH, G_SWITCHED, G_VICARIUS, G_RETREAT_NEXT, G_RETREATING, G_SENATE) = range(49)
+ G_EXCESS, G_ALBA_MARCH, G_SWITCHED, G_VICARIUS, G_RETREAT_NEXT, G_SENATE) = range(48)
 G_SENATE_SIZE = 4  # G_SENATE + i: the Senate on Curia people i (senate.PEOPLE_*): 0 unasked, 1 approved, 2 refused
 # the Roman armies (4.2, 9.1.8, 9.2.7.1): slot 0 the royal army, commanded by the King (G_COMMANDER: the King or
 # the Interrex); the others raised by an office drawn from R, or Titus Tatius', while their leader is in play.
@@ -145,7 +145,7 @@ G_LEADER = G_ARMY_AT + MAX_ARMIES
 G_SIZE = G_LEADER + MAX_ARMIES
 # the stages of a turn (5.2); G_DRAWS: the draws left from the container of ST_DRAW_R / ST_DRAW_NR
 ST_PERIOD, ST_DRAW_R, ST_DRAW_NR, ST_ALLOWANCE, ST_ACTIONS, ST_REACTIONS, ST_MARCH, ST_END_TURN = range(8)
-# G_FORMING: the royal army in Rome before an action (DP-K02): not asked yet; being formed, as it was or with units
+# G_FORMING: the acting army in Rome before an action (DP-K02): not asked yet; being formed, as it was or with units
 # in or out; formed as it was (DP-K01's state posted at the start still holds), formed anew
 NOT_FORMED, FORMING, RESHAPED, KEPT, FORMED = range(5)
 # G_END_STEP: where the end of the turn stands (it stops at DP-K07 and DP-K06)
@@ -184,7 +184,7 @@ KA_MAY, KA_AT, KA_INF, KA_CAV, KA_VIRTUS, KA_LEADER, KA_COLS = range(7)
 LEAD_NONE, LEAD_KING, LEAD_MAGISTER_POPULI, LEAD_MAGISTER_EQUITUM, LEAD_TRIBUNUS_POPULI, LEAD_TRIBUNUS_CELERUM, \
     LEAD_TATIUS, LEAD_VICARIUS = range(8)
 K_HEADER = K_ARMIES + KA_COLS * MAX_ARMIES
-# KC_SEA: 1 when the royal army may sail there this action (5.8, 9.4.7.1)
+# KC_SEA: 1 when the acting army may sail there this action (5.8, 9.4.7.1)
 (KC_ROMAN, KC_GARRISON, KC_UNITS, KC_STRONGEST, KC_LEADER, KC_COST, KC_PEOPLE, KC_WAR, KC_ALLOWED, KC_ENTRY,
  KC_SEA, KC_COLS) = range(12)
 K_STATE_SIZE = K_HEADER + KC_COLS * MAX_CITIES
@@ -2218,7 +2218,7 @@ def held_homes(cp, tok, ts, ws):
     """9.2.7.3-9.2.7.4: « si des troupes Romaines ou Sabines veulent traverser les Falerii et que la Cité est tenue
     par les Falisci, elle doit être attaquée » (Roman troops wanting to cross Falerii held by the Falisci must attack
     it; Capena held by the Capenati likewise): 1 while Falerii is held, + 2 while Capena is, the index of ``cost``'s
-    roads for the royal army (DP-K03: the cheapest path around them, ``CampaignMap.cost_avoiding``)."""
+    roads for the Roman armies (DP-K03: the cheapest path around them, ``CampaignMap.cost_avoiding``)."""
     held = 0
     for k in range(MAX_WARS):
         w = ws[k, WS_WAR]
@@ -2648,8 +2648,8 @@ def is_target(city, cs, tok, ts, g, war, ws, cp, k, c):
 def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
           brow, wbuf, row, k):
     """6.1 and the wars of 9.1-9.7: invasion army ``k`` moves toward Rome along the cheapest road path, at most
-    its movement allowance (5.2: 14 MP with infantry, 20 without), and stops to fight the royal army where it
-    meets it (if its war fights Roman armies: 5.7, Rome defending), or to besiege a city its war attacks (NR
+    its movement allowance (5.2: 14 MP with infantry, 20 without), and stops to fight a Roman army where it
+    meets one (if its war fights Roman armies: 5.7, Rome defending), or to besiege a city its war attacks (NR
     sieges: KOR-A44 mirror_5_5). Invader results: a romanized city taken -2 IP, Rome taken -5 IP -5 VP (then the
     army has reached its goal and leaves), a failed siege +1 VP for the Etruscans and Greeks."""
     w = ws[k, WS_WAR]
@@ -2802,15 +2802,15 @@ def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, 
 
 @njit(cache=True)
 def port_interception(stream, city, cp, tok, ts, g, cs, ws, pv0, subc, subp, slots, pv, row, at, c):
-    """9.4.7.1: « Il est cependant possible d'intercepter les navires ennemis dans le port AVANT de débarquer » (it
-    is possible, though, to intercept the enemy ships in the port BEFORE landing): the Roman fleet carrying the
-    royal army from ``at`` into port ``c`` meets the ships of the invasion armies standing there, when
-    ``interception`` says so (DP-N02, ``intercepts``), in the naval battle of ``sea_fight``. The army rides the
-    strongest Roman ship and is lost with it (KOR-A41 eliminated_c4, as an invader's: its units to the general
-    reserve, the King's loss gives the Interrex, KOR-A38). Undecided after three rounds, « les deux forces se
-    retirent dans le port ami le plus proche » (both forces retire to the nearest friendly port): the fleet and the
-    army land in the port nearest ``c`` by sea that Rome holds or that is Rome's own, Ostia (``at`` if none is
-    nearer); the invaders' ships stay with their army. Returns 0 or the naval battle's policy error."""
+    """9.4.7.1: « Il est cependant possible d'intercepter les navires ennemis dans le port AVANT de débarquer » (it is
+    possible, though, to intercept the enemy ships in the port BEFORE landing): the Roman fleet carrying the acting army
+    from ``at`` into port ``c`` meets the ships of the invasion armies standing there, when ``interception`` says so
+    (DP-N02, ``intercepts``), in the naval battle of ``sea_fight``. The army rides the strongest Roman ship and is lost
+    with it (KOR-A41 eliminated_c4, as an invader's: its units to the general reserve, the King's loss gives the
+    Interrex, KOR-A38, an office's puts it into NR). Undecided after three rounds, « les deux forces se retirent dans le
+    port ami le plus proche » (both forces retire to the nearest friendly port): the fleet and the army land in the port
+    nearest ``c`` by sea that Rome holds or that is Rome's own, Ostia (``at`` if none is nearer); the invaders' ships
+    stay with their army. Returns 0 or the naval battle's policy error."""
     nv = _naval
     roman = np.full(nv.MAX_SHIPS, -1, np.int64)
     nr = np.full(nv.MAX_SHIPS, -1, np.int64)

@@ -308,8 +308,6 @@ class CampaignNarrator(Narrator):
                         **_duels(frame))
         elif name == "office_fate":
             read.update(lead=int(local["t"]), won=int(local["won"]))
-        elif name == "diarchy":
-            read["tatius"] = [_leader(g, a) for a in range(1, C.MAX_ARMIES) if g[C.G_LEADER + a] >= 0]
         elif name == "romanized_this_period":
             # 7.4 (the mission, on a period's last turn) comes before 7.5 (prestige), which assigns ``done`` again
             read["stage"] = "mission" if frame.f_back.f_code.co_name == "period_end" else "prestige"
