@@ -415,6 +415,40 @@ def test_map_errors_name_file_row_field_value(tmp_path, file, row, field, value,
     assert allowed in msg
 
 
+def _with_plus3(path, legs):
+    """``kor_sea.csv`` at ``path`` given a ``plus3`` column: ``legs[(a, b)]`` "+3" hexes on that leg, else 0."""
+    with open(path, newline="") as fh:
+        reader = csv.DictReader(fh)
+        fields, rows = reader.fieldnames, list(reader)
+    for r in rows:
+        r["plus3"] = legs.get((r["a"], r["b"]), "0")
+    with open(path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, [f for f in fields if f != "plus3"] + ["plus3"], lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_plus3_sea_hexes_cost_three_mp_more(tmp_path):
+    """KoR 5.8: « Certains hexagones contiennent la mention +3 : il s'agit des PM supplémentaires à dépenser pour
+    entrer dans l'hexagone avec le navire » (some sea hexes are marked +3: extra movement points to spend to enter
+    them by ship). The abstract map knows none; a designer's ``kor_sea.csv`` gives them per leg (``plus3``): one on
+    Caere-Ostia makes every voyage through that leg 3 sea hexes longer and leaves the others as they were; a bad
+    count is named by file, row and field."""
+    base = cd.load_map()
+    folder = _copy_map(tmp_path)
+    _with_plus3(folder / "kor_sea.csv", {("Caere", "Ostia"): "1"})
+    m = cd.load_map(folder)
+    ostia, caere, cosa, kaieta = (m.index(c) for c in ("Ostia", "Caere", "Cosa", "Kaieta"))
+    assert m.sea_cost[caere, ostia] == m.sea_cost[ostia, caere] == base.sea_cost[caere, ostia] + 3
+    assert m.sea_cost[cosa, ostia] == base.sea_cost[cosa, ostia] + 3
+    assert m.sea_cost[kaieta, ostia] == base.sea_cost[kaieta, ostia]
+    assert m.sea_cost[cosa, caere] == base.sea_cost[cosa, caere]
+    _with_plus3(folder / "kor_sea.csv", {("Caere", "Ostia"): "-1"})
+    with pytest.raises(ScenarioError, match=r"kor_sea\.csv row 4, field plus3: '-1' is not allowed; expected an "
+                                            r"integer 0 to 99 or empty"):
+        cd.load_map(folder)
+
+
 def test_map_missing_column(tmp_path):
     folder = _copy_map(tmp_path)
     _drop(folder / "kor_roads.csv", column="km")

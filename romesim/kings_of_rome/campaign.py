@@ -67,7 +67,7 @@ FACE_ROMAN, FACE_NR = 0, 1
 # CT_ADJACENT: a bitmask of the places adjacent to it (data/kor_map's proxy: joined by an edge of 1 hex; 7.1)
 # city[c, CT_SEA + d]: the sea hexes from port c to port d (kor_sea.csv; -1: no sea route); a row is CT_SEA + n wide
 CT_PEOPLE, CT_PORT, CT_ENTRY, CT_GARRISON0, CT_ADJACENT, CT_SEA = range(6)
-SHIP_MP = 25  # 5.8: a fleet moves 25 sea hexes (the abstract map has no "+3" hexes)
+SHIP_MP = 25  # 5.8: a fleet moves 25 MP, a sea hex 1 (a "+3" hex 4: counted in the map's sea costs)
 # cs[c]: the city's state: romanized (held by Rome), the period it was romanized in (0: not this campaign's
 # doing, or not romanized), captured by an NR army this turn (7.5)
 CS_ROMAN, CS_ROMANIZED_IN, CS_CAPTURED, CS_COLS = range(4)

@@ -63,7 +63,8 @@ LEADER_PEOPLES = ("aequi", "volsci", "piceni", "falisci", "capenati", "umbri")
 
 CITY_COLUMNS = ("city", "people", "initial_garrison", "port", "role")
 ROAD_COLUMNS = ("a", "b", "kind", "km", "tiber_crossing")
-SEA_COLUMNS = ("a", "b", "km")
+SEA_COLUMNS = ("a", "b", "km")  # and, optional, plus3: the leg's sea hexes marked "+3" (5.8: 3 MP more each)
+PLUS3_MP = 3
 COUNTER_COLUMNS = ("counter", "kind", "people", "virtus", "astutia", "roman_class", "home", "period", "assumed",
                    "note")
 BOOLS = {"true": True, "false": False}
@@ -205,7 +206,10 @@ def load_map(folder=None, hex_km=HEX_KM, tiber_closed=False):
     ``data/campaign``), with ``hex_km`` kilometres per hex (README proposal: 6).
 
     Hexes per edge: ``max(1, floor(km / hex_km + 0.5))``; a road hex costs 1 half-MP, a track hex 2. Sea legs are
-    summed in km along the shortest sea path, then converted with the same rounding. ``tiber_closed=True`` drops the
+    summed in km along the shortest sea path, then converted with the same rounding; a leg's ``plus3`` hexes (5.8:
+    « Certains hexagones contiennent la mention +3 : il s'agit des PM supplémentaires à dépenser pour entrer dans
+    l'hexagone avec le navire », some hexes are marked +3: extra MP to spend to enter them by ship; an optional
+    column, 0 when absent) add 3 MP each, the cheapest path counting them. ``tiber_closed=True`` drops the
     ``at_rome`` Tiber edges (the README's strict option, before the Sublicius Bridge, 9.4.7.2).
     """
     if isinstance(hex_km, bool) or not isinstance(hex_km, (int, float)) or not hex_km > 0 or math.isinf(hex_km):
@@ -277,6 +281,9 @@ def load_map(folder=None, hex_km=HEX_KM, tiber_closed=False):
         if ends[0] == ends[1]:
             raise _bad(name, r, "b", row["b"], "a port other than field a")
         km = _km(name, r, row["km"])
+        plus3 = _int(name, r, "plus3", row.get("plus3", ""), 0, 99, empty=0)
+        # a "+3" hex as 3 more hexes of sea: the rounding of the summed km is unchanged by whole hexes
+        km += PLUS3_MP * plus3 * hex_km
         sea_w[ends[0], ends[1]] = sea_w[ends[1], ends[0]] = min(sea_w[ends[0], ends[1]], km)
     sea_km = _shortest(sea_w)
     sea_cost = np.full((n, n), -1, dtype=np.int64)
