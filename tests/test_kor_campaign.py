@@ -193,6 +193,16 @@ def check_position(tok, ts, cs, ws, g, cp, city, point=C.P_ACTION):
     assert (ws[ws[:, C.WS_WAR] < 0, C.WS_LEADER] == -1).all()
     assert g[C.G_IP] > 0 and 1 <= g[C.G_TURN] <= 24
     assert count(loc) == tok.shape[0]
+    # the armies (4.2, 9.1.8, 9.2.7.1): each unit of an army in a live slot, each leader in play and in one slot,
+    # Titus Tatius' army of Sabines until the Diarchy; the acting army alive
+    leaders = [g[C.G_LEADER + a] for a in range(1, C.MAX_ARMIES) if g[C.G_LEADER + a] >= 0]
+    assert len(set(leaders)) == len(leaders) and all(loc[t] == C.L_ROME for t in leaders)
+    assert all(tok[t, C.TK_KIND] == C.OFFICE or tok[t, C.TK_CODE] == C.LD_TATIUS for t in leaders)
+    for t in np.flatnonzero(loc == C.L_ARMY):
+        assert C.army_exists(g, ts[t, C.TS_AT]) and tok[t, C.TK_KIND] in (C.INF, C.CAV)
+        if C.leader_kind(tok, g, ts[t, C.TS_AT]) == C.LEAD_TATIUS:
+            assert tok[t, C.TK_PEOPLE] == C.SABINES
+    assert C.army_exists(g, g[C.G_ACTING])
 
 
 def count(loc):
@@ -230,10 +240,12 @@ def play(scenario, bot, game, check=None):
     return row
 
 
-@pytest.mark.parametrize("bot, game", [("random", k) for k in range(4)] + [("sensible", k) for k in range(4)])
+@pytest.mark.parametrize("bot, game", [("random", k) for k in range(4)] + [("sensible", k) for k in range(4)]
+                         + [(("sensible", {"offices": 1, "diarchy": 1}), k) for k in range(4)])
 def test_play_keeps_every_invariant(bot, game):
-    """Random legal play (the ``random`` built-in at every decision point) and the default bots through whole
-    campaigns: the position is sound at every decision, and the campaign ends by a rule of 8.0 by turn 24."""
+    """Random legal play (the ``random`` built-in at every decision point), the default bots and ``sensible`` with
+    the other armies and the Diarchy through whole campaigns: the position is sound at every decision, and the
+    campaign ends by a rule of 8.0 by turn 24."""
     play(romesim.scenario("kings_of_rome.campaign"), bot, game)
 
 
