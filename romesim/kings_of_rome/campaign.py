@@ -460,12 +460,18 @@ def leader_kind(tok, g, a):
     return LEAD_VICARIUS if g[G_VICARIUS] else LEAD_TATIUS
 
 
+@njit(cache=True, inline="always")
+def king_led(kind):
+    """Whether an army led by ``kind`` scores as the King's (the King, the Interrex, the Rex Vicarius)."""
+    return kind == LEAD_KING or kind == LEAD_VICARIUS
+
+
 @njit(cache=True)
 def leader_rank(tok, g, a):
     """Army ``a``'s leader's rank (kor_command.csv: the King, Interrex and Rex Vicarius 1, the offices 2 to 5,
     Titus Tatius before the Diarchy as a general, 6)."""
     kind = leader_kind(tok, g, a)
-    if kind == LEAD_KING or kind == LEAD_VICARIUS:
+    if king_led(kind):
         return 1
     if kind == LEAD_TATIUS:
         return GENERAL_RANK
@@ -1911,15 +1917,13 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, b
             wbuf[b.MAX_UNITS + m] = t
             m += 1
     cmd = army_leader(g, a)
-    kind = leader_kind(tok, g, a)
-    kinglike = kind == LEAD_KING or kind == LEAD_VICARIUS
     tribune = is_tribune(tok, g, a)
     bl[b.ROME, 0, b.L_RANK] = leader_rank(tok, g, a)
     bl[b.ROME, 0, b.L_VIRTUS] = tok[cmd, TK_VIRTUS]
     bl[b.ROME, 0, b.L_ASTUTIA] = tok[cmd, TK_ASTUTIA]
     bl[b.ROME, 0, b.L_MAX_INF], bl[b.ROME, 0, b.L_MAX_CAV] = command_caps(tok, g, a)
-    bl[b.ROME, 0, b.L_KING] = kind == LEAD_KING and tok[cmd, TK_KIND] == KING and tok[cmd, TK_CODE] > 0
-    bl[b.ROME, 0, b.L_KINGLIKE] = kinglike
+    bl[b.ROME, 0, b.L_KING] = tok[cmd, TK_KIND] == KING and tok[cmd, TK_CODE] > 0
+    bl[b.ROME, 0, b.L_KINGLIKE] = king_led(leader_kind(tok, g, a))
     bl[b.ROME, 0, b.L_TRIBUNE] = tribune and decides
     bl[b.ROME, 0, b.L_TRIED] = tribune
     if nr_leader >= 0:
@@ -2030,10 +2034,12 @@ def roman_defence(tok, ts, g, cp, c):
             if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN and \
                     is_kind(tok, t, -1):
                 garrison = max(garrison, tok[t, TK_VIRTUS])
-    leader, rank = 0, 99
+    leader, best = 0, 99
     for a in range(MAX_ARMIES):
-        if army_exists(g, a) and g[G_ARMY_AT + a] == c and leader_rank(tok, g, a) < rank:
-            leader, rank = tok[army_leader(g, a), TK_VIRTUS], leader_rank(tok, g, a)
+        if army_exists(g, a) and g[G_ARMY_AT + a] == c:
+            rank = leader_rank(tok, g, a)
+            if rank < best:
+                leader, best = tok[army_leader(g, a), TK_VIRTUS], rank
     return garrison, leader
 
 
@@ -2350,9 +2356,8 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp
     copy_into(p, pv0[PROC_SIEGE])
     lead = tok[leader, TK_VIRTUS] if leader >= 0 else 0
     cmd = army_leader(g, a)
-    kind = leader_kind(tok, g, a)
     p[s.GARRISON], p[s.LEADER], p[s.UNITS] = garrison, lead, units
-    p[s.KING_LED] = kind == LEAD_KING or kind == LEAD_VICARIUS
+    p[s.KING_LED] = king_led(leader_kind(tok, g, a))
     p[s.ACCUSED] = is_tribune(tok, g, a)
     p[s.ASTUTIA] = tok[cmd, TK_ASTUTIA] if cp[CP_ASTUTIA_IN_SIEGE] else 0
     p[s.OMEN] = g[G_OMEN] == OMEN_GOOD
@@ -2396,10 +2401,9 @@ def roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, 
     garrison = garrison_value(tok, ts, c, FACE_NR)
     units = nr_units_in(tok, ts, c, virt)
     inf, cav = army_counts(tok, ts, g[G_ACTING])
-    kind = leader_kind(tok, g, g[G_ACTING])
     p = pv[PROC_PILLAGE]
     copy_into(p, pv0[PROC_PILLAGE])
-    p[pl.GARRISON], p[pl.KING], p[pl.N_UNITS] = garrison, kind == LEAD_KING or kind == LEAD_VICARIUS, min(units, 8)
+    p[pl.GARRISON], p[pl.KING], p[pl.N_UNITS] = garrison, king_led(leader_kind(tok, g, g[G_ACTING])), min(units, 8)
     prow[:] = 0
     err = pl.pillage_game(stream, prow, subc[PROC_PILLAGE], subp[PROC_PILLAGE], slots, p, virt, sst)
     if err:

@@ -400,6 +400,13 @@ def innermost_frame(g):
     return frame(d)
 
 
+@njit(cache=True, inline="always")
+def offer_cap(g, seat, base):
+    """The most ``seat`` may offer toward a pool of 5 sesterces that holds ``base`` (spec 7.6): 0 when it is not
+    asked."""
+    return min(g[MONEY + seat], 5 - base)
+
+
 @njit(cache=True)
 def sealed_position(g, p, view):
     """The place of the posted decision among the choosers of a simultaneous choice, each blind to the choices
@@ -416,7 +423,7 @@ def sealed_position(g, p, view):
     start = (view[VIEW_SEAT] - k) % n
     asked = 0
     for i in range(k):
-        asked += min(g[MONEY + (start + i) % n], 5 - base) > 0
+        asked += offer_cap(g, (start + i) % n, base) > 0
     return asked
 
 
@@ -430,10 +437,10 @@ def unseal(g, p, view):
     if kind == K_CONTRIBUTE:  # the first seat of the round with money to offer
         n, base = g[N_SEATS], g[f + 3]
         start = (view[VIEW_SEAT] - g[f + 1]) % n
-        while min(g[MONEY + (start + k) % n], 5 - base) <= 0:
+        while offer_cap(g, (start + k) % n, base) <= 0:
             k += 1
         first = (start + k) % n
-        width = min(g[MONEY + first], 5 - base) + 1
+        width = offer_cap(g, first, base) + 1
     args = view[VIEW_ARGS], view[VIEW_ARGS + 1], view[VIEW_ARGS + 2]
     open_decision(g, p, first, kind, width, view)
     view[VIEW_ARGS], view[VIEW_ARGS + 1], view[VIEW_ARGS + 2] = args
@@ -470,8 +477,7 @@ def contribution_round_step(g, p, d, first, pot, card, view):
             resumed = False
             action = g[ANSWER]
         else:
-            room = 5 - base
-            most = min(g[MONEY + seat], room)
+            most = offer_cap(g, seat, base)
             if most <= 0:
                 continue
             open_decision(g, p, seat, K_CONTRIBUTE, most + 1, view)
