@@ -6,6 +6,7 @@ random play, and the usual reproducibility of a run.
 """
 from fractions import Fraction as F
 
+import numba
 import numpy as np
 import pytest
 
@@ -37,6 +38,16 @@ def stream_of(seed, game):
     return stream
 
 
+# the campaign's default policies (built-ins only), for ``campaign_advance`` and the procedures it plays
+POLICIES = resolve(C.CAMPAIGN_POINTS + C.PROCEDURE_POINTS)
+PLAIN = (POLICIES.codes, POLICIES.params, None)  # what the procedures read: codes, params, no slots
+
+
+def advance(stream, *game_arrays):
+    """``campaign_advance`` to the next decision, the procedures' points played by their defaults."""
+    return C.campaign_advance(stream, *PLAIN, 0, *game_arrays)
+
+
 def answer(stream, point, game_arrays, policies=None):
     """Decision ``point`` answered by ``policies``' bots (the defaults), checked legal and applied."""
     resolved = resolve(C.CAMPAIGN_POINTS, policies)
@@ -60,7 +71,7 @@ def end_turn(stream, args, scratch, row, ts, g, cs, ws, policies=None):
 
 def to_action(stream, game_arrays):
     """``campaign_advance`` to the next DP-K01 decision (or the end), the other decisions by their defaults."""
-    while (point := C.campaign_advance(stream, *game_arrays)) not in (C.P_ACTION, C.END):
+    while (point := advance(stream, *game_arrays)) not in (C.P_ACTION, C.END):
         answer(stream, point, game_arrays)
     return point
 
@@ -223,7 +234,7 @@ def play(scenario, bot, game, check=None):
     C.campaign_init(stream, *game_arrays)
     decisions = 0
     while True:
-        point = C.campaign_advance(stream, *game_arrays)
+        point = advance(stream, *game_arrays)
         if point == C.END:
             break
         check_position(tok, ts, cs, ws, g, cp, args[1], point)
@@ -316,45 +327,80 @@ def test_bad_files_are_named_in_the_error(tmp_path):
         romesim.scenario("kings_of_rome.campaign", hex_km=0)
 
 
-@pytest.mark.parametrize("value, message", [
-    ("battle.tactic", "'battle.tactic' is not 'procedure.point=built-in'"),
-    ("batle.tactic=defence", "unknown procedure 'batle' .did you mean 'battle'"),
-    ("battle.tactc=defence", "battle has no decision point 'tactc' .did you mean 'tactic'"),
-    ("battle.tactic=defense", "battle.tactic='defense' is not allowed .did you mean 'defence'"),
-    ("battle.tactic=ismcts",
-     "battle.tactic=.ismcts. is not allowed; its built-ins inside the campaign: default, random, parametric, attack, "
-     "defence$"),
-    ("siege.reroll=never, siege.reroll=greedy", "siege.reroll is given twice"),
+@pytest.mark.parametrize("policies, message", [
+    ({"batle.tactic": "defence"}, "unknown decision point 'batle.tactic' .did you mean 'battle.tactic'"),
+    ({"battle.tactic": "defense"}, "policies\\['battle.tactic'\\]: unknown policy 'defense' .did you mean 'defence'"),
+    ({"battle.tactic": "ismcts"}, "unknown policy 'ismcts'.*built-ins: default, random, parametric, attack, defence, "
+                                  "or an @numba.njit function"),
 ])
-def test_procedure_bots_are_checked(value, message):
-    """Spec 3.4: the procedures' decision points inside the campaign take their built-ins by name; a wrong name
-    is refused with the field, the value and what is allowed; a search is not played inside a campaign."""
-    with pytest.raises(romesim.ScenarioError, match="procedures: " + message):
-        romesim.scenario("kings_of_rome.campaign", procedures=value)
+def test_procedure_policies_are_checked(policies, message):
+    """Spec 3.4: the decision points of the procedures inside the campaign are the campaign's own, named
+    ``procedure.point``: a wrong name is refused with the point, the value and what is allowed; a search is not
+    played inside a procedure of the campaign (its built-ins leave the searches out)."""
+    with pytest.raises(romesim.PolicyError, match=message):
+        romesim.simulate("kings_of_rome.campaign", 1, policies=policies, progress=False)
 
 
-def test_procedure_bots_reach_the_campaigns_procedures():
-    """Spec 3.4: ``procedures`` sets the bots of the battles and ambushes the campaign fights, and nothing else.
-    ``battle.tactic=random`` (DP-B04 drawn from the game's dice) against the default: the kernel's rows are the
-    procedure's own resolution; the campaigns that fought no battle play the same dice, game by game, and some of
-    those that did are different games."""
-    battle = romesim.scenario("kings_of_rome.battle")
-    chosen = romesim.scenario("kings_of_rome.campaign", procedures="battle.tactic=random, siege.reroll=never")
-    subc, subp = chosen.kernel_args()[-2:]
-    default_c, default_p = romesim.scenario("kings_of_rome.campaign").kernel_args()[-2:]
-    want = resolve(battle.decision_points, {"tactic": "random"})
-    assert (subc[C.PROC_BATTLE, :want.codes.size] == want.codes).all()
-    assert (subc[C.PROC_SIEGE] != default_c[C.PROC_SIEGE]).sum() == 1
-    others = [k for k in range(C.N_PROC) if k not in (C.PROC_BATTLE, C.PROC_SIEGE)]
-    assert (subc[others] == default_c[others]).all() and (subp[others] == default_p[others]).all()
-    assert (subc[C.PROC_AMBUSH] == default_c[C.PROC_AMBUSH]).all()
-    scenario = romesim.scenario("kings_of_rome.campaign", procedures="battle.tactic=random")
+def test_procedure_policies_reach_the_campaigns_procedures():
+    """Spec 3.4: ``battle.tactic`` sets the bots of the battles the campaign fights, and nothing else.
+    ``random`` (DP-B04 drawn from the game's dice) against the default: the campaigns that fought no battle play
+    the same dice, game by game, and some of those that did are different games."""
     plain = romesim.simulate("kings_of_rome.campaign", 200, seed=SEED, keep=True, progress=False).outcomes
-    varied = romesim.simulate(scenario, 200, seed=SEED, keep=True, progress=False).outcomes
+    varied = romesim.simulate("kings_of_rome.campaign", 200, seed=SEED, keep=True, progress=False,
+                              policies={"battle.tactic": "random"}).outcomes
     quiet = plain["battles"] == 0
     assert 0 < quiet.sum() < len(plain)
     assert plain[quiet].equals(varied[quiet])
     assert (plain[~quiet] != varied[~quiet]).any(axis=1).sum() > 0
+
+
+@numba.njit
+def always_defence(state, params, stream):
+    return 0
+
+
+@numba.njit
+def no_such_tactic(state, params, stream):
+    return 7
+
+
+def test_a_user_function_plays_a_procedures_point_inside_the_campaign():
+    """Spec 3.4, DP-B04 inside the campaign: a user function in ``battle.tactic`` is called in its own slot (after
+    the campaign's points and the siege's ... : ``campaign.PROC_BASE``). One that always answers DEFENCE plays the
+    built-in ``defence`` game for game; one that answers 7 (no tactic) stops the run with an error naming
+    ``battle.tactic``, its rule and the game."""
+    n = 60
+    builtin = romesim.simulate("kings_of_rome.campaign", n, seed=SEED, keep=True, progress=False,
+                               policies={"battle.tactic": "defence"}).outcomes
+    user = romesim.simulate("kings_of_rome.campaign", n, seed=SEED, keep=True, progress=False,
+                            policies={"battle.tactic": always_defence}).outcomes
+    assert builtin["battles"].sum() > 0
+    assert builtin.equals(user)
+    with pytest.raises(romesim.PolicyError, match=r"decision point 'battle.tactic' \(DP-B04\): illegal action 7 "
+                                                  r"in game \d+"):
+        romesim.simulate("kings_of_rome.campaign", n, seed=SEED, progress=False,
+                         policies={"battle.tactic": no_such_tactic})
+
+
+def test_a_toml_file_names_a_procedures_point_with_a_dot():
+    """TOML reads ``battle.tactic = "defence"`` as a sub-table: the ``[policies]`` table gives it back by its name."""
+    scenario, settings = romesim.load_toml('scenario = "kings_of_rome.campaign"\n[params]\nturns = 2\n'
+                                           '[policies]\nbattle.tactic = "defence"\n"siege.reroll" = "never"\n'
+                                           'action = ["sensible", {defend = 0}]\n')
+    assert scenario.turns == 2
+    assert settings["policies"] == {"battle.tactic": "defence", "siege.reroll": "never",
+                                    "action": ["sensible", {"defend": 0}]}
+
+
+def test_the_procedures_points_follow_the_campaigns_in_order():
+    """``PROC_BASE``: each procedure's first point in the campaign's list, the procedures in ``PROC_*`` order."""
+    names = [dp.name for dp in romesim.scenario("kings_of_rome.campaign").decision_points]
+    assert names[:C.N_POINTS] == [dp.name for dp in C.CAMPAIGN_POINTS]
+    for k, procedure in enumerate(C.PROC_NAMES):
+        assert names[C.PROC_BASE[k]].startswith(procedure + ".")
+        assert not names[C.PROC_BASE[k] - 1].startswith(procedure + ".")
+    assert names[C.PROC_BASE[C.PROC_BATTLE] + 3] == "battle.tactic"
+    assert names[-1] == "naval.target"
 
 
 def test_samnite_army_follows_its_dice_and_caps():
@@ -503,7 +549,7 @@ def test_the_army_marching_on_alba_longa_is_formed_by_the_player(army):
     copies = [a.copy() for a in (ts, g, cs, scratch[3])]
     g_copy = copies[1]
     g_copy[C.G_STAGE], g_copy[C.G_REACTIONS] = C.ST_REACTIONS, 0
-    assert C.campaign_advance(stream_of(SEED, 78), *args, *copies, *scratch[4:], row.copy()) == C.P_ARMY
+    assert advance(stream_of(SEED, 78), *args, *copies, *scratch[4:], row.copy()) == C.P_ARMY
     marched = march_on_alba(stream, args, scratch, row, ts, g, cs, {"army": army})
     assert sorted(marched) == expected
     assert g[C.G_ARMY_AT] == cp[C.CP_ALBA] or cs[cp[C.CP_ALBA], C.CS_ROMAN]
@@ -772,7 +818,7 @@ def test_falisci_in_falerii_relieve_a_besieged_etruscan_city():
         assert C.campaign_legal(0, siege, *game_arrays)
         battles, won, sieges = row[C.M_BATTLES], row[C.M_BATTLES_WON], row[C.M_SIEGES]
         C.campaign_apply(0, siege, *game_arrays)
-        C.campaign_advance(stream, *game_arrays)
+        advance(stream, *game_arrays)
         assert row[C.M_BATTLES] >= battles + 1
         relief_won = row[C.M_BATTLES_WON] > won
         assert (row[C.M_SIEGES] == sieges + 1) == relief_won
@@ -824,12 +870,12 @@ def test_combined_action_accounting_pays_a_move_with_its_operation():
                       if C.campaign_legal(0, 1 + c, *game_arrays) and dstate[C.kc(c, C.KC_GARRISON)] > 0
                       and city[c, C.CT_PEOPLE] != C.ROMAN)
         C.campaign_apply(0, 1 + target, *game_arrays)
-        C.campaign_advance(stream, *game_arrays)
+        advance(stream, *game_arrays)
         assert g[C.G_ARMY_AT] == target and g[C.G_ACTIONS] == expected[0]
         siege = 1 + cp[C.CP_CITIES] + C.OP_SIEGE
         assert C.campaign_legal(0, siege, *game_arrays)
         C.campaign_apply(0, siege, *game_arrays)
-        C.campaign_advance(stream, *game_arrays)
+        advance(stream, *game_arrays)
         assert g[C.G_ACTIONS] == expected[1] and g[C.G_STAGE] == C.ST_ACTIONS
 
 
@@ -1016,10 +1062,10 @@ def test_invader_fleets_follow_the_ship_die(w, occurrence, faces):
 
 
 def march(args, scratch, row, stream, k):
-    cp, city, cost, tok, per, war, pv0, stab, subc, subp = args
+    cp, city, cost, tok, per, war, pv0, stab = args
     ts, g, cs, ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf = scratch
-    return C.march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, None, pv, bu, bl, bstat, bg,
-                   bst, brow, wbuf, row, k)
+    return C.march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, POLICIES.codes, POLICIES.params, None, pv,
+                   bu, bl, bstat, bg, bst, brow, wbuf, row, k)
 
 
 @pytest.mark.parametrize("w, occurrence, start, port", [
@@ -1138,7 +1184,7 @@ def test_royal_army_intercepts_the_enemy_ships_in_port_before_landing():
         ip, vp = g[C.G_IP], g[C.G_VP]
         C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, scratch[4])
         assert C.action_legal(scratch[4], 1 + kaieta) and scratch[4][C.kc(kaieta, C.KC_SEA)] == 1
-        assert C.roman_action(stream, city, cost, cp, tok, per, war, *args[6:10], None, ts, g, cs, ws, *scratch[5:],
+        assert C.roman_action(stream, city, cost, cp, tok, per, war, *args[6:], *PLAIN, ts, g, cs, ws, *scratch[5:],
                               row, 1 + kaieta) == 0
         assert row[C.M_NAVAL_BATTLES] == 1 and row[C.M_SEA_MOVES] == 1 and g[C.G_ACTIONS] == 2
         if ts[roman, C.TS_LOC] == C.L_R:  # the ship sank, the army with it
@@ -1165,7 +1211,7 @@ def test_royal_army_intercepts_the_enemy_ships_in_port_before_landing():
     for t in np.flatnonzero((tok[:, C.TK_KIND] == C.SHIP) & (tok[:, C.TK_PEOPLE] == C.ROMAN)):
         C.put(ts, t, C.L_FLEET, antium, C.FACE_ROMAN)
     g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP] = antium, 3, 5
-    C.roman_action(stream, city, cost, cp, tok, per, war, *args[6:10], None, ts, g, cs, ws, *scratch[5:], row,
+    C.roman_action(stream, city, cost, cp, tok, per, war, *args[6:], *PLAIN, ts, g, cs, ws, *scratch[5:], row,
                    1 + kaieta)
     assert g[C.G_ARMY_AT] == kaieta and row[C.M_NAVAL_BATTLES] == 0
 
@@ -1201,7 +1247,7 @@ def test_royal_army_sails_from_the_fleets_port():
     g[C.G_IP] = 1
     assert not by_sea(cumae)
     g[C.G_IP] = 5
-    C.roman_action(stream_of(SEED, 22), city, cost, cp, tok, per, war, *args[6:10], None, ts, g, cs, ws,
+    C.roman_action(stream_of(SEED, 22), city, cost, cp, tok, per, war, *args[6:], *PLAIN, ts, g, cs, ws,
                    *scratch[5:], row, 1 + cumae)
     assert g[C.G_ARMY_AT] == cumae and g[C.G_IP] == 3 and g[C.G_ACTIONS] == 2 and g[C.G_MOVED] == 0
     assert row[C.M_SEA_MOVES] == 1
@@ -1236,7 +1282,7 @@ def test_royal_army_goes_around_a_held_falerii_or_must_attack_it():
     assert cmap.path("Rome", interamnia)[1:-1].count(cp[C.CP_FALERII]) == 1
     C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
     assert dstate[C.kc(interamnia, C.KC_COST)] == 23 and C.action_legal(dstate, 1 + interamnia)
-    C.roman_action(stream_of(SEED, 153), city, cost, cp, tok, per, war, *args[6:10], None, ts, g, cs, ws,
+    C.roman_action(stream_of(SEED, 153), city, cost, cp, tok, per, war, *args[6:], *PLAIN, ts, g, cs, ws,
                    *scratch[5:], row, 1 + interamnia)
     assert g[C.G_ARMY_AT] == interamnia and g[C.G_IP] == 5 and row[C.M_SEA_MOVES] == 0
 
@@ -1263,7 +1309,7 @@ def test_the_player_forms_the_royal_army_in_rome():
         ts, g, dstate = scratch[0], scratch[1], scratch[4]
         g[C.G_STAGE], g[C.G_ACTIONS] = C.ST_ACTIONS, 3
         stream = stream_of(SEED, 112)
-        assert C.campaign_advance(stream, *game_arrays) == C.P_ARMY
+        assert advance(stream, *game_arrays) == C.P_ARMY
         army, reserve = units_at(tok, ts, C.L_ARMY), units_at(tok, ts, C.L_ROME)
         assert dstate[C.D_INF_ROOM] == 0 and dstate[C.D_CAV_ROOM] == 1
         assert all(dstate[C.ku(t, C.KU_AT)] == C.U_ARMY for t in army)
@@ -1276,7 +1322,7 @@ def test_the_player_forms_the_royal_army_in_rome():
             answers.append(answer(stream, point, game_arrays, {"army": bot}))
             if answers[-1] > 0:
                 assert not C.campaign_legal(C.P_ARMY, answers[-1], *game_arrays)  # out, and not back this time
-            point = C.campaign_advance(stream, *game_arrays)
+            point = advance(stream, *game_arrays)
         assert point == C.P_ACTION and not (ts[:, C.TS_LOC] == C.L_DISMISSED).any()
         formed[bot] = (units_at(tok, ts, C.L_ARMY), dstate[C.K_MP], answers)
     assert list(formed["strongest"][0]) == list(army) and formed["strongest"][2] == [0]
@@ -1315,7 +1361,7 @@ def test_a_roman_garrison_drawn_joins_the_city_the_player_chooses():
             continue
         g[C.G_STAGE], g[C.G_DRAWS] = C.ST_DRAW_R, 0
         stream = stream_of(SEED, 123)
-        assert C.campaign_advance(stream, *game_arrays) == C.P_GARRISON
+        assert advance(stream, *game_arrays) == C.P_GARRISON
         assert dstate[C.D_GARRISON] == 2
         allowed = {c for c in range(cp[C.CP_CITIES]) if dstate[C.kd(c, C.KD_ALLOWED)]}
         assert allowed == {places[0], places[1]}

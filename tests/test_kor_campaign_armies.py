@@ -1,11 +1,14 @@
 """The Kings of Rome campaign's Roman armies besides the royal one: the offices' (4.2, 9.2.7.1, table 5.1), Titus
 Tatius' and the Diarchy (9.1.8.1-9.1.8.2), and the choice of the army at DP-K01."""
+from fractions import Fraction as F
+
 import numpy as np
 import pytest
 
 import romesim
+from romesim.core.policy import resolve
 from romesim.kings_of_rome import campaign as C
-from test_kor_campaign import SEED, answer, five_sigma, set_up, stream_of, units_at
+from test_kor_campaign import POLICIES, SEED, advance, answer, five_sigma, set_up, stream_of, units_at
 
 
 def office(tok, code):
@@ -61,15 +64,15 @@ def test_an_office_drawn_from_r_raises_its_army_from_the_rome_reserve(code, caps
     assert tuple(C.command_caps(tok, g, a)) == caps
     g[C.G_STAGE], g[C.G_ACTIONS] = C.ST_ACTIONS, 3
     stream = stream_of(SEED, 123)
-    point = C.campaign_advance(stream, *game_arrays)
+    point = advance(stream, *game_arrays)
     while point == C.P_ARMY:  # the royal army first
         answer(stream, point, game_arrays)
-        point = C.campaign_advance(stream, *game_arrays)
+        point = advance(stream, *game_arrays)
     assert point == C.P_ACTION and dstate[C.K_ACTING] == 0 and dstate[C.K_SWITCH] == 1
     assert dstate[C.ka(a, C.KA_MAY)] == 1 and dstate[C.ka(a, C.KA_LEADER)] == C.LEAD_MAGISTER_POPULI + code
     assert not C.campaign_legal(C.P_ACTION, switch(n, 0), *game_arrays)  # the acting army is no choice
     C.campaign_apply(C.P_ACTION, switch(n, a), *game_arrays)
-    assert C.campaign_advance(stream, *game_arrays) == C.P_ARMY
+    assert advance(stream, *game_arrays) == C.P_ARMY
     assert dstate[C.K_ACTING] == a and (dstate[C.K_CAP_INF], dstate[C.K_CAP_CAV]) == caps
     reserve = units_at(tok, ts, C.L_ROME)
     inf = sum(tok[reserve, C.TK_KIND] == C.INF)
@@ -77,7 +80,7 @@ def test_an_office_drawn_from_r_raises_its_army_from_the_rome_reserve(code, caps
     point = C.P_ARMY
     while point == C.P_ARMY:
         answer(stream, point, game_arrays)
-        point = C.campaign_advance(stream, *game_arrays)
+        point = advance(stream, *game_arrays)
     assert point == C.P_ACTION and g[C.G_ACTIONS] == 3  # choosing the army spent no action
     army = units_at(tok, ts, C.L_ARMY, at=a)
     assert sum(tok[army, C.TK_KIND] == C.INF) == min(caps[0], inf)
@@ -143,7 +146,7 @@ def test_a_tribunes_first_siege_ends_his_office_with_the_sieges_exact_odds(garri
     failure, 5.7.11); the army's units go to the Rome reserve either way (7.1: an office that ceases, its army to
     the Rome reserve)."""
     args, scratch, row = set_up(141, 4, 2)
-    cp, city, cost, tok, per, war, pv0, stab, subc, subp = args[:10]
+    cp, city, cost, tok, per, war, pv0, stab = args
     ts0, g0, cs0, ws0 = (a.copy() for a in scratch[:4])
     c = next(c for c in range(cp[C.CP_CITIES]) if city[c, C.CT_PEOPLE] == C.LATINS and not city[c, C.CT_ENTRY])
     for t in np.flatnonzero((ts0[:, C.TS_LOC] == C.L_CITY) & (ts0[:, C.TS_AT] == c)):
@@ -162,8 +165,8 @@ def test_a_tribunes_first_siege_ends_his_office_with_the_sieges_exact_odds(garri
     for game in range(n):
         ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
         metrics = np.zeros(C.N_METRICS, np.int64)
-        err = C.army_siege(stream_of(SEED, 1000 + game), city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp,
-                           None, *scratch[5:], metrics, c)
+        err = C.army_siege(stream_of(SEED, 1000 + game), city, cp, tok, ts, cs, ws, g, war, pv0, stab,
+                           POLICIES.codes, POLICIES.params, None, *scratch[5:], metrics, c)
         assert err == 0
         assert metrics[C.M_TRIBUNES_WON] == (ts[t, C.TS_LOC] == C.L_R) and \
             metrics[C.M_TRIBUNES_WON] + metrics[C.M_TRIBUNES_BEATEN] == 1
@@ -203,13 +206,13 @@ def test_tatius_commands_his_sabines_until_the_diarchy_and_leaves_with_romulus()
         assert not C.army_to_form(city, cost, tok, ts, cs, ws, g, cp, per, dstate)  # his Sabines only: no DP-K02
         g[C.G_ACTING], g[C.G_FORMING] = 0, C.NOT_FORMED
         stream = stream_of(SEED, 153)
-        while (point := C.campaign_advance(stream, *game_arrays)) == C.P_ARMY:
+        while (point := advance(stream, *game_arrays)) == C.P_ARMY:
             answer(stream, point, game_arrays)
         assert point == C.P_ACTION and dstate[C.K_DIARCHY] == 1 and dstate[C.ka(a, C.KA_MAY)] == 1
         ip = g[C.G_IP]
         if elect:
             C.campaign_apply(C.P_ACTION, switch(n, C.MAX_ARMIES), *game_arrays)
-            point = C.campaign_advance(stream, *game_arrays)
+            point = advance(stream, *game_arrays)
             assert g[C.G_IP] == ip - 3 and g[C.G_ACTIONS] == 2 and C.leader_kind(tok, g, a) == C.LEAD_VICARIUS
             assert row[C.M_DIARCHY] == 1
             assert all(ts[u, C.TS_LOC] == C.L_NR and ts[u, C.TS_FACE] == C.FACE_NR for u in sabines)
@@ -242,3 +245,95 @@ def test_a_tribune_never_engaged_goes_back_into_r_at_the_reigns_end():
     C.period_end(stream_of(SEED, 163), city, cp, tok, per, war, ts, cs, ws, g, row)
     assert ts[t, C.TS_LOC] == C.L_R and C.army_of(g, t) < 0 and g[C.G_IP] == ip
     assert all(ts[u, C.TS_LOC] == C.L_ROME for u in cav)
+
+
+def intimidation_position(seed, army, city_units, **options):
+    """The royal army (slot 0) of ``army`` (kind, Virtus) pairs next to a Latin city holding NR units
+    ``city_units`` (kind, Virtus) and nothing else: (args, scratch, city, the army's and the city's counters)."""
+    args, scratch, row = set_up(seed, **options)
+    cp, city, cost, tok = args[:4]
+    ts = scratch[0]
+    c = next(c for c in range(cp[C.CP_CITIES]) if city[c, C.CT_PEOPLE] == C.LATINS and not city[c, C.CT_ENTRY])
+    for t in np.flatnonzero(((ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_AT] == c)) | (ts[:, C.TS_LOC] == C.L_ARMY)):
+        C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+    taken = set()
+
+    def counter(kind, virtus):
+        t = next(t for t in range(len(tok)) if tok[t, C.TK_KIND] == kind and tok[t, C.TK_VIRTUS] == virtus and
+                 tok[t, C.TK_CODE] == 0 and t not in taken and ts[t, C.TS_LOC] in (C.L_RESERVE, C.L_R, C.L_NR))
+        taken.add(t)
+        return t
+
+    ours = [counter(*u) for u in army]
+    theirs = [counter(*u) for u in city_units]
+    for t in ours:
+        C.put(ts, t, C.L_ARMY, 0, C.FACE_ROMAN)
+    for t in theirs:
+        C.put(ts, t, C.L_CITY, c, C.FACE_NR)
+    return args, scratch, c, ours, theirs
+
+
+def intimidate(args, scratch0, c, policies, n):
+    """KoR 5.3 by the royal army on ``c``, ``n`` times on fresh copies: the final ``ts`` of each."""
+    cp, city, cost, tok, per, war, pv0, stab = args
+    resolved = resolve(C.CAMPAIGN_POINTS + C.PROCEDURE_POINTS, policies)
+    finals = []
+    for game in range(n):
+        ts, g, cs = (a.copy() for a in scratch0[:3])
+        metrics = np.zeros(C.N_METRICS, np.int64)
+        err = C.roman_intimidation(stream_of(SEED, 3000 + game), city, cost, cp, tok, ts, cs, g, pv0, resolved.codes,
+                                   resolved.params, None, scratch0[5], scratch0[6], scratch0[13], metrics, c)
+        assert err == 0 and metrics[C.M_INTIMIDATIONS] == 1
+        finals.append(ts)
+    return finals
+
+
+@pytest.mark.parametrize("released, target, kind_out, virtus_in, p", [
+    ("infantry", "weakest", C.INF, 1, F(5, 6)),
+    ("cavalry", "strongest", C.CAV, 3, F(1, 2)),
+])
+def test_intimidation_in_the_campaign_releases_and_turns_the_units_its_decisions_name(released, target, kind_out,
+                                                                                      virtus_in, p):
+    """KoR 5.3 inside the campaign (DP-I01, DP-I02). « En signe de Fides, une unité Romaine, faisant partie du groupe
+    envoyé, est tournée sur son côté NR » (as a sign of Fides a Roman unit of the group is turned to its NR side):
+    DP-I01 names its kind, and the army's weakest of that kind goes, not its weakest unit (here a cavalry unit of
+    Virtus 2 against infantry of 3 and 4). The die is rolled « contre une unité ennemie de son choix » (against an
+    enemy unit of his choice), DP-I02's: that unit, and no other, turns Roman and joins the army, as often as
+    d6 > its Virtus (V1: 5/6; V3: 1/2), within 5 sigma of 600 tries."""
+    army = [(C.INF, 3), (C.INF, 4), (C.CAV, 2), (C.CAV, 3)]
+    args, scratch, c, ours, theirs = intimidation_position(301, army, [(C.INF, 1), (C.INF, 3)])
+    n = 600
+    finals = intimidate(args, scratch, c, {"intimidation.released": released, "intimidation.target": target}, n)
+    tok = args[3]
+    out = ours[0] if kind_out == C.INF else ours[2]
+    turned = theirs[0] if virtus_in == 1 else theirs[1]
+    other = theirs[1] if virtus_in == 1 else theirs[0]
+    wins = 0
+    for ts in finals:
+        assert ts[out, C.TS_FACE] == C.FACE_NR and ts[out, C.TS_LOC] != C.L_ARMY
+        assert all(ts[t, C.TS_LOC] == C.L_ARMY for t in ours if t != out)
+        assert ts[other, C.TS_LOC] == C.L_CITY and ts[other, C.TS_FACE] == C.FACE_NR
+        won = ts[turned, C.TS_LOC] == C.L_ARMY
+        assert won or (ts[turned, C.TS_LOC] == C.L_CITY and ts[turned, C.TS_FACE] == C.FACE_NR)
+        assert not won or (ts[turned, C.TS_AT] == 0 and ts[turned, C.TS_FACE] == C.FACE_ROMAN)
+        wins += won
+    assert tok[out, C.TK_KIND] == kind_out and tok[turned, C.TK_VIRTUS] == virtus_in
+    assert abs(wins / n - p) <= five_sigma(float(p), n)
+
+
+@pytest.mark.parametrize("over_capacity, joins", [("joins_anyway", True), ("not_allowed", False)])
+def test_a_unit_turned_past_the_armys_caps_follows_kor_a3(over_capacity, joins):
+    """KOR-A3 ``intimidation_over_capacity``: Romulus' army at its caps of table 5.1 (4 infantry, 2 cavalry)
+    releases an infantry unit and turns a cavalry unit (V2, so d6 > 2). ``joins_anyway`` (default: the caps
+    limit who fights, DP-B02): a third cavalry unit joins; ``not_allowed``: it goes into the R container."""
+    army = [(C.INF, 3), (C.INF, 3), (C.INF, 4), (C.INF, 4), (C.CAV, 2), (C.CAV, 3)]
+    args, scratch, c, ours, theirs = intimidation_position(302, army, [(C.CAV, 2)],
+                                                           intimidation_over_capacity=over_capacity)
+    finals = intimidate(args, scratch, c, {}, 60)
+    where = [ts[theirs[0], C.TS_LOC] for ts in finals]
+    won = [loc for loc in where if loc != C.L_CITY]
+    assert 0 < len(won) < len(finals)
+    if joins:
+        assert all(loc == C.L_ARMY for loc in won)
+    else:  # into R (the adjustment's random token R -> NR may then draw it)
+        assert all(loc in (C.L_R, C.L_NR) for loc in won) and C.L_R in won

@@ -231,14 +231,15 @@ NO_NRT = dict(inline="always", _nrt=False)
 # A game as a state machine, for Python (``romesim.new_game``): the functions ``machine_game`` plays it with;
 # ``scratch(args)``, the arrays of a game in progress that follow the scenario's ``kernel_args()`` in the game's
 # arrays (its outcome row comes last); ``view``, the index in those arrays of the decision's state vector, or
-# ``view(point, arrays)`` giving it for a game whose points write different vectors
-Machine = namedtuple("Machine", "init advance legal apply decide scratch view")
+# ``view(point, arrays)`` giving it for a game whose points write different vectors; ``nested``: its ``advance``
+# takes the policies (``machine_game``)
+Machine = namedtuple("Machine", "init advance legal apply decide scratch view nested", defaults=(False,))
 
 MACHINE = """\
 def {name}(stream, codes, params, slots, offset, {inputs}):
     init(stream, {inputs})
     while True:
-        point = advance(stream, {inputs})
+        point = advance(stream, {policies}{inputs})
         if point == END:
             return np.int64(0)
         action = {decide}(offset, point, codes, params, slots, stream, {inputs})
@@ -248,7 +249,7 @@ def {name}(stream, codes, params, slots, offset, {inputs}):
 """
 
 
-def machine_game(name, init, advance, legal, apply, decide, search=None, max_actions=0, **jit):
+def machine_game(name, init, advance, legal, apply, decide, search=None, max_actions=0, nested=False, **jit):
     """The one loop that plays a game written as a state machine, to its end:
     ``name(stream, codes, params, slots, offset, *game) -> 0 or a policy error code``.
 
@@ -268,6 +269,10 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
     the game with ``error_code(offset + point, action)``. Because the game's state is all in its arrays, a copy
     of them is the game at that decision: stepping it from outside, searching from it, tracing it.
 
+    ``nested``: the game's automatic rules play procedures that have decision points of their own (the Kings of
+    Rome campaign's battles and sieges): its ``advance`` takes the policies too,
+    ``advance(stream, codes, params, slots, offset, *game)``, and the procedures find their points' policies there.
+
     ``search``: a ``core.search.Search`` makes the search built-ins play at every decision point of the game (its
     actions below ``max_actions``); ``decider(loop)`` is then the decide that takes them, for ``Machine``.
 
@@ -278,7 +283,7 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
     function, count = _arity(init, 1, "a state machine's functions take the game's arrays after their own")
     module, line = sys.modules[function.__module__], sys._getframe(1).f_lineno
     functions = dict(init=init, advance=advance, legal=legal, apply=apply, decide=decide, END=END,
-                     format=dict(decide="decide"))
+                     format=dict(decide="decide", policies="codes, params, slots, offset, " if nested else ""))
     helpers = None
     if search is not None:
         if max_actions < 1:
@@ -289,7 +294,7 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
         # _nrt=False on to its callees); the choice between search and the game's decide, taken at every
         # decision, is compiled as the loop is (counting a P8 battle's 13 arrays at each decision halved its speed)
         counted = dict(_nrt=True)
-        helpers = {f"{name}_playout": counted, f"{name}_search": counted, f"{name}_choose": jit}
+        helpers = {f"{name}_search": counted, f"{name}_choose": jit}
         determinize = "pass" if search.determinize is None else \
             "determinize(point, playout_stream, {copies})".format(copies=", ".join(f"copy_{i}" for i in range(count)))
         functions.update(player=search.player, actions=search.actions, reward=search.reward,
@@ -303,7 +308,9 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
                          regret_update=_search.regret_update, mixed_choice=_search.mixed_choice,
                          MAX_PLAYERS=_search.MAX_PLAYERS,
                          format=dict(decide=f"{name}_choose", max_actions=int(max_actions), determinize=determinize,
-                                     simultaneous=search.sealed is not None))
+                                     simultaneous=search.sealed is not None,
+                                     policies="codes, params, slots, offset, " if nested else "",
+                                     rollouts="rollout, rollout_params, slots, offset, " if nested else ""))
     loop = _generate(_search.SEARCH + "\n\n" + MACHINE if search is not None else MACHINE, name, count, functions,
                      module, line, helpers, **jit)
     _MACHINES.add(loop)

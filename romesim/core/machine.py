@@ -218,8 +218,10 @@ def new_game(scenario, seed=0, game=0, policies=None, control=None):
     given = resolved.slots or (builtin_slot,) * len(points)
     slots = tuple(scripted if i in controlled else slot for i, slot in enumerate(given)) or None
     machine = getattr(scenario, "machine", None)
-    # a user function at a procedure hook replaces a procedure the machine plays itself: such a game is replayed
-    if machine is not None and not any(dp.hook and f is not None for dp, f in zip(points, resolved.functions)):
+    # a user function at a procedure hook replaces a procedure the machine plays itself: such a game is replayed,
+    # unless the machine's advance calls the procedures' policies (``nested``)
+    if machine is not None and (machine.nested or
+                                not any(dp.hook and f is not None for dp, f in zip(points, resolved.functions))):
         return _MachineState.start(_MachineGame(scenario, int(seed), int(game), tuple(scenario.kernel_args()),
                                                 resolved, controlled, machine))
     shared = _Game(scenario, int(seed), int(game), tuple(scenario.kernel_args()), codes,
@@ -250,12 +252,13 @@ class _MachineGame:
     def run(self, stream, arrays):
         """Play on to the next decision the states decide: its point index, or None at the end."""
         machine, slots = self.machine, self.policies.slots
+        codes, params = self.policies.codes, self.policies.params
+        policies = (codes, params, slots, 0) if machine.nested else ()
         while True:
-            point = int(machine.advance(stream, *self.args, *arrays))
+            point = int(machine.advance(stream, *policies, *self.args, *arrays))
             if point == END or point in self.controlled:
                 return None if point == END else point
-            action = machine.decide(0, point, self.policies.codes, self.policies.params, slots, stream, *self.args,
-                                    *arrays)
+            action = machine.decide(0, point, codes, params, slots, stream, *self.args, *arrays)
             if not machine.legal(point, action, *self.args, *arrays):
                 raise decode_error(error_code(point, action), self.scenario.decision_points, self.game, self.seed,
                                    self.scenario.name)

@@ -394,7 +394,21 @@ def load_toml(source, **overrides):
     for table in ("params", "policies"):
         if not isinstance(doc.get(table, {}), dict):
             raise ScenarioError(f"{source}: {table} must be a table of name = value, got {doc[table]!r}")
+    if "policies" in settings:
+        settings["policies"] = _dotted(settings["policies"])
     return get(doc["scenario"]).from_dict({**doc.get("params", {}), **overrides}), settings
+
+
+def _dotted(table, prefix=""):
+    """A ``[policies]`` table with its sub-tables back as dotted names: TOML reads ``battle.tactic = "defence"``
+    (a procedure's point inside a campaign) as ``{"battle": {"tactic": "defence"}}``; no policy is a table."""
+    flat = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            flat.update(_dotted(value, f"{prefix}{key}."))
+        else:
+            flat[prefix + key] = value
+    return flat
 
 
 def _is_path(source):

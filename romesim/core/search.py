@@ -331,17 +331,6 @@ def _restore(copy, value):
 
 
 SEARCH = """\
-def {name}_playout(stream, codes, params, slots, offset, {inputs}):
-    while True:
-        point = advance(stream, {inputs})
-        if point == END:
-            return np.int64(0)
-        action = decide(offset, point, codes, params, slots, stream, {inputs})
-        if not legal(point, action, {inputs}):
-            return error_code(offset + point, action)
-        apply(point, action, {inputs})
-
-
 def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
     index = offset + point
     who = player(point, {inputs})
@@ -392,7 +381,7 @@ def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
         node, depth, started, expanded, step, marked = 0, 0, False, False, np.int64(-1), 0
         while True:
             if started:
-                here = advance(playout_stream, {copies})
+                here = advance(playout_stream, {rollouts}{copies})
                 if here == END:
                     break
             started = True

@@ -7,25 +7,28 @@ when Rome romanized them), the invasion armies (``ws``), and the scalars (``g``:
 left, the stage of the turn, the omens ...). ``campaign_advance`` plays the turn sequence of 5.2 (4.0) up to the
 Roman decision DP-K01, which action next; every procedure the campaign fights is the tested one of its module,
 called on arrays filled from the counters (``siege.siege_rolls``, ``pillage.pillage_game``,
-``corruption.corruption_game``, ``intimidation.intimidation_game``, ``treason.treason_game``,
-``battle.battle_game`` for battles against invasion armies, ``senate.senate_consents``), with its decision points
-played by their default built-ins (``subc``/``subp``).
+``corruption.corruption_game``, ``intimidation.intimidation_choices``, ``treason.treason_game``,
+``battle.battle_game`` for battles against invasion armies, ``naval.naval_game``, ``senate.senate_consents``). Their
+decision points are the campaign's too (``PROCEDURE_POINTS``, after its own in ``codes``, ``params`` and
+``slots``: ``PROC_BASE``), so ``campaign_advance`` takes the policies (``machine_game``'s ``nested``).
 
 The scenario's arrays (``kernel_args``): ``cp`` sizes and rule options (``CP_*``), ``city`` the map's places
 (``CT_*``), ``cost[held]`` the cheapest land paths in half movement points (``held`` 0: any road; 1 to 3: the royal
 army's roads around a held Falerii or Capena, ``held_homes``), ``tok`` the
 counter manifest (``TK_*``), ``per`` the periods (``PR_*``, row = period), ``war`` the invasion armies (``WR_*``,
 row = war code), ``pv0`` the procedures' compiled parameter vectors (row = ``PROC_*``), ``stab`` the siege success
-tables, ``subc``/``subp`` the procedures' built-in codes and parameters.
+tables.
 
 What is played and what is not yet is listed in ``docs/contracts/kings_of_rome_campaign.md``.
 """
+from dataclasses import replace
+
 import numpy as np
 
 from ..core import rng
 from ..core.jit import njit
 from ..core.loop import END, Machine, block_kernel, copy_into, decider, machine_game
-from ..core.policy import USER, Builtin, DecisionPoint, call
+from ..core.policy import SEARCH_CODES, USER, Builtin, DecisionPoint, call
 from ..core.search import Search
 from . import battle as _battle
 from . import corruption as _corruption
@@ -35,7 +38,8 @@ from . import naval as _naval
 from . import pillage as _pillage
 from . import siege as _siege
 from . import treason as _treason
-from .policies import HORATII_STATE_SIZE, HORATII_WEAKEST, NAVAL_STATE_SIZE
+from .policies import (BATTLE_POINTS, CORRUPTION_POINTS, HORATII_STATE_SIZE, HORATII_WEAKEST, INTIMIDATION_POINTS,
+                       NAVAL_POINTS, NAVAL_STATE_SIZE, PILLAGE_POINTS, SIEGE_POINTS, TREASON_POINTS)
 from .senate import senate_consents
 
 # ---------------------------------------------------------------------------------------------------- counters
@@ -109,7 +113,7 @@ WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_C
  CP_COCLES_ROME_FIRST, CP_COCLES_RAID, CP_FALERII, CP_FALERII_LAST_TURN, CP_CAPENA, CP_ACTIONS_COMBINED,
  CP_REACTION_TIMING, CP_LOSS_TOTAL_VIRTUS, CP_LOSS_RANDOM, CP_OFFICE_EVERY_TURN, CP_EVENT_UNITS_EVERY_TURN,
  CP_INVADERS_NOT_EXEMPT, CP_BAD_OMEN_TO_R, CP_END_OF_ACTIONS_NR, CP_VOLSCI_RETURN, CP_OSTIA, CP_INVADERS_BY_SEA,
- CP_INTERCEPTION, N_CP) = range(42)
+ CP_INTERCEPTION, CP_INTIMIDATION_NO_ROOM, N_CP) = range(43)
 # CP_INTERCEPTION: when the Roman fleet intercepts an invader's fleet (DP-N02), in Campaign.interception's order
 INTERCEPT_EVEN_ODDS, INTERCEPT_ALWAYS, INTERCEPT_NEVER = range(3)
 # CP_COCLES_PREREQUISITE (KOR-A47), in kor_options.csv's order
@@ -119,10 +123,10 @@ HORATIUS_VIRTUS = 5  # 9.7.7.2: in his raid Horatius is an infantry unit of Virt
 REACT_LITERAL, REACT_END_OF_PHASE, REACT_IMMEDIATE = range(3)
 EOA_TO_R, EOA_REMOVE_OMEN, EOA_BOTH = range(3)
 
-# -------------------------------------------------------------------------------------- procedures (pv0, subc)
+# -------------------------------------------------------------------------------------- procedures (pv0)
 (PROC_SIEGE, PROC_PILLAGE, PROC_CORRUPTION, PROC_INTIMIDATION, PROC_TREASON, PROC_BATTLE, PROC_AMBUSH, PROC_NAVAL,
  N_PROC) = range(9)
-PV_SIZE, SUB_POINTS = 64, 16
+PV_SIZE = 64
 
 # ------------------------------------------------------------------------------------------------ scalars (g)
 # G_ACTING: the army that takes the next action (DP-K01); G_SWITCHED: it was chosen since the last action (one
@@ -190,6 +194,12 @@ K_HEADER = K_ARMIES + KA_COLS * MAX_ARMIES
 K_STATE_SIZE = K_HEADER + KC_COLS * MAX_CITIES
 # the campaign's decision points (the machine's ``point``): DP-K01, then the choices the turn asks on its way
 P_ACTION, P_ARMY, P_GARRISON, P_LOSS, P_RETREAT, P_EXCESS, N_POINTS = range(7)
+# then the decision points of the procedures it plays, in PROC_* order (``PROCEDURE_POINTS``): procedure k's first
+# point is PROC_BASE[k] in codes, params and slots
+PROC_NAMES = ("siege", "pillage", "corruption", "intimidation", "treason", "battle", "ambush", "naval")
+_PROC_POINTS = (SIEGE_POINTS, PILLAGE_POINTS, CORRUPTION_POINTS, INTIMIDATION_POINTS, TREASON_POINTS, BATTLE_POINTS,
+                BATTLE_POINTS, NAVAL_POINTS)
+PROC_BASE = N_POINTS + np.cumsum([0] + [len(points) for points in _PROC_POINTS[:-1]]).astype(np.int64)
 MAX_COUNTERS = 320
 ARMY_INF, ARMY_CAV = 4, 2             # table 5.1: a King's army, 4 infantry and 2 cavalry
 # table 5.1 (kor_command.csv) by office code: Magister Populi 4/2, Magister Equitum 0/6, Tribunus Populi 4/0,
@@ -1884,14 +1894,14 @@ def war_home(cp, w):
 
 # ================================================================================================ battles
 @njit(cache=True, apart=True)
-def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow, wbuf, row,
+def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow, wbuf, row,
           a, nr_loc, nr_at, nr_leader, people, invader, roman_attacks, mode, decides):
     """KoR 5.7: Roman army ``a`` against the NR force at ``(nr_loc, nr_at)`` (an invasion army, or a sortie from a
-    city) led by ``nr_leader`` (-1: none), fought by ``battle.battle_game`` with the bots of the battle's (or in
-    an ambush the ambush's) row of ``subc``. The army's leader commands with his rank and caps (table 5.1); a
-    Tribune's victory or defeat scores his +1 / -1 IP and ends his office (9.2.7.1) when the battle ``decides``
-    it (not a battle inside a siege, whose whole action decides once). Counters lost go where C4 sends them (the
-    manifest gives no Captivi backs: eliminated, to the general reserve); a lost King gives the Interrex
+    city) led by ``nr_leader`` (-1: none), fought by ``battle.battle_game`` with the policies of the campaign's
+    ``battle.*`` points (in an ambush its ``ambush.*`` points). The army's leader commands with his rank and caps
+    (table 5.1); a Tribune's victory or defeat scores his +1 / -1 IP and ends his office (9.2.7.1) when the battle
+    ``decides`` it (not a battle inside a siege, whose whole action decides once). Counters lost go where C4 sends
+    them (the manifest gives no Captivi backs: eliminated, to the general reserve); a lost King gives the Interrex
     (KOR-A38). Returns ``(error, Rome won)``."""
     b = _battle
     p = pv[PROC_BATTLE]
@@ -1938,7 +1948,7 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, b
     p[b.P_OMEN] = g[G_OMEN] == OMEN_GOOD
     p[b.P_ETR_GALLIC_PEN] = 2 if people == ETRUSCANS or people == GAULS else 0
     p[b.P_NR_INF_NO_POINTS] = pv0[PROC_BATTLE, b.P_NR_INF_NO_POINTS] and (people == GAULS or people == GREEKS)
-    err = b.battle_game(stream, subc[proc], subp[proc], slots, 0, p, bu, bl, bstat, bg, bst, brow)
+    err = b.battle_game(stream, codes, params, slots, PROC_BASE[proc], p, bu, bl, bstat, bg, bst, brow)
     if err:
         return err, False
     for i in range(n):
@@ -2290,7 +2300,7 @@ def settle(stream, ts, g, row, ip, vp, r_to_nr, nr_to_r, reactions):
 
 
 @njit(cache=True, apart=True)
-def army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl, bstat,
+def army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, params, slots, pv, sst, bu, bl, bstat,
                bg, bst, brow, prow, wbuf, row, c):
     """KoR 5.5 on city ``c`` by the acting army (``roman_siege``). A Tribune's siege ends his office (9.2.7.1):
     « Après la bataille ou le siège, un Tribun victorieux gagne 1 PI [...] Un Tribun vaincu perd 1 PI » (after the
@@ -2298,7 +2308,7 @@ def army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp,
     battles included, as ``siege.tribune_fate`` scores it (KOR-A37 stack for the -1 IP)."""
     a = g[G_ACTING]
     tribune = army_leader(g, a) if is_tribune(tok, g, a) else -1
-    err, won = roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl,
+    err, won = roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, params, slots, pv, sst, bu, bl,
                            bstat, bg, bst, brow, prow, wbuf, row, c, a)
     if err == 0 and tribune >= 0:
         add_ip(g, row, 1 if won else -pv0[PROC_SIEGE, _siege.TRIBUNE_STACK])
@@ -2307,7 +2317,7 @@ def army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp,
 
 
 @njit(cache=True, apart=True)
-def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl, bstat,
+def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, params, slots, pv, sst, bu, bl, bstat,
                 bg, bst, brow, prow, wbuf, row, c, a):
     """KoR 5.5 on city ``c`` by army ``a``: the sortie first (5.5.1, KOR-A12), then ``siege.siege_rolls``; the
     garrison lost first (DP-S04 garrison_first), a city taken (KOR-A9 attrition) passes to Rome with its garrison
@@ -2323,7 +2333,7 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp
         for k in range(MAX_WARS):
             w = ws[k, WS_WAR]
             if w >= 0 and ws[k, WS_AT] == war_home(cp, w) and war_units(tok, ts, k) > 0 and army_units(tok, ts, a) > 0:
-                err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
+                err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
                                  brow, wbuf, row, a, L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE],
                                  war[w, WR_INVADER], 0, _battle.MODE_BATTLE, False)
                 if war_units(tok, ts, k) == 0:
@@ -2334,7 +2344,7 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp
     row[M_SIEGES] += 1
     if leader >= 0 and units >= inf + cav:
         joined = allies_join(city, cp, tok, ts, ws, c)
-        err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow,
+        err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow,
                          wbuf, row, a, L_CITY, c, leader, city[c, CT_PEOPLE], False, 0, _battle.MODE_BATTLE,
                          False)
         allies_leave(tok, war, ts, g, ws, row, c, joined)
@@ -2363,7 +2373,7 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp
     p[s.OMEN] = g[G_OMEN] == OMEN_GOOD
     prow[:] = 0
     err = s.siege_rolls(stream, prow, sst, p, stab[min(garrison, 3), min(lead, 6), p[s.OMEN]], lead, units,
-                        subc[PROC_SIEGE], subp[PROC_SIEGE], slots)
+                        codes, params, slots, PROC_BASE[PROC_SIEGE])
     if err:
         return err, False
     if prow[s.WIN]:
@@ -2391,7 +2401,7 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp
 
 
 @njit(cache=True, apart=True)
-def roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, c):
+def roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow, row, c):
     """KoR 5.4 / 5.4.1 on city ``c`` by ``pillage.pillage_game``: the strongest counters eliminated (the garrison
     first among equals; a garrison flipped to Rome, units by C4 to the general reserve), an undefended city
     occupied by the army's weakest infantry (DP-P03 occupy) or pillaged. Its 2 reactions come at once (KOR-A2
@@ -2405,7 +2415,7 @@ def roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, 
     copy_into(p, pv0[PROC_PILLAGE])
     p[pl.GARRISON], p[pl.KING], p[pl.N_UNITS] = garrison, king_led(leader_kind(tok, g, g[G_ACTING])), min(units, 8)
     prow[:] = 0
-    err = pl.pillage_game(stream, prow, subc[PROC_PILLAGE], subp[PROC_PILLAGE], slots, p, virt, sst)
+    err = pl.pillage_game(stream, prow, codes, params, slots, PROC_BASE[PROC_PILLAGE], p, virt, sst)
     if err:
         return err
     row[M_PILLAGES] += 1
@@ -2440,7 +2450,7 @@ def eliminate_strongest(tok, ts, c):
 
 
 @njit(cache=True, apart=True)
-def roman_corruption(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, c):
+def roman_corruption(stream, city, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow, row, c):
     """KoR 5.6 on city ``c`` by ``corruption.corruption_game``: taken, the NR garrison leaves play for the general
     reserve and the army's weakest unit garrisons the city (DP-C01), the other NR units go to the R container;
     pillaged instead (DP-C02), the city is left empty."""
@@ -2452,7 +2462,7 @@ def roman_corruption(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, p
     copy_into(p, pv0[PROC_CORRUPTION])
     p[co.GARRISON], p[co.UNITS] = garrison, units
     prow[:] = 0
-    err = co.corruption_game(stream, prow, subc[PROC_CORRUPTION], subp[PROC_CORRUPTION], slots, p, sst)
+    err = co.corruption_game(stream, prow, codes, params, slots, PROC_BASE[PROC_CORRUPTION], p, sst)
     if err:
         return err
     row[M_CORRUPTIONS] += 1
@@ -2469,38 +2479,49 @@ def roman_corruption(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, p
 
 
 @njit(cache=True, apart=True)
-def roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, c):
-    """KoR 5.3 on city ``c`` by ``intimidation.intimidation_game``: the army's weakest unit released to its NR
-    face (DP-I01, Fides); a success turns the weakest NR unit (DP-I02 default) Roman, into the army."""
+def roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow, row, c):
+    """KoR 5.3 on city ``c``, its decisions and die by ``intimidation.intimidation_choices``. The unit released as
+    a sign of Fides is the acting army's weakest of the kind DP-I01 names (the other kind when the army has none);
+    it goes to the city on its NR face (4.1.2). A success turns the NR unit DP-I02 targeted Roman: it joins the
+    army, past its leader's caps too (KOR-A3 joins_anyway: the caps limit who fights, DP-B02), or with
+    ``not_allowed`` goes into the R container when the army has no room for it (table 5.1)."""
     it = _intimidation
     virt = np.zeros(8, np.int64)
     units = min(nr_units_in(tok, ts, c, virt), 6)
-    p = pv[PROC_INTIMIDATION]
-    copy_into(p, pv0[PROC_INTIMIDATION])
-    p[it.N_UNITS] = units
-    prow[:] = 0
-    err = it.intimidation_game(stream, prow, subc[PROC_INTIMIDATION], subp[PROC_INTIMIDATION], slots, p, virt, sst)
+    target_counter = np.full(6, -1, np.int64)
+    n = 0
+    for t in range(ts.shape[0]):  # the counters behind virt, in its order
+        if n < units and ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and \
+                is_kind(tok, t, -1):
+            target_counter[n] = t
+            n += 1
+    err, kind, target, success = it.intimidation_choices(stream, codes, params, slots, PROC_BASE[PROC_INTIMIDATION],
+                                                        units, virt, sst)
     if err:
         return err
+    it.intimidation_score(prow, success)
     row[M_INTIMIDATIONS] += 1
-    released = weakest(tok, ts, L_ARMY, g[G_ACTING], -1)
+    a = g[G_ACTING]
+    released = weakest(tok, ts, L_ARMY, a, CAV if kind == 1 else INF)
+    if released < 0:
+        released = weakest(tok, ts, L_ARMY, a, -1)
     if released >= 0:
         place_nr_unit(city, cost, cs, tok, ts, released, cp)
-    if prow[it.WIN]:
-        target, best = -1, 99
-        for t in range(ts.shape[0]):
-            if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and \
-                    is_kind(tok, t, -1) and tok[t, TK_VIRTUS] < best:
-                target, best = t, tok[t, TK_VIRTUS]
-        if target >= 0:
-            put(ts, target, L_ARMY, g[G_ACTING], FACE_ROMAN)
+    if success:
+        t = target_counter[target]
+        inf, cav = army_counts(tok, ts, a)
+        max_inf, max_cav = command_caps(tok, g, a)
+        if cp[CP_INTIMIDATION_NO_ROOM] and (inf >= max_inf if tok[t, TK_KIND] == INF else cav >= max_cav):
+            put(ts, t, L_R, 0, FACE_ROMAN)
+        else:
+            put(ts, t, L_ARMY, a, FACE_ROMAN)
     settle(stream, ts, g, row, prow[it.IP], 0, prow[it.R_TO_NR], 0, 0)
     return 0
 
 
 # ===================================================================================== hostile reactions (6.0)
 @njit(cache=True, apart=True)
-def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, sst, bu, bl, bstat, bg,
+def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, sst, bu, bl, bstat, bg,
              bst, brow, prow, wbuf, row):
     """One hostile reaction (6.0, table kor_reactions.csv): an invasion army formed this turn makes the first
     one a military reaction; else a d6: 1 military (6.1), 2-4 revolt (6.2), 5 ambush (6.4), 6 treason (6.3). A
@@ -2512,21 +2533,21 @@ def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, s
             k = i
     if k >= 0:
         ws[k, WS_NEW] = 0
-        return march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl, bstat, bg,
+        return march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg,
                      bst, brow, wbuf, row, k)
     die = rng.d6(stream)
     if die == 1:
         for i in range(MAX_WARS):
             if ws[i, WS_WAR] >= 0 and ws[i, WS_LEADER] >= 0:
-                return march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl,
+                return march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl,
                              bstat, bg, bst, brow, wbuf, row, i)
     elif die == 5:
-        done, err = ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl,
+        done, err = ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl,
                            bstat, bg, bst, brow, wbuf, row)
         if done or err:
             return err
     elif die == 6:
-        return treason(stream, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row)
+        return treason(stream, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow, row)
     if die != 1 and die != 5 or not cp[CP_REACTION_FALLBACK_LOST]:
         # 6.2 revolt: NR units in the cities already shelter with their people; one token drawn from NR, on
         # its NR face (an empty NR container wins the campaign, 8.0)
@@ -2535,7 +2556,7 @@ def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, s
 
 
 @njit(cache=True, apart=True)
-def treason(stream, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row):
+def treason(stream, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow, row):
     """KoR 6.3 by ``treason.treason_game``: the weakest Roman garrison outside Rome (KOR-A43; ties at random)
     flips to its NR face on d6 - k > its Virtus, k IP bought by Rome (DP-T01); else +1 VP. None: no effect."""
     tr = _treason
@@ -2561,7 +2582,7 @@ def treason(stream, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, r
     copy_into(p, pv0[PROC_TREASON])
     p[tr.GARRISON], p[tr.IP_AVAILABLE] = best, g[G_IP]
     prow[:] = 0
-    err = tr.treason_game(stream, prow, subc[PROC_TREASON], subp[PROC_TREASON], slots, p, sst)
+    err = tr.treason_game(stream, prow, codes, params, slots, PROC_BASE[PROC_TREASON], p, sst)
     if err:
         return err
     if not prow[tr.WIN]:
@@ -2574,7 +2595,7 @@ def treason(stream, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, r
 
 
 @njit(cache=True, apart=True)
-def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
+def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
            brow, wbuf, row):
     """KoR 6.4: an NR army with a leader (a leader with units in a city of his people; proposed: the one nearest a
     Roman-held city of his people) falls on that city, reinforced by a random unit of its people (the general
@@ -2602,7 +2623,7 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slo
         put(ts, u, L_CITY, c0, FACE_NR)
     a = army_here(tok, ts, g, best)
     if a >= 0:
-        err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow,
+        err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow,
                          wbuf, row, a, L_CITY, c0, src, people, False, 0, _battle.MODE_AMBUSH, True)
         return True, err
     garrison, leader = roman_defence(tok, ts, g, cp, best)
@@ -2649,7 +2670,7 @@ def is_target(city, cs, tok, ts, g, war, ws, cp, k, c):
 
 
 @njit(cache=True, apart=True)
-def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
+def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
           brow, wbuf, row, k):
     """6.1 and the wars of 9.1-9.7: invasion army ``k`` moves toward Rome along the cheapest road path, at most
     its movement allowance (5.2: 14 MP with infantry, 20 without), and stops to fight a Roman army where it
@@ -2681,7 +2702,7 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slot
                 if b != a and army_exists(g, b) and g[G_ARMY_AT + b] == at and army_units(tok, ts, b) == 0:
                     army_home(tok, ts, g, cp, b)  # a leader alone withdraws to Rome
             if a >= 0:
-                err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst,
+                err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
                                  brow, wbuf, row, a, L_WAR, k, leader, people, war[w, WR_INVADER], 0,
                                  _battle.MODE_BATTLE, True)
                 if war_units(tok, ts, k) == 0:
@@ -2693,7 +2714,7 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slot
         if spent == 0 and cp[CP_INVADERS_BY_SEA]:
             port = landing_port(city, cost, cp, tok, ts, k, at)
             if port >= 0:
-                return sail(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row, k, port)
+                return sail(stream, city, cp, tok, ts, g, ws, war, pv0, codes, params, slots, pv, row, k, port)
         nxt = hop_to(cost, at, rome)
         if nxt < 0 or spent + cost[0, at, nxt] > mp:
             return 0
@@ -2751,17 +2772,17 @@ def landing_port(city, cost, cp, tok, ts, k, at):
 
 
 @njit(cache=True)
-def sail(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row, k, port):
+def sail(stream, city, cp, tok, ts, g, ws, war, pv0, codes, params, slots, pv, row, k, port):
     """KoR 5.8, 9.5.7.4, 9.6.7.2: invasion army ``k`` sails to ``port``; the Roman fleet may intercept it at sea
     (``naval_battle``); landing ends its move (9.4.7.1 "Le débarquement ... interrompt le mouvement de l'armée")."""
-    err, dest = naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row, k, port)
+    err, dest = naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, codes, params, slots, pv, row, k, port)
     if dest >= 0:
         ws[k, WS_AT] = dest
     return err
 
 
 @njit(cache=True)
-def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, pv, row, k, port):
+def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, codes, params, slots, pv, row, k, port):
     """KoR 5.8: the Roman ships within a move of ``port`` intercept invasion army ``k``'s fleet before it lands there,
     when ``interception`` says so (``intercepts``), in the naval battle of ``sea_fight``. The army rides the
     strongest of its ships, and is lost with it (KOR-A41 eliminated_c4). Undecided after three rounds, both fleets
@@ -2782,7 +2803,7 @@ def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, 
             n_nr += 1
     if not intercepts(cp, tok, g, roman, n_roman, nr, n_nr):
         return 0, port
-    err = sea_fight(stream, cp, tok, ts, g, pv0, subc, subp, slots, pv, row, roman, n_roman, nr, n_nr)
+    err = sea_fight(stream, cp, tok, ts, g, pv0, codes, params, slots, pv, row, roman, n_roman, nr, n_nr)
     if err:
         return err, port
     if ts[nr[carrier], TS_LOC] != L_WAR:
@@ -2805,7 +2826,7 @@ def naval_battle(stream, city, cp, tok, ts, g, ws, war, pv0, subc, subp, slots, 
 
 
 @njit(cache=True)
-def port_interception(stream, city, cp, tok, ts, g, cs, ws, pv0, subc, subp, slots, pv, row, at, c):
+def port_interception(stream, city, cp, tok, ts, g, cs, ws, pv0, codes, params, slots, pv, row, at, c):
     """9.4.7.1: « Il est cependant possible d'intercepter les navires ennemis dans le port AVANT de débarquer » (it is
     possible, though, to intercept the enemy ships in the port BEFORE landing): the Roman fleet carrying the acting army
     from ``at`` into port ``c`` meets the ships of the invasion armies standing there, when ``interception`` says so
@@ -2831,7 +2852,7 @@ def port_interception(stream, city, cp, tok, ts, g, cs, ws, pv0, subc, subp, slo
             n_nr += 1
     if not intercepts(cp, tok, g, roman, n_roman, nr, n_nr):
         return 0
-    err = sea_fight(stream, cp, tok, ts, g, pv0, subc, subp, slots, pv, row, roman, n_roman, nr, n_nr)
+    err = sea_fight(stream, cp, tok, ts, g, pv0, codes, params, slots, pv, row, roman, n_roman, nr, n_nr)
     if err:
         return err
     a = g[G_ACTING]
@@ -2885,7 +2906,7 @@ def afloat(ts, ships, count, loc):
 
 
 @njit(cache=True, apart=True)
-def sea_fight(stream, cp, tok, ts, g, pv0, subc, subp, slots, pv, row, roman, n_roman, nr, n_nr):
+def sea_fight(stream, cp, tok, ts, g, pv0, codes, params, slots, pv, row, roman, n_roman, nr, n_nr):
     """KoR 5.8: the naval battle of ``naval.naval_game``, with its default bots, between the Roman ships
     ``roman[:n_roman]`` and the NR ships ``nr[:n_nr]`` (the Roman fleet attacks, no leader aboard; the Good Omen
     counts, KOR-A58): its VP and IP; sunk Roman ships go into the R container, NR ones back to their people ("les
@@ -2901,7 +2922,7 @@ def sea_fight(stream, cp, tok, ts, g, pv0, subc, subp, slots, pv, row, roman, n_
     state = np.zeros(NAVAL_STATE_SIZE, np.int64)
     ships = np.zeros((nv.N_SCRATCH, nv.MAX_SHIPS), np.int64)
     nrow = np.zeros(nv.N_METRICS, np.int64)
-    err = nv.naval_game(stream, nrow, subc[PROC_NAVAL], subp[PROC_NAVAL], slots, p, state, ships)
+    err = nv.naval_game(stream, nrow, codes, params, slots, PROC_BASE[PROC_NAVAL], p, state, ships)
     if err:
         return err
     row[M_NAVAL_BATTLES] += 1
@@ -3324,15 +3345,15 @@ def next_draw(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
 
 
 @njit(cache=True)
-def campaign_init(stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
+def campaign_init(stream, cp, city, cost, tok, per, war, pv0, stab, ts, g, cs, ws, dstate, pv, sst, bu,
                   bl, bstat, bg, bst, brow, prow, wbuf, row):
     campaign_setup(stream, cp, city, tok, per, ts, g, cs, ws, row)
     g[G_STAGE] = ST_PERIOD
 
 
 @njit(cache=True, apart=True)
-def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
-                     bl, bstat, bg, bst, brow, prow, wbuf, row):
+def campaign_advance(stream, codes, params, slots, offset, cp, city, cost, tok, per, war, pv0, stab, ts, g, cs, ws,
+                     dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row):
     """The turn sequence of 5.2 from where the campaign stands to the next Roman decision or its end: DP-K05 after
     a draw that gives Rome a garrison, DP-K02 (the army formed in Rome) before the march on Alba Longa (9.3.7.3 a)
     and, with DP-K01 (the next action), before each action, DP-K07 and DP-K06 at the end of the turn.
@@ -3341,7 +3362,6 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
     one (with each token's own dice), the action allowance, each Roman action's procedure (pillage's reactions at
     once), the hostile reactions, the invasion armies' marches, the end-of-turn swap.
     """
-    slots = None
     while True:
         if g[G_ENDED]:
             score(cp, city, tok, ts, cs, g, row)
@@ -3378,15 +3398,15 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
         elif stage == ST_ACTIONS:
             if g[G_IMMEDIATE] > 0:
                 g[G_IMMEDIATE] -= 1
-                err = reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, sst, bu,
+                err = reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, sst, bu,
                                bl, bstat, bg, bst, brow, prow, wbuf, row)
                 if err:
                     return err_end(g, err)
                 continue
             if g[G_ASKED]:
                 g[G_ASKED], g[G_FORMING] = 0, NOT_FORMED
-                err = roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, slots, ts, g, cs, ws,
-                                   pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row, g[G_ACTION])
+                err = roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, slots, ts, g, cs,
+                                   ws, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row, g[G_ACTION])
                 if err:
                     return err_end(g, err)
                 continue
@@ -3403,7 +3423,7 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
         elif stage == ST_REACTIONS:
             if g[G_REACTIONS] > 0:
                 g[G_REACTIONS] -= 1
-                err = reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, sst, bu,
+                err = reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, sst, bu,
                                bl, bstat, bg, bst, brow, prow, wbuf, row)
                 if err:
                     return err_end(g, err)
@@ -3413,7 +3433,7 @@ def campaign_advance(stream, cp, city, cost, tok, per, war, pv0, stab, subc, sub
             for k in range(MAX_WARS):
                 ws[k, WS_NEW] = 0
                 if ws[k, WS_WAR] >= 0 and g[G_ENDED] == 0:
-                    err = march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, subc, subp, slots, pv, bu, bl,
+                    err = march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl,
                                 bstat, bg, bst, brow, wbuf, row, k)
                     if err:
                         return err_end(g, err)
@@ -3455,7 +3475,7 @@ def diarchy(tok, ts, g, row):
 
 
 @njit(cache=True, apart=True)
-def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, slots, ts, g, cs, ws, pv, sst, bu, bl,
+def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu, bl,
                  bstat, bg, bst, brow, prow, wbuf, row, action):
     """DP-K01's action taken (5.0): each costs one of the allowance (KOR-A1 separate); a war action asks the
     Senate first (refused: nothing is spent). Choosing the army for the next action and the Diarchy (DP-K04) cost
@@ -3491,7 +3511,7 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, s
             row[M_SEA_MOVES] += 1
             g[G_ACTIONS] -= 1
             g[G_MOVED] = 0
-            return port_interception(stream, city, cp, tok, ts, g, cs, ws, pv0, subc, subp, slots, pv, row, at, c)
+            return port_interception(stream, city, cp, tok, ts, g, cs, ws, pv0, codes, params, slots, pv, row, at, c)
         # 5.2: along roads and tracks, within the allowance (checked by legal)
         # KOR-A1: each move is an action (separate); combined, a move and the operation after it are one, paid
         # by the operation, a move followed by another move by that next move
@@ -3508,7 +3528,7 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, s
     if at == cp[CP_FALERII]:
         g[G_FALERII_DUE] = 0  # 9.2.6: "Rome doit attaquer les Falerii, quel que soit le résultat"
     reactions, immediate = g[G_REACTIONS], g[G_IMMEDIATE]
-    err = operation(stream, city, cost, cp, tok, war, pv0, stab, subc, subp, slots, ts, g, cs, ws, pv, sst, bu, bl,
+    err = operation(stream, city, cost, cp, tok, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu, bl,
                     bstat, bg, bst, brow, prow, wbuf, row, at, op)
     # KOR-A2: when the action's hostile reactions come (literal: pillage's at once, 5.4, the others at the end
     # of the action phase, 6.0)
@@ -3521,24 +3541,24 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, subc, subp, s
 
 
 @njit(cache=True, apart=True)
-def operation(stream, city, cost, cp, tok, war, pv0, stab, subc, subp, slots, ts, g, cs, ws, pv, sst, bu, bl, bstat,
+def operation(stream, city, cost, cp, tok, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu, bl, bstat,
               bg, bst, brow, prow, wbuf, row, at, op):
     """DP-K01's operation ``op`` where the acting army stands, by its procedure."""
     if op == OP_SIEGE:
-        return army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, subc, subp, slots, pv, sst, bu, bl,
+        return army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, params, slots, pv, sst, bu, bl,
                           bstat, bg, bst, brow, prow, wbuf, row, at)
     if op == OP_PILLAGE:
-        return roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, at)
+        return roman_pillage(stream, city, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow, row, at)
     if op == OP_CORRUPTION:
-        return roman_corruption(stream, city, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row, at)
+        return roman_corruption(stream, city, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow, row, at)
     if op == OP_INTIMIDATION:
-        return roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, subc, subp, slots, pv, sst, prow, row,
+        return roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow, row,
                                   at)
     for k in range(MAX_WARS):
         if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == at and war_units(tok, ts, k) > 0:
             w = ws[k, WS_WAR]
-            err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, subc, subp, slots, pv, bu, bl, bstat, bg, bst, brow,
-                             wbuf, row, g[G_ACTING], L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE],
+            err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
+                             brow, wbuf, row, g[G_ACTING], L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE],
                              war[w, WR_INVADER], 1, _battle.MODE_BATTLE, True)
             if war_units(tok, ts, k) == 0:
                 end_war(tok, war, ts, g, ws, k, True, row)
@@ -3584,13 +3604,13 @@ def decision_width(point, state):
 
 
 @njit(cache=True)
-def campaign_legal(point, action, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst,
+def campaign_legal(point, action, cp, city, cost, tok, per, war, pv0, stab, ts, g, cs, ws, dstate, pv, sst,
                    bu, bl, bstat, bg, bst, brow, prow, wbuf, row):
     return decision_legal(point, dstate, action)
 
 
 @njit(cache=True)
-def campaign_apply(point, action, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst,
+def campaign_apply(point, action, cp, city, cost, tok, per, war, pv0, stab, ts, g, cs, ws, dstate, pv, sst,
                    bu, bl, bstat, bg, bst, brow, prow, wbuf, row):
     if point == P_ACTION:
         g[G_ACTION] = action
@@ -3610,8 +3630,8 @@ def campaign_apply(point, action, cp, city, cost, tok, per, war, pv0, stab, subc
 
 
 @njit(cache=True)
-def campaign_decide(offset, point, codes, params, slots, stream, cp, city, cost, tok, per, war, pv0, stab, subc, subp,
-                    ts, g, cs, ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row):
+def campaign_decide(offset, point, codes, params, slots, stream, cp, city, cost, tok, per, war, pv0, stab, ts, g, cs,
+                    ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row):
     i = offset + point
     if point == P_ACTION:
         return decide_action(codes[i], params[i], dstate, stream, slots, i)
@@ -3900,6 +3920,18 @@ EXCESS = DecisionPoint(
 CAMPAIGN_POINTS = (ACTION, ARMY, GARRISON_PLACE, LOSS, RETREAT, EXCESS)
 
 
+def _inside(procedure, point):
+    """``point`` of ``procedure`` as the campaign asks it: named ``procedure.point``, a point no game state stops at
+    (the procedure is played through inside the campaign's rules), its built-ins but the searches."""
+    plain = {name: b for name, b in point.builtins.items() if b.code not in SEARCH_CODES}
+    return replace(point, name=f"{procedure}.{point.name}", builtins=plain, hook=True,
+                   doc=f"Inside the campaign's {procedure} ({point.rule}): {point.doc}")
+
+
+# the procedures' points, after the campaign's own (PROC_BASE)
+PROCEDURE_POINTS = tuple(_inside(name, point) for name, points in zip(PROC_NAMES, _PROC_POINTS) for point in points)
+
+
 @njit(cache=True)
 def best_unit(state, at, kind, strongest):
     """1 + the unit at ``at`` (``U_*``) of ``kind`` (-1: either) with the highest (``strongest``) or lowest
@@ -3993,19 +4025,19 @@ def decide_excess(code, params, state, stream, slots, slot):
 
 # ============================================================================================= the machine
 @njit(cache=True)
-def campaign_player(point, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
+def campaign_player(point, cp, city, cost, tok, per, war, pv0, stab, ts, g, cs, ws, dstate, pv, sst, bu,
                     bl, bstat, bg, bst, brow, prow, wbuf, row):
     return 0  # every decision is Rome's; the NR side is the rules' bot
 
 
 @njit(cache=True)
-def campaign_actions(point, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
+def campaign_actions(point, cp, city, cost, tok, per, war, pv0, stab, ts, g, cs, ws, dstate, pv, sst, bu,
                      bl, bstat, bg, bst, brow, prow, wbuf, row):
     return decision_width(point, dstate)
 
 
 @njit(cache=True)
-def campaign_reward(player, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs, ws, dstate, pv, sst, bu,
+def campaign_reward(player, cp, city, cost, tok, per, war, pv0, stab, ts, g, cs, ws, dstate, pv, sst, bu,
                     bl, bstat, bg, bst, brow, prow, wbuf, row):
     """1 for a won campaign (8.0), 0 for a lost one."""
     return 1.0 if g[G_WON] else 0.0
@@ -4014,7 +4046,7 @@ def campaign_reward(player, cp, city, cost, tok, per, war, pv0, stab, subc, subp
 # the dice of the containers are the only thing hidden, and they are chance, not another player's choice
 campaign_game = machine_game("campaign_game", campaign_init, campaign_advance, campaign_legal, campaign_apply,
                              campaign_decide, Search(campaign_player, campaign_actions, campaign_reward, None),
-                             max_actions=1 + max(MAX_CITIES + N_OPS, MAX_COUNTERS))
+                             max_actions=1 + max(MAX_CITIES + N_OPS, MAX_COUNTERS), nested=True)
 
 
 @njit(cache=True)
@@ -4033,10 +4065,10 @@ def campaign_scratch(args):
 
 
 @njit(cache=True, apart=True)
-def campaign_play(stream, row, codes, params, slots, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g, cs,
+def campaign_play(stream, row, codes, params, slots, cp, city, cost, tok, per, war, pv0, stab, ts, g, cs,
                   ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf):
     """One campaign to its end; 0 or a policy error code (DP-K01's, or a procedure's)."""
-    err = campaign_game(stream, codes, params, slots, 0, cp, city, cost, tok, per, war, pv0, stab, subc, subp, ts, g,
+    err = campaign_game(stream, codes, params, slots, 0, cp, city, cost, tok, per, war, pv0, stab, ts, g,
                         cs, ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row)
     return err if err else g[G_ERROR]
 
@@ -4046,8 +4078,8 @@ campaign_kernel = block_kernel("campaign_kernel", campaign_scratch, campaign_pla
 
 
 def campaign_view(point, arrays):
-    return arrays[14]
+    return arrays[12]  # dstate, after the scenario's 8 arrays and ts, g, cs, ws
 
 
 MACHINE = Machine(campaign_init, campaign_advance, campaign_legal, campaign_apply, decider(campaign_game),
-                  campaign_scratch, campaign_view)
+                  campaign_scratch, campaign_view, nested=True)

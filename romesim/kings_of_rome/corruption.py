@@ -26,8 +26,9 @@ def corruption_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def corruption_game(stream, row, codes, params, slots, p, state):
-    """KoR 5.6: 2 IP, then d6 > the garrison's Virtus takes the city (+1 VP, or +2 IP pillaged when alone)."""
+def corruption_game(stream, row, codes, params, slots, offset, p, state):
+    """KoR 5.6: 2 IP, then d6 > the garrison's Virtus takes the city (+1 VP, or +2 IP pillaged when alone).
+    ``offset``: the index of DP-C02 in ``codes``, ``params`` and ``slots``."""
     row[:] = 0
     row[IP] = -2  # paid before rolling
     g = p[GARRISON]
@@ -38,10 +39,10 @@ def corruption_game(stream, row, codes, params, slots, p, state):
             # DP-C02: only a garrison standing alone lets the player pillage instead
             state[:] = 0
             state[0] = g
-            action = decide_corruption_taken(codes[DP_CORRUPTION_TAKEN], params[DP_CORRUPTION_TAKEN], state, stream,
-                                             slots, DP_CORRUPTION_TAKEN)
+            i = offset + DP_CORRUPTION_TAKEN
+            action = decide_corruption_taken(codes[i], params[i], state, stream, slots, i)
             if action != 0 and action != 1:
-                return error_code(DP_CORRUPTION_TAKEN, action)
+                return error_code(i, action)
             pillaged = action == 1
         if pillaged:
             row[IP] += 2
@@ -52,4 +53,10 @@ def corruption_game(stream, row, codes, params, slots, p, state):
     return 0
 
 
-corruption_kernel = block_kernel("corruption_kernel", corruption_scratch, corruption_game, N_METRICS)
+@njit(cache=True, inline="always")
+def corruption_play(stream, row, codes, params, slots, p, state):
+    """The kernel's game: the corruption whose decision points come first (``corruption_game`` at offset 0)."""
+    return corruption_game(stream, row, codes, params, slots, 0, p, state)
+
+
+corruption_kernel = block_kernel("corruption_kernel", corruption_scratch, corruption_play, N_METRICS)

@@ -37,26 +37,42 @@ def fill_state(state, n, units):
 
 
 @njit(cache=True, inline="always")
+def intimidation_choices(stream, codes, params, slots, offset, n, units, state):
+    """KoR 5.3's two decisions and its die: the Roman unit released (DP-I01: 0 infantry, 1 cavalry), the NR unit
+    targeted (DP-I02: its index among the ``n`` of ``units``) and whether d6 > its Virtus. ``offset``: the index of
+    DP-I01 in ``codes``, ``params`` and ``slots``. Returns ``(error code or 0, released, target, success)``."""
+    fill_state(state, n, units)
+    i = offset + DP_INTIM_RELEASED
+    released = decide_fides_release(codes[i], params[i], state, stream, slots, i)
+    if released != 0 and released != 1:
+        return error_code(i, released), released, 0, False
+    fill_state(state, n, units)  # again: DP-I02 sees the documented state whatever a user's DP-I01 did to it
+    i = offset + DP_INTIM_TARGET
+    target = decide_intimidation_target(codes[i], params[i], state, stream, slots, i)
+    if target < 0 or target >= n:
+        return error_code(i, target), released, target, False
+    return np.int64(0), released, target, rng.d6(stream) > units[target]
+
+
+@njit(cache=True, inline="always")
+def intimidation_score(row, success):
+    """5.3's table: a success +2 IP; the action's 1 IP; one random token R -> NR whatever happens."""
+    row[:] = 0
+    if success:
+        row[WIN] = 1
+        row[IP] = 2
+    row[IP] -= 1
+    row[R_TO_NR] = 1
+
+
+@njit(cache=True, inline="always")
 def intimidation_game(stream, row, codes, params, slots, p, units, state):
     """KoR 5.3: release a Roman unit (Fides), then d6 > the chosen NR unit's Virtus turns it Roman (+2 IP)."""
     row[:] = 0
-    n = p[N_UNITS]
-    fill_state(state, n, units)
-    action = decide_fides_release(codes[DP_INTIM_RELEASED], params[DP_INTIM_RELEASED], state, stream,
-                                  slots, DP_INTIM_RELEASED)
-    if action != 0 and action != 1:
-        return error_code(DP_INTIM_RELEASED, action)
-    fill_state(state, n, units)  # again: DP-I02 sees the documented state whatever a user's DP-I01 did to it
-    target = decide_intimidation_target(codes[DP_INTIM_TARGET], params[DP_INTIM_TARGET], state, stream,
-                                        slots, DP_INTIM_TARGET)
-    if target < 0 or target >= n:
-        return error_code(DP_INTIM_TARGET, target)
-    if rng.d6(stream) > units[target]:
-        row[WIN] = 1
-        row[IP] = 2
-    row[IP] -= 1  # the action's cost
-    row[R_TO_NR] = 1
-    return 0
+    err, _, _, success = intimidation_choices(stream, codes, params, slots, 0, p[N_UNITS], units, state)
+    if err == 0:
+        intimidation_score(row, success)
+    return err
 
 
 intimidation_kernel = block_kernel("intimidation_kernel", intimidation_scratch, intimidation_game, N_METRICS)

@@ -34,7 +34,7 @@ def naval_scratch(args):
 
 
 @njit(cache=True, inline="always")
-def naval_game(stream, row, codes, params, slots, p, state, ships):
+def naval_game(stream, row, codes, params, slots, offset, p, state, ships):
     """KoR 5.8: a Roman fleet intercepts an NR fleet; at most three rounds of simultaneous fire.
 
     Every ship afloat fires at one enemy ship and sinks it if its die exceeds that ship's Virtus (C1). Roman dice
@@ -43,6 +43,7 @@ def naval_game(stream, row, codes, params, slots, p, state, ships):
     rerolled at most once (5.7.9, KOR-A22 ``astutia_reroll=once``; again while points last with ``chained``), or
     Astutia added to every Roman die. Rome rolls first, but the hits of a round are applied together. The NR bot fires
     at a Roman ship drawn uniformly among those afloat. Fills ``row``; returns 0 or a policy error code.
+    ``offset``: the index of DP-N01 in ``codes``, ``params`` and ``slots``.
     """
     row[:] = 0
     roman, nr, target = ships[SHIP_ROMAN], ships[SHIP_NR], ships[SHIP_TARGET]
@@ -69,9 +70,9 @@ def naval_game(stream, row, codes, params, slots, p, state, ships):
             if roman[i] == 0:
                 continue
             state[1], state[2] = i, rank
-            t = decide_naval_target(codes[0], params[0], state, stream, slots, 0)
+            t = decide_naval_target(codes[offset], params[offset], state, stream, slots, offset)
             if t < 0 or t >= MAX_SHIPS or nr[t] == 0:
-                return error_code(0, t)
+                return error_code(offset, t)
             target[i] = t
             rank += 1
         for i in range(MAX_SHIPS):
@@ -123,4 +124,10 @@ def naval_game(stream, row, codes, params, slots, p, state, ships):
     return 0
 
 
-naval_kernel = block_kernel("naval_kernel", naval_scratch, naval_game, N_METRICS)
+@njit(cache=True, inline="always")
+def naval_play(stream, row, codes, params, slots, p, state, ships):
+    """The kernel's game: the naval battle whose decision points come first (``naval_game`` at offset 0)."""
+    return naval_game(stream, row, codes, params, slots, 0, p, state, ships)
+
+
+naval_kernel = block_kernel("naval_kernel", naval_scratch, naval_play, N_METRICS)

@@ -42,18 +42,19 @@ def pillage_reward(p, row, success):
 
 
 @njit(cache=True, inline="always")
-def pillage_game(stream, row, codes, params, slots, p, units, state):
-    """KoR 5.4 pillage of an NR city (5.4.1 when it is undefended). Fills ``row``; returns 0 or an error code."""
+def pillage_game(stream, row, codes, params, slots, offset, p, units, state):
+    """KoR 5.4 pillage of an NR city (5.4.1 when it is undefended). Fills ``row``; returns 0 or an error code.
+    ``offset``: the index of the pillage's first decision point in ``codes``, ``params`` and ``slots``."""
     row[:] = 0
     g, n = p[GARRISON], p[N_UNITS]
     row[IP] = -1  # the action's cost, paid whatever happens
     if g == 0 and n == 0:
         # 5.4.1: automatic; occupy with an infantry unit (romanized, no reward) or pillage (5.4 success rewards)
         state[0], state[1] = p[KING], p[SIDE_EFFECTS]
-        action = decide_undefended_city(codes[DP_PILLAGE_UNDEFENDED], params[DP_PILLAGE_UNDEFENDED], state,
-                                        stream, slots, DP_PILLAGE_UNDEFENDED)
+        i = offset + DP_PILLAGE_UNDEFENDED
+        action = decide_undefended_city(codes[i], params[i], state, stream, slots, i)
         if action != 0 and action != 1:
-            return error_code(DP_PILLAGE_UNDEFENDED, action)
+            return error_code(i, action)
         row[WIN] = 1
         if action == 0:
             row[ROMANIZED] = 1
@@ -82,11 +83,11 @@ def pillage_game(stream, row, codes, params, slots, p, units, state):
                 for i in range(n):
                     if first != 1 + i:
                         state[2 + i] = units[i]
-                action = decide_pillage_second(codes[DP_PILLAGE_SECOND], params[DP_PILLAGE_SECOND], state, stream,
-                                               slots, DP_PILLAGE_SECOND)
+                i = offset + DP_PILLAGE_SECOND
+                action = decide_pillage_second(codes[i], params[i], state, stream, slots, i)
                 legal = (action == 0 and g > 0 and first != 0) or (1 <= action <= n and action != first)
                 if not legal:
-                    return error_code(DP_PILLAGE_SECOND, action)
+                    return error_code(i, action)
             eliminated = 2
     success = eliminated == tokens
     row[ELIMINATED] = eliminated
@@ -101,4 +102,10 @@ def pillage_game(stream, row, codes, params, slots, p, units, state):
     return 0
 
 
-pillage_kernel = block_kernel("pillage_kernel", pillage_scratch, pillage_game, N_METRICS)
+@njit(cache=True, inline="always")
+def pillage_play(stream, row, codes, params, slots, p, units, state):
+    """The kernel's game: the pillage whose decision points come first (``pillage_game`` at offset 0)."""
+    return pillage_game(stream, row, codes, params, slots, 0, p, units, state)
+
+
+pillage_kernel = block_kernel("pillage_kernel", pillage_scratch, pillage_play, N_METRICS)

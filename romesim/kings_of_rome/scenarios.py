@@ -10,7 +10,6 @@ import numpy as np
 
 from ..core.errors import ExactNotSupported, ScenarioError, did_you_mean
 from ..core.exact import enumerate_dice, expectations
-from ..core.policy import SEARCH_CODES
 from ..core.policy import resolve as _resolve_policies
 from ..core.scenario import Scenario, Seat, option_table, param, register
 from . import armies as _armies
@@ -1058,7 +1057,6 @@ class Ambush(_Armies):
 from . import campaign as _campaign           # noqa: E402  (after the procedures whose defaults it compiles)
 from . import campaign_data as _campaign_data  # noqa: E402
 from . import siege as _siege                  # noqa: E402
-from ..core.policy import MAX_PARAMS           # noqa: E402
 
 _C = _campaign
 # kor_periods.csv, 9.1-9.7: first and last turn, draws R/NR, mission, failure tokens (and whether they are
@@ -1140,7 +1138,7 @@ class Campaign(Scenario):
     title = "The solo campaign: 24 turns, seven reigns, the rules' own opponent"
     p_win = "Rome wins the campaign (8.0: the NR container emptied, 20 VP at a period's end, or after turn 24)"
     metrics = CAMPAIGN_METRICS
-    decision_points = _campaign.CAMPAIGN_POINTS
+    decision_points = _campaign.CAMPAIGN_POINTS + _campaign.PROCEDURE_POINTS
     kernel = staticmethod(_campaign.campaign_kernel)
     machine = _campaign.MACHINE
 
@@ -1160,10 +1158,6 @@ class Campaign(Scenario):
     invaders_by_sea: bool = param(True, doc="an Etruscan or Greek army with ships sails from its port to the port "
                                             "nearest Rome its fleet reaches (\"they may go by land and/or sea\"); "
                                             "false: they march by land", rule="9.5.7.4, 9.6.7.2, 5.8")
-    procedures: str = param("", kind="text", doc="built-ins for the decision points of the procedures the campaign "
-                            "plays, comma-separated 'procedure.point=built-in' (e.g. 'battle.tactic=defence,"
-                            "siege.reroll=never'; `romesim list kings_of_rome.battle` lists a procedure's points); "
-                            "the points left out keep their procedure's default", rule="3.4")
     interception: str = param("even_odds", choices=("even_odds", "always", "never"),
                               doc="when the Roman fleet intercepts an invader's fleet it can reach (DP-N02): when its "
                                   "ships expect as many hits a round as the invader's (at evenly drawn targets), "
@@ -1200,6 +1194,7 @@ class Campaign(Scenario):
     greek_army_fill: str = option("greek_army_fill")
     volsci_entry_box_clause: str = option("volsci_entry_box_clause")
     falerii_people: str = option("falerii_people")
+    intimidation_over_capacity: str = option("intimidation_over_capacity")
 
     def check(self):
         super().check()
@@ -1207,40 +1202,10 @@ class Campaign(Scenario):
             if key not in EVENT_KEYS:
                 raise ScenarioError(f"without: {key!r} is not a special token{did_you_mean(key, EVENT_KEYS)}; "
                                     f"expected comma-separated keys among {', '.join(EVENT_KEYS)}")
-        self.procedure_policies()
         self.data()  # the files load and validate now, with errors naming file, row and field
 
     def left_out(self):
         return [k.strip() for k in self.without.split(",") if k.strip()]
-
-    def procedure_policies(self):
-        """``procedures`` read and checked: ``{procedure: {point: built-in}}``."""
-        procedures = _procedure_scenarios()
-        chosen = {}
-        for item in (i.strip() for i in self.procedures.split(",")):
-            if not item:
-                continue
-            key, _, builtin = (part.strip() for part in item.partition("="))
-            name, _, point = key.partition(".")
-            if not builtin or not point:
-                raise ScenarioError(f"procedures: {item!r} is not 'procedure.point=built-in'; expected e.g. "
-                                    "'battle.tactic=defence'")
-            if name not in procedures:
-                raise ScenarioError(f"procedures: unknown procedure {name!r}{did_you_mean(name, procedures)}; "
-                                    f"allowed: {', '.join(procedures)}")
-            points = {dp.name: dp for dp in procedures[name][1].decision_points}
-            if point not in points:
-                raise ScenarioError(f"procedures: {name} has no decision point {point!r}"
-                                    f"{did_you_mean(point, points)}; its points: {', '.join(points)}")
-            # a procedure inside the campaign is played without the search's copies of it: built-ins only
-            plain = [b for b, v in points[point].builtins.items() if v.code not in SEARCH_CODES]
-            if builtin not in plain:
-                raise ScenarioError(f"procedures: {key}={builtin!r} is not allowed{did_you_mean(builtin, plain)}; "
-                                    f"its built-ins inside the campaign: {', '.join(plain)}")
-            if point in chosen.setdefault(name, {}):
-                raise ScenarioError(f"procedures: {key} is given twice")
-            chosen[name][point] = builtin
-        return chosen
 
     def choice_code(self, name):
         """The option's value as its index among the option's readings (kor_options.csv's order, which the
@@ -1310,6 +1275,7 @@ class Campaign(Scenario):
         cp[_C.CP_OSTIA] = index("Ostia")
         cp[_C.CP_INVADERS_BY_SEA] = self.invaders_by_sea
         cp[_C.CP_INTERCEPTION] = self.choice_code("interception")
+        cp[_C.CP_INTIMIDATION_NO_ROOM] = self.intimidation_over_capacity == "not_allowed"
         city = np.zeros((n, _C.CT_SEA + n), np.int64)
         city[:, _C.CT_PEOPLE] = cmap.people
         if self.falerii_people == "latin":  # KOR-A48: Falerii in 3.5's Latin group, not the Rasna one
@@ -1346,19 +1312,12 @@ class Campaign(Scenario):
             war[_C.N_WARS + i] = war[_C.W_ETRUSCAN]
             war[_C.N_WARS + i, _C.WR_START] = index(start)
         war[_C.N_WARS + 1, _C.WR_SHIPS:] = 0  # 9.7.7.3: the third war comes by land, with no ship die
-        pv0, stab, subc, subp = _procedure_defaults()
-        chosen = self.procedure_policies()
-        if chosen:
-            subc, subp = subc.copy(), subp.copy()
-            for name, policies in chosen.items():
-                k, scenario = _procedure_scenarios()[name]
-                resolved = _resolve_policies(scenario.decision_points, policies)
-                subc[k, :resolved.codes.size], subp[k, :resolved.codes.size] = resolved.codes, resolved.params
+        pv0, stab = _procedure_defaults()
         # DP-K03 (9.2.7.3-9.2.7.4): the royal army's roads while the Falisci hold Falerii (held bit 1), the
         # Capenati Capena (bit 2), both, or neither (0, also every other army's roads): ``campaign.held_homes``
         homes = ("Falerii", "Capena")
         cost = np.stack([cmap.cost_avoiding([h for b, h in enumerate(homes) if held >> b & 1]) for held in range(4)])
-        return (cp, city, cost, tok, per, war, pv0, stab, subc, subp)
+        return (cp, city, cost, tok, per, war, pv0, stab)
 
     @staticmethod
     def _manifest(cmap, cnt):
@@ -1397,34 +1356,18 @@ class Campaign(Scenario):
 
 
 _PROCEDURE_DEFAULTS = []
-_PROCEDURES = {}
-
-
-def _procedure_scenarios():
-    """``{name: (PROC_* row, scenario)}``: the procedures the campaign plays, each as its own scenario at the
-    defaults the campaign plays it with."""
-    if not _PROCEDURES:
-        _PROCEDURES.update(siege=(_C.PROC_SIEGE, Siege()), pillage=(_C.PROC_PILLAGE, Pillage()),
-                           corruption=(_C.PROC_CORRUPTION, Corruption()),
-                           intimidation=(_C.PROC_INTIMIDATION, Intimidation()), treason=(_C.PROC_TREASON, Treason()),
-                           battle=(_C.PROC_BATTLE, Battle(invader_war=True, nr_people="samnites")),
-                           ambush=(_C.PROC_AMBUSH, Ambush()), naval=(_C.PROC_NAVAL, Naval()))
-    return _PROCEDURES
-
-
 def _procedure_defaults():
-    """The procedures' compiled parameter vectors and built-in policies at their scenarios' defaults: the campaign
-    plays each by the same rules and bots as ``kings_of_rome.siege``, ``.pillage`` ... (rows ``PROC_*``)."""
+    """The procedures' compiled parameter vectors at their scenarios' defaults (rows ``PROC_*``) and the siege's
+    success tables: the campaign plays each by the same rules as ``kings_of_rome.siege``, ``.pillage`` ...; their
+    decision points are the campaign's own ``procedure.point`` ones."""
     if not _PROCEDURE_DEFAULTS:
         pv0 = np.zeros((_C.N_PROC, _C.PV_SIZE), np.int64)
-        subc = np.zeros((_C.N_PROC, _C.SUB_POINTS), np.int64)
-        subp = np.zeros((_C.N_PROC, _C.SUB_POINTS, MAX_PARAMS), np.float64)
-        for k, scenario in _procedure_scenarios().values():
+        # the procedures in PROC_* order, each as its own scenario at the defaults the campaign plays it with
+        procedures = (Siege(), Pillage(), Corruption(), Intimidation(), Treason(),
+                      Battle(invader_war=True, nr_people="samnites"), Ambush(), Naval())
+        for k, scenario in enumerate(procedures):
             p = scenario.kernel_args()[0]
             pv0[k, :p.size] = p
-            resolved = _resolve_policies(scenario.decision_points)
-            subc[k, :resolved.codes.size] = resolved.codes
-            subp[k, :resolved.codes.size] = resolved.params
         siege_p = pv0[_C.PROC_SIEGE].copy()
         stab = np.zeros((4, 7, 2, 5, 7), np.int64)
         s = _siege
@@ -1433,5 +1376,5 @@ def _procedure_defaults():
                 for omen in range(2):
                     siege_p[s.GARRISON], siege_p[s.LEADER], siege_p[s.OMEN] = g, lead, omen
                     stab[g, lead, omen] = success_table(siege_p)
-        _PROCEDURE_DEFAULTS.extend((pv0, stab, subc, subp))
+        _PROCEDURE_DEFAULTS.extend((pv0, stab))
     return tuple(_PROCEDURE_DEFAULTS)

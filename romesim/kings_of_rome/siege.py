@@ -80,7 +80,7 @@ def faces(table, kind):
 
 
 @njit(cache=True, inline="always")
-def siege_roll(stream, table, kind, stage, faces_b, points, chained, state, codes, params, slots):
+def siege_roll(stream, table, kind, stage, faces_b, points, chained, state, codes, params, slots, offset):
     """One siege roll with Astutia rerolls (C3, KOR-A22). KoR 5.7.9: one Astutia point « affecte » one attack, so a
     failed roll is rerolled at most once (``astutia_reroll=once``); with ``chained`` the new die may be rerolled
     again while points last. Returns ``(success, points_left, rerolls, error)``."""
@@ -90,11 +90,12 @@ def siege_roll(stream, table, kind, stage, faces_b, points, chained, state, code
     while points > 0 and not ok and (chained or rerolls == 0):
         state[0], state[1], state[2], state[3] = stage, die, points, table[kind, 0]
         state[4], state[5], state[6] = faces(table, kind), faces_b, chained
-        action = decide_reroll(codes[DP_REROLL], params[DP_REROLL], state, stream, slots, DP_REROLL)
+        i = offset + DP_REROLL
+        action = decide_reroll(codes[i], params[i], state, stream, slots, i)
         if action == 0:
             break
         if action != 1:
-            return 0, points, rerolls, error_code(DP_REROLL, action)
+            return 0, points, rerolls, error_code(i, action)
         points -= 1
         rerolls += 1
         die = rng.d6(stream)
@@ -115,9 +116,10 @@ def victory_reward(p, row):
 
 
 @njit(cache=True, inline="always")
-def siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots):
+def siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots, offset):
     """KoR 5.5 a-c: the siege rolls against the garrison and the leader and units still in the city. Adds to
-    ``row``; returns 0 or a policy error code."""
+    ``row``; returns 0 or a policy error code. ``offset``: the index of the siege's first decision point in
+    ``codes``, ``params`` and ``slots`` (0 here; the campaign's siege points follow its own)."""
     g = p[GARRISON]
     points = p[ASTUTIA]
     chained = p[CHAINED]
@@ -139,13 +141,13 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots)
             kind = ROLL_A_GARRISON
         elif mode == TARGET_PLAYER_CHOICE:
             state[0], state[1], state[2], state[3] = g, lead, p[FIRST_GE], p[OMEN]
-            action = decide_first_target(codes[DP_FIRST_TARGET], params[DP_FIRST_TARGET], state, stream,
-                                         slots, DP_FIRST_TARGET)
+            i = offset + DP_FIRST_TARGET
+            action = decide_first_target(codes[i], params[i], state, stream, slots, i)
             if action != 0 and action != 1:
-                return error_code(DP_FIRST_TARGET, action)
+                return error_code(i, action)
             kind = ROLL_A_LEADER if action == 1 else ROLL_A_GARRISON
     ok, points, rr, err = siege_roll(stream, table, kind, 0, faces_b, points, chained, state, codes, params,
-                                     slots)
+                                     slots, offset)
     if err:
         return err
     rolls += 1
@@ -167,13 +169,13 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots)
         kind = ROLL_B_EITHER if lead > 0 else ROLL_B_GARRISON
         if p[SECOND_DECLARE] and g > 0 and lead > 0:
             state[0], state[1], state[2], state[3] = g + 1, lead, p[SECOND_EQ], p[OMEN]
-            action = decide_second_criterion(codes[DP_SECOND_CRITERION], params[DP_SECOND_CRITERION], state,
-                                             stream, slots, DP_SECOND_CRITERION)
+            i = offset + DP_SECOND_CRITERION
+            action = decide_second_criterion(codes[i], params[i], state, stream, slots, i)
             if action != 0 and action != 1:
-                return error_code(DP_SECOND_CRITERION, action)
+                return error_code(i, action)
             kind = ROLL_B_LEADER if action == 1 else ROLL_B_GARRISON
         ok, points, rr, err = siege_roll(stream, table, kind, 1, 0, points, chained, state, codes, params,
-                                         slots)
+                                         slots, offset)
         if err:
             return err
         rolls += 1
@@ -186,10 +188,11 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots)
             while losses > 0 and (has_g or has_lead or units > 0):
                 required = 1 if (p[KING_LED] and losses == 1 and has_lead) else 0
                 state[0], state[1], state[2], state[3], state[4] = has_g, has_lead, units, losses, required
-                action = decide_losses(codes[DP_LOSSES], params[DP_LOSSES], state, stream, slots, DP_LOSSES)
+                i = offset + DP_LOSSES
+                action = decide_losses(codes[i], params[i], state, stream, slots, i)
                 legal = ((action == 0 and has_g) or (action == 1 and units > 0) or (action == 2 and has_lead))
                 if not legal or (required and action != 2):
-                    return error_code(DP_LOSSES, action)
+                    return error_code(i, action)
                 if action == 0:
                     has_g = False  # a lost garrison is flipped to Rome (KOR-A9)
                 elif action == 1:
@@ -324,7 +327,7 @@ def siege_game(stream, row, codes, params, slots, p, table, bp, bunits, bleaders
     err, go_on, lead, units = siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, slots, sortie_p,
                                             sortie_units, sortie_leaders, status, bg, bstate, brow)
     if go_on:
-        err = siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots)
+        err = siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots, 0)
     tribune_fate(row, p)
     return err
 
@@ -336,7 +339,7 @@ def siege_rolls_game(stream, row, codes, params, slots, p, table, bp, bunits, bl
     and the Tribune's fate, in a kernel without the battle's code, so that it compiles in a fraction of the time
     and pays nothing for the battles it cannot fight. Fills ``row``; returns 0 or a policy error code."""
     row[:] = 0
-    err = siege_rolls(stream, row, state, p, table, p[LEADER], p[UNITS], codes, params, slots)
+    err = siege_rolls(stream, row, state, p, table, p[LEADER], p[UNITS], codes, params, slots, 0)
     tribune_fate(row, p)
     return err
 
