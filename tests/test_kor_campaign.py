@@ -400,7 +400,7 @@ def test_the_procedures_points_follow_the_campaigns_in_order():
         assert names[C.PROC_BASE[k]].startswith(procedure + ".")
         assert not names[C.PROC_BASE[k] - 1].startswith(procedure + ".")
     assert names[C.PROC_BASE[C.PROC_BATTLE] + 3] == "battle.tactic"
-    assert names[-1] == "naval.target"
+    assert names[-1] == "horatii.target"
 
 
 def test_samnite_army_follows_its_dice_and_caps():
@@ -463,11 +463,13 @@ def units_at(tok, ts, loc, at=None, face=None, people=None):
     return np.flatnonzero(mask)
 
 
-def test_horatii_duel_in_the_campaign_has_the_duels_exact_odds():
+@pytest.mark.parametrize("target", ["weakest", "strongest"])
+def test_horatii_duel_in_the_campaign_has_the_duels_exact_odds(target):
     """KoR 9.3.7.2 (Alba Longa War drawn from R): Rome's three units come from the Rome reserve first (its three
     infantry at the set-up), Alba Longa's from the Latin units on the map first, then the general reserve, the
-    player naming Rome's strongest and Alba's weakest. Alba rolls first, one die a turn (KOR-A45 single_shot), so
-    Rome's win chance is ``exact.horatii``'s for those Virtus. Won: Alba Longa's garrison turns Roman, the Roman
+    player naming Rome's strongest and Alba's weakest. Alba rolls first, one die a turn (KOR-A45 single_shot), and
+    Rome's dice aim as the campaign's ``horatii.target`` (DP-H03) says, so Rome's win chance is ``exact.horatii``'s
+    for those Virtus and that aim. Won: Alba Longa's garrison turns Roman, the Roman
     survivors stand in the Rome reserve; lost: the Latin survivors stay in Alba Longa. Every eliminated unit goes
     to its own side's container (KOR-A45 own_container)."""
     args, scratch, row = tullus_position(11)
@@ -478,12 +480,13 @@ def test_horatii_duel_in_the_campaign_has_the_duels_exact_odds():
     roman = sorted(tok[reserve, C.TK_VIRTUS])[-3:]
     on_map = sorted(tok[units_at(tok, ts0, C.L_CITY, face=C.FACE_NR, people=C.LATINS), C.TK_VIRTUS])
     latin = (on_map + sorted(tok[units_at(tok, ts0, C.L_RESERVE, people=C.LATINS), C.TK_VIRTUS]))[:3]
-    exact = float(E.horatii(roman, latin, False, False, "weakest")["p_win"])
+    exact = float(E.horatii(roman, latin, False, False, target)["p_win"])
+    aim = resolve(C.CAMPAIGN_POINTS + C.PROCEDURE_POINTS, {"horatii.target": target})
     n, wins = 2000, 0
     for game in range(n):
         ts, g, cs = ts0.copy(), g0.copy(), cs0.copy()
         row[:] = 0
-        C.horatii(stream_of(SEED, 1000 + game), city, cost, cp, tok, ts, cs, g, row)
+        C.horatii(stream_of(SEED, 1000 + game), city, cost, cp, tok, ts, cs, g, aim.codes, aim.params, None, row)
         won = row[C.M_DUELS_WON] == 1
         wins += won
         assert row[C.M_DUELS] == 1
@@ -515,7 +518,7 @@ def march_on_alba(stream, args, scratch, row, ts, g, cs, policies=None):
     C.end_forming(ts, g)
     g[C.G_ALBA_MARCH] = 0
     marched = units_at(tok, ts, C.L_ARMY)
-    C.alba_march(stream, city, cost, cp, tok, ts, cs, g, row)
+    C.alba_march(stream, city, cost, cp, tok, ts, cs, g, *PLAIN, row)
     return marched
 
 
@@ -543,7 +546,7 @@ def test_the_army_marching_on_alba_longa_is_formed_by_the_player(army):
     assert len(strongest(C.INF, 9)) > 4 and len(strongest(C.CAV, 9)) > 2
     assert len({tok[t, C.TK_VIRTUS] for t in reserve}) > 1
     stream = stream_of(SEED, 77)
-    C.alba_war(stream, city, cost, cp, tok, ts, cs, g, row, False)
+    C.alba_war(stream, city, cost, cp, tok, ts, cs, g, *PLAIN, row, False)
     assert g[C.G_ARMY_AT] == cp[C.CP_ROME] and len(units_at(tok, ts, C.L_ARMY)) == 0
     # the machine's next step, wherever the war was drawn (draws, a revolt): DP-K02 for the army in Rome
     copies = [a.copy() for a in (ts, g, cs, scratch[3])]
@@ -576,7 +579,7 @@ def test_alba_longa_war_from_nr_follows_9_3_7_3():
         ts, g, cs = ts0.copy(), g0.copy(), cs0.copy()
         row[:] = 0
         stream = stream_of(SEED, 3000 + game)
-        C.alba_war(stream, city, cost, cp, tok, ts, cs, g, row, False)
+        C.alba_war(stream, city, cost, cp, tok, ts, cs, g, *PLAIN, row, False)
         march_on_alba(stream, args, scratch, row, ts, g, cs)
         if ts[metius, C.TS_LOC] == C.L_OUT:
             captured += 1
@@ -589,7 +592,7 @@ def test_alba_longa_war_from_nr_follows_9_3_7_3():
             assert g[C.G_ALBA_SIEGE] == g[C.G_TURN] + 1 and g[C.G_ARMY_AT] == alba
             g[C.G_TURN] += 1
             r, ip, army = (ts[:, C.TS_LOC] == C.L_R).sum(), g[C.G_IP], ts[:, C.TS_LOC] == C.L_ARMY
-            C.alba_siege_again(stream, city, cost, cp, tok, ts, cs, g, row)
+            C.alba_siege_again(stream, city, cost, cp, tok, ts, cs, g, *PLAIN, row)
             retried += 1
             assert g[C.G_ALBA_SIEGE] == 0
             if not cs[alba, C.CS_ROMAN]:
@@ -625,7 +628,7 @@ def test_cocles_raid_has_the_raids_exact_odds():
     n, won, vp = 2000, 0, 0
     for game in range(n):
         ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
-        C.cocles(stream_of(SEED, 5000 + game), city, cost, cp, tok, war, ts, cs, ws, g, row)
+        C.cocles(stream_of(SEED, 5000 + game), city, cost, cp, tok, war, ts, cs, ws, g, *PLAIN, row)
         won += g[C.G_BRIDGE] == 0
         vp += g[C.G_VP] - g0[C.G_VP]
     p = float(exact["p_win"])
@@ -678,7 +681,7 @@ def test_falisci_in_numas_first_turns_oblige_rome_to_attack_falerii():
     for late in (False, True):
         ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
         g[C.G_TURN] += 2 * late  # turn 7: past Numa's first three turns
-        C.apply_event(stream_of(SEED, 42), cp, city, cost, tok, war, ts, g, cs, ws, row, token, False)
+        C.apply_event(stream_of(SEED, 42), cp, city, cost, tok, war, ts, g, cs, ws, *PLAIN, row, token, False)
         assert (ws[:, C.WS_WAR] == C.W_FALISCI).sum() == 1
         assert g[C.G_FALERII_DUE] == (0 if late else 1)
         g[C.G_TURN] = 7
@@ -888,7 +891,7 @@ def test_bad_omen_back_to_the_r_container_still_costs_the_action():
         ts, g, cs, ws = scratch[:4]
         g[C.G_TURN], g[C.G_PERIOD] = 13, 5
         omen = event_token(tok, C.EV_OMEN)
-        C.apply_event(stream_of(SEED, 102), cp, city, cost, tok, war, ts, g, cs, ws, row, omen, False)
+        C.apply_event(stream_of(SEED, 102), cp, city, cost, tok, war, ts, g, cs, ws, *PLAIN, row, omen, False)
         assert ts[omen, C.TS_LOC] == (C.L_OUT if disposal == "stay_on_map" else C.L_R)
         assert g[C.G_OMEN] == (C.OMEN_BAD if disposal == "stay_on_map" else C.OMEN_NONE)
         allowances = []
@@ -1353,7 +1356,8 @@ def test_a_roman_garrison_drawn_joins_the_city_the_player_chooses():
         C.put(ts, twos[0], C.L_CITY, places[2], C.FACE_ROMAN)
         drawn = twos[1]
         C.put(ts, drawn, C.L_R, 0, C.FACE_ROMAN)
-        assert not C.apply_token(stream_of(SEED, 122), cp, city, cost, tok, war, ts, g, cs, ws, row, drawn, C.L_R)
+        assert not C.apply_token(stream_of(SEED, 122), cp, city, cost, tok, war, ts, g, cs, ws, *PLAIN, row, drawn,
+                                 C.L_R)
         assert ts[drawn, C.TS_LOC] == C.L_DRAWN and g[C.G_DRAWN] == drawn + 1
         if bot is None:  # no Roman city: the general reserve, nothing asked
             assert not C.roman_garrison(city, cost, tok, ts, cs, ws, g, cp, per, dstate)

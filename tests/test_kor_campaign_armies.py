@@ -8,7 +8,7 @@ import pytest
 import romesim
 from romesim.core.policy import resolve
 from romesim.kings_of_rome import campaign as C
-from test_kor_campaign import POLICIES, SEED, advance, answer, five_sigma, set_up, stream_of, units_at
+from test_kor_campaign import PLAIN, POLICIES, SEED, advance, answer, five_sigma, set_up, stream_of, units_at
 
 
 def office(tok, code):
@@ -23,7 +23,7 @@ def drawn_from_r(args, scratch, row, t, seed):
     """Office ``t`` drawn from the R container (the token table of 5.2): its army's slot."""
     cp, city, cost, tok, per, war = args[:6]
     ts, g, cs, ws = scratch[:4]
-    C.apply_token(stream_of(SEED, seed), cp, city, cost, tok, war, ts, g, cs, ws, row, t, C.L_R)
+    C.apply_token(stream_of(SEED, seed), cp, city, cost, tok, war, ts, g, cs, ws, *PLAIN, row, t, C.L_R)
     a = C.army_of(g, t)
     assert a > 0 and ts[t, C.TS_LOC] == C.L_ROME and g[C.G_ARMY_AT + a] == cp[C.CP_ROME]
     return a

@@ -38,7 +38,7 @@ from . import naval as _naval
 from . import pillage as _pillage
 from . import siege as _siege
 from . import treason as _treason
-from .policies import (BATTLE_POINTS, CORRUPTION_POINTS, HORATII_STATE_SIZE, HORATII_WEAKEST, INTIMIDATION_POINTS,
+from .policies import (BATTLE_POINTS, CORRUPTION_POINTS, HORATII_POINTS, HORATII_STATE_SIZE, INTIMIDATION_POINTS,
                        NAVAL_POINTS, NAVAL_STATE_SIZE, PILLAGE_POINTS, SIEGE_POINTS, TREASON_POINTS)
 from .senate import senate_consents
 
@@ -125,7 +125,7 @@ EOA_TO_R, EOA_REMOVE_OMEN, EOA_BOTH = range(3)
 
 # -------------------------------------------------------------------------------------- procedures (pv0)
 (PROC_SIEGE, PROC_PILLAGE, PROC_CORRUPTION, PROC_INTIMIDATION, PROC_TREASON, PROC_BATTLE, PROC_AMBUSH, PROC_NAVAL,
- N_PROC) = range(9)
+ PROC_HORATII, N_PROC) = range(10)
 PV_SIZE = 64
 
 # ------------------------------------------------------------------------------------------------ scalars (g)
@@ -196,9 +196,9 @@ K_STATE_SIZE = K_HEADER + KC_COLS * MAX_CITIES
 P_ACTION, P_ARMY, P_GARRISON, P_LOSS, P_RETREAT, P_EXCESS, N_POINTS = range(7)
 # then the decision points of the procedures it plays, in PROC_* order (``PROCEDURE_POINTS``): procedure k's first
 # point is PROC_BASE[k] in codes, params and slots
-PROC_NAMES = ("siege", "pillage", "corruption", "intimidation", "treason", "battle", "ambush", "naval")
+PROC_NAMES = ("siege", "pillage", "corruption", "intimidation", "treason", "battle", "ambush", "naval", "horatii")
 _PROC_POINTS = (SIEGE_POINTS, PILLAGE_POINTS, CORRUPTION_POINTS, INTIMIDATION_POINTS, TREASON_POINTS, BATTLE_POINTS,
-                BATTLE_POINTS, NAVAL_POINTS)
+                BATTLE_POINTS, NAVAL_POINTS, HORATII_POINTS)
 PROC_BASE = N_POINTS + np.cumsum([0] + [len(points) for points in _PROC_POINTS[:-1]]).astype(np.int64)
 MAX_COUNTERS = 320
 ARMY_INF, ARMY_CAV = 4, 2             # table 5.1: a King's army, 4 infantry and 2 cavalry
@@ -1062,7 +1062,7 @@ def place_excess(ts, g, c):
 
 # ================================================================================================== draws
 @njit(cache=True)
-def draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, src):
+def draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, slots, row, src):
     """One token drawn from container ``src`` and applied at once, on the face of that container (4.0, 4.1); a
     token that asks for a replacement (9.1.8.1, 9.5.7.4) is followed by another draw. A draw from an empty R
     container loses the campaign (8.0 a)."""
@@ -1075,7 +1075,7 @@ def draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, src):
             else:
                 check_containers(ts, g, row)
             return
-        again = apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, src)
+        again = apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, slots, row, t, src)
         check_containers(ts, g, row)
         if g[G_ALBA_MARCH]:
             return  # 9.3.7.3 a: the army is formed first (DP-K02); the draw ends after the march (campaign_advance)
@@ -1091,7 +1091,7 @@ def prepared_back(ts, src):
 
 
 @njit(cache=True, apart=True)
-def apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, src):
+def apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, slots, row, t, src):
     """The token table of 5.2 (4.0, 4.1.1, 4.1.2, 9.1.4, 9.2.7.1) and the special tokens of 9.1-9.7. Returns
     whether the draw is to be replaced by another."""
     kind = tok[t, TK_KIND]
@@ -1138,7 +1138,7 @@ def apply_token(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, src):
             place_nr_leader(city, cost, cs, tok, ts, t, cp)
     elif kind == EVENT:
         row[(M_EVENT_R if roman else M_EVENT_NR) + tok[t, TK_CODE]] += 1
-        return apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman)
+        return apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, slots, row, t, roman)
     else:
         put(ts, t, L_OUT, 0, FACE_ROMAN)
     return False
@@ -1198,7 +1198,7 @@ def pick_on_map(tok, ts, kind, people, avoid, stream):
 
 # ================================================================================================= events
 @njit(cache=True, apart=True)
-def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
+def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, slots, row, t, roman):
     """The special tokens of the seven periods (9.1.8-9.7.7; kor_events.csv), the R or the NR side. Returns whether
     the draw is replaced by another (9.1.8.1, 9.5.7.4)."""
     code = tok[t, TK_CODE]
@@ -1284,7 +1284,7 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
             put(ts, t, L_R, 0, FACE_ROMAN)
     elif code == EV_COCLES:
         if roman and cocles_may_act(tok, ts, g, cp):
-            cocles(stream, city, cost, cp, tok, war, ts, cs, ws, g, row)
+            cocles(stream, city, cost, cp, tok, war, ts, cs, ws, g, codes, params, slots, row)
             put(ts, t, L_OUT, 0, FACE_ROMAN)
         else:
             put(ts, t, L_R, 0, FACE_ROMAN)
@@ -1292,12 +1292,12 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, t, roman):
         # 9.3.7.2: from NR removed; from R fought once the Alba Longa war has been drawn, set aside until then
         if roman and g[G_ALBA_DRAWN]:
             put(ts, t, L_OUT, 0, FACE_ROMAN)
-            horatii(stream, city, cost, cp, tok, ts, cs, g, row)
+            horatii(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row)
         else:
             put(ts, t, L_ASIDE if roman else L_OUT, 0, FACE_ROMAN)
     else:
         put(ts, t, L_OUT, 0, FACE_ROMAN)
-        alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman)  # EV_ALBA, 9.3.7.3
+        alba_war(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row, roman)  # EV_ALBA, 9.3.7.3
     return False
 
 
@@ -1415,19 +1415,24 @@ def choose_duellists(tok, ts, ids, first, count, tiers, people, strongest_first)
 
 
 @njit(cache=True, apart=True)
-def duel(stream, cp, tok, ts, ids, n_roman, n_other, rome_first, volley, row):
-    """The duel of 9.3.7.2 (``horatii.duel``: one side after the other, d6 >= the target's Virtus; Rome's dice at
-    the weakest, the other side's at a random Roman) between ``ids[:n_roman]`` and ``ids[DUEL_SIDE:][:n_other]``
-    (an id of -1: Horatius, Virtus 5, no counter). A unit eliminated goes to its own side's container (KOR-A45
-    own_container; opponent_container: the other). Returns whether Rome won; ``ids`` keeps the survivors only."""
+def duel(stream, cp, tok, ts, g, ids, n_roman, n_other, rome_first, volley, codes, params, slots, row):
+    """The duel of 9.3.7.2 (``horatii.duel``: one side after the other, d6 >= the target's Virtus; the other side's
+    dice at a random Roman) between ``ids[:n_roman]`` and ``ids[DUEL_SIDE:][:n_other]``
+    (an id of -1: Horatius, Virtus 5, no counter). Rome's dice aim where the campaign's ``horatii.target`` (DP-H03)
+    says; its illegal answer ends the campaign with its error. A unit eliminated goes to its own side's container
+    (KOR-A45 own_container; opponent_container: the other). Returns whether Rome won; ``ids`` keeps the survivors
+    only."""
     units = np.zeros(2 * DUEL_SIDE, np.int64)
     for i in range(2 * DUEL_SIDE):
         if (i < n_roman) or (DUEL_SIDE <= i < DUEL_SIDE + n_other):
             units[i] = tok[ids[i], TK_VIRTUS] if ids[i] >= 0 else HORATIUS_VIRTUS
     state = np.zeros(HORATII_STATE_SIZE, np.int64)
-    # Rome's dice follow the built-in `weakest`, which never errs
-    romans, others, _, _ = _horatii.duel(stream, units, state, n_roman, n_other, rome_first, volley, 0,
-                                         HORATII_WEAKEST, np.zeros(1, np.float64), None)
+    i = PROC_BASE[PROC_HORATII]  # Rome's dice: DP-H03, the campaign's horatii.target
+    romans, others, _, err = _horatii.duel(stream, units, state, n_roman, n_other, rome_first, volley, i, codes[i],
+                                           params[i], slots)
+    if err:
+        err_end(g, err)
+        return False
     for i in range(2 * DUEL_SIDE):
         t = ids[i]
         if t >= 0 and units[i] == 0:
@@ -1461,14 +1466,14 @@ def alba_romanized(city, cost, cs, tok, ts, g, cp):
 
 
 @njit(cache=True)
-def horatii(stream, city, cost, cp, tok, ts, cs, g, row):
+def horatii(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row):
     """KoR 9.3.7.2: three Roman units (Rome reserve, map, general reserve, containers) against three Latin ones (map,
     general reserve, containers), Alba Longa rolling first. Rome wins: its survivors go to the Rome map and Alba
     Longa's garrison turns Roman; Alba wins: its survivors stay in Alba Longa."""
     ids = np.full(2 * DUEL_SIDE, -1, np.int64)
     n_roman = choose_duellists(tok, ts, ids, 0, 3, ROMAN_DUELLISTS, -1, True)
     n_latin = choose_duellists(tok, ts, ids, DUEL_SIDE, 3, LATIN_DUELLISTS, LATINS, False)
-    if duel(stream, cp, tok, ts, ids, n_roman, n_latin, False, cp[CP_DUEL_VOLLEY] == 1, row):
+    if duel(stream, cp, tok, ts, g, ids, n_roman, n_latin, False, cp[CP_DUEL_VOLLEY] == 1, codes, params, slots, row):
         for i in range(n_roman):
             if ids[i] >= 0:
                 put(ts, ids[i], L_ROME, 0, FACE_ROMAN)
@@ -1492,7 +1497,7 @@ def horatii_token(tok, ts):
 
 
 @njit(cache=True, apart=True)
-def alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman):
+def alba_war(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row, roman):
     """KoR 9.3.7.3. From R: the Horatii and Curiatii come out of the containers (or from aside) and fight at once.
     From NR: the Horatii token leaves play; (a) the royal army (in Rome, formed by the player first: DP-K02,
     ``alba_march``) marches to Alba Longa, not to be reinforced, and
@@ -1506,7 +1511,7 @@ def alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman):
     if roman:
         if waiting:
             put(ts, h, L_OUT, 0, FACE_ROMAN)
-            horatii(stream, city, cost, cp, tok, ts, cs, g, row)
+            horatii(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row)
         return
     if waiting:
         put(ts, h, L_OUT, 0, FACE_ROMAN)
@@ -1517,11 +1522,11 @@ def alba_war(stream, city, cost, cp, tok, ts, cs, g, row, roman):
         # composition): an army in Rome is formed first (DP-K02); the march ends the draw (campaign_advance)
         g[G_ALBA_MARCH] = 1
         return
-    alba_march(stream, city, cost, cp, tok, ts, cs, g, row)
+    alba_march(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row)
 
 
 @njit(cache=True, apart=True)
-def alba_march(stream, city, cost, cp, tok, ts, cs, g, row):
+def alba_march(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row):
     """KoR 9.3.7.3 a-c, the royal army as formed: it marches to Alba Longa, which gets one more Latin unit; the
     roll against a Latin leader there, else the siege."""
     alba = cp[CP_ALBA]
@@ -1538,12 +1543,12 @@ def alba_march(stream, city, cost, cp, tok, ts, cs, g, row):
         g[G_VP] += tok[leader, TK_VIRTUS]
         alba_romanized(city, cost, cs, tok, ts, g, cp)
     else:
-        alba_siege(stream, city, cost, cp, tok, ts, cs, g, row)
+        alba_siege(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row)
     check_containers(ts, g, row)  # 8.0 a: Alba Longa's new unit may have been the NR container's last token
 
 
 @njit(cache=True, apart=True)
-def alba_siege(stream, city, cost, cp, tok, ts, cs, g, row):
+def alba_siege(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row):
     """KoR 9.3.7.3 c-d: d6 >= the garrison's Virtus (troops inside do not count) and the city surrenders. Whatever
     the roll (KOR-A46 alba_duel_always), the Latin troops inside sally: at most 3 of them, at random, duel as many
     units of the royal army (its strongest), then go to the R container (KOR-A46 all_to_r_container;
@@ -1574,7 +1579,8 @@ def alba_siege(stream, city, cost, cp, tok, ts, cs, g, row):
                 ids[n_roman] = t
                 n_roman += 1
             survivors_only = cp[CP_ALBA_SURVIVORS_ONLY] == 1
-            duel(stream, cp, tok, ts, ids, n_roman, n_latin, False, cp[CP_DUEL_VOLLEY] == 1, row)
+            duel(stream, cp, tok, ts, g, ids, n_roman, n_latin, False, cp[CP_DUEL_VOLLEY] == 1, codes, params, slots,
+                 row)
             for i in range(n_latin):
                 if ids[DUEL_SIDE + i] >= 0 or not survivors_only:
                     put(ts, latins[i], L_R, 0, FACE_ROMAN)
@@ -1590,7 +1596,7 @@ def alba_siege(stream, city, cost, cp, tok, ts, cs, g, row):
 
 
 @njit(cache=True)
-def alba_siege_again(stream, city, cost, cp, tok, ts, cs, g, row):
+def alba_siege_again(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row):
     """9.3.7.3 d: on the turn after a failed roll, 2 tokens R->NR first, then the siege once more (Alba Longa
     taken meanwhile, or the army gone: the siege is over)."""
     if g[G_ALBA_SIEGE] != g[G_TURN]:
@@ -1600,7 +1606,7 @@ def alba_siege_again(stream, city, cost, cp, tok, ts, cs, g, row):
         return
     move_random(ts, L_R, L_NR, 2, stream, g, row)
     if g[G_ENDED] == 0:
-        alba_siege(stream, city, cost, cp, tok, ts, cs, g, row)
+        alba_siege(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row)
 
 
 @njit(cache=True)
@@ -1641,7 +1647,7 @@ def nearest_nr_group(cost, cp, tok, ts, ws):
 
 
 @njit(cache=True, apart=True)
-def cocles(stream, city, cost, cp, tok, war, ts, cs, ws, g, row):
+def cocles(stream, city, cost, cp, tok, war, ts, cs, ws, g, codes, params, slots, row):
     """KoR 9.7.7.2 (DP-HC01, the scenario's ``cocles_attempt``): direct, a 5 or 6 destroys the bridge; raid, Horatius
     (Virtus 5) and up to two Rome-reserve units (the strongest) duel the NR group nearest to Rome (up to 6 of its
     units, at random), first roller KOR-A47: won, the bridge falls and +2 VP; lost, -1 VP. A raid with no NR
@@ -1670,7 +1676,8 @@ def cocles(stream, city, cost, cp, tok, war, ts, cs, ws, g, row):
         j = i + (rng.dn(stream, n - i) - 1 if n - i > 1 else 0)
         group[i], group[j] = group[j], group[i]
         ids[DUEL_SIDE + i] = group[i]
-    if duel(stream, cp, tok, ts, ids, n_roman, n_nr, cp[CP_COCLES_ROME_FIRST] == 1, False, row):
+    if duel(stream, cp, tok, ts, g, ids, n_roman, n_nr, cp[CP_COCLES_ROME_FIRST] == 1, False, codes, params, slots,
+            row):
         g[G_BRIDGE] = 0
         g[G_VP] += 2
     else:
@@ -2551,7 +2558,7 @@ def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params
     if die != 1 and die != 5 or not cp[CP_REACTION_FALLBACK_LOST]:
         # 6.2 revolt: NR units in the cities already shelter with their people; one token drawn from NR, on
         # its NR face (an empty NR container wins the campaign, 8.0)
-        draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_NR)
+        draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, slots, row, L_NR)
     return 0
 
 
@@ -3321,22 +3328,22 @@ def turn_start(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
 
 
 @njit(cache=True)
-def next_draw(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
+def next_draw(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, codes, params, slots, row):
     """Step 2 of 5.2, one draw: the period's draws from R, then those events add (9.1.8.1), then those from NR.
     Returns False when the draws are over."""
     if g[G_STAGE] == ST_DRAW_R:
         if g[G_DRAWS] > 0:
             g[G_DRAWS] -= 1
-            draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_R)
+            draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, slots, row, L_R)
             return True
         if g[G_EXTRA_R_DRAWS] > 0:
             g[G_EXTRA_R_DRAWS] -= 1
-            draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_R)
+            draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, slots, row, L_R)
             return True
         g[G_STAGE], g[G_DRAWS] = ST_DRAW_NR, per[g[G_PERIOD], PR_NR_DRAWS]
     if g[G_DRAWS] > 0:
         g[G_DRAWS] -= 1
-        draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, row, L_NR)
+        draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, slots, row, L_NR)
         return True
     if g[G_OSTIA_BACK]:
         put(ts, g[G_OSTIA_BACK] - 1, L_R, 0, FACE_ROMAN)  # 9.4.7.1: back into R after all draws
@@ -3373,7 +3380,7 @@ def campaign_advance(stream, codes, params, slots, offset, cp, city, cost, tok, 
             if g[G_FORMING] < KEPT and army_to_form(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
                 return P_ARMY
             g[G_ALBA_MARCH], g[G_FORMING] = 0, NOT_FORMED
-            alba_march(stream, city, cost, cp, tok, ts, cs, g, row)
+            alba_march(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row)
             prepared_back(ts, L_NR)
             continue
         stage = g[G_STAGE]
@@ -3387,10 +3394,10 @@ def campaign_advance(stream, codes, params, slots, offset, cp, city, cost, tok, 
                 continue
             if g[G_EXCESS] and greek_excess(city, cost, cp, tok, ts, cs, ws, g, per, dstate):
                 return P_EXCESS
-            if not next_draw(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, row):
+            if not next_draw(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, codes, params, slots, row):
                 g[G_STAGE] = ST_ALLOWANCE
         elif stage == ST_ALLOWANCE:
-            alba_siege_again(stream, city, cost, cp, tok, ts, cs, g, row)
+            alba_siege_again(stream, city, cost, cp, tok, ts, cs, g, codes, params, slots, row)
             allowance(stream, cp, tok, per, ts, g)
             g[G_STAGE] = ST_ACTIONS
         elif g[G_EXCESS] and greek_excess(city, cost, cp, tok, ts, cs, ws, g, per, dstate):

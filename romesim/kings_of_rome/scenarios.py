@@ -1364,7 +1364,7 @@ def _procedure_defaults():
         pv0 = np.zeros((_C.N_PROC, _C.PV_SIZE), np.int64)
         # the procedures in PROC_* order, each as its own scenario at the defaults the campaign plays it with
         procedures = (Siege(), Pillage(), Corruption(), Intimidation(), Treason(),
-                      Battle(invader_war=True, nr_people="samnites"), Ambush(), Naval())
+                      Battle(invader_war=True, nr_people="samnites"), Ambush(), Naval(), Horatii())
         for k, scenario in enumerate(procedures):
             p = scenario.kernel_args()[0]
             pv0[k, :p.size] = p
