@@ -1493,3 +1493,62 @@ def test_greek_excess_units_go_one_per_greek_city_of_the_players_choice():
             held = np.array([(placed[:, C.TS_AT] == c).sum() for c in greek])
             assert held.max() - held.min() <= 1  # one per city, then a second one per city ...
     assert asked > 0 and seen["nearest"] != seen["far_from_rome"]
+
+
+def treason_position(seed, **options):
+    """Rome, a Latin city held by a Roman garrison token of Virtus 2, another held by a Roman infantry unit of
+    Virtus 1 alone: (args, scratch, row, garrisoned city and token, unit-held city and unit)."""
+    args, scratch, row = set_up(seed, **options)
+    cp, city, cost, tok = args[:4]
+    ts, g, cs = scratch[:3]
+    a, b = [c for c in range(cp[C.CP_CITIES]) if city[c, C.CT_PEOPLE] == C.LATINS and not city[c, C.CT_ENTRY]][:2]
+    for c in (a, b):
+        for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_AT] == c)):
+            C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+        C.romanize(cs, c, g)
+    token = next(t for t in range(len(tok)) if tok[t, C.TK_KIND] == C.GARRISON and tok[t, C.TK_VIRTUS] == 2 and
+                 ts[t, C.TS_LOC] == C.L_RESERVE)
+    unit = next(t for t in units_at(tok, ts, C.L_RESERVE) if tok[t, C.TK_KIND] == C.INF and tok[t, C.TK_VIRTUS] == 1)
+    C.put(ts, token, C.L_CITY, a, C.FACE_ROMAN)
+    C.put(ts, unit, C.L_CITY, b, C.FACE_ROMAN)
+    return args, scratch, row, (a, token), (b, unit)
+
+
+@pytest.mark.parametrize("targets, held_by_units", [("garrison_tokens_excluding_rome", False),
+                                                    ("include_unit_garrisons", True)])
+def test_treason_turns_the_weakest_roman_garrison_as_kor_a43_reads_it(targets, held_by_units):
+    """KoR 6.3: « Choisissez la Cité possédant la garnison Romaine la plus faible (en cas d'égalité, choisissez au
+    hasard) et lancez 1D6. Si le résultat est supérieur à son Virtus, le jeton de garnison est retourné » (choose
+    the city with the weakest Roman garrison, ties at random, and roll a d6: above its Virtus the garrison token is
+    turned); failed, Rome +1 VP. KOR-A43 ``treason_targets``: garrison tokens outside Rome (default), so the city
+    held by a unit of Virtus 1 alone is no target and the token of Virtus 2 turns on d6 > 2 (4/6);
+    ``include_unit_garrisons``: the unit is the weakest garrison and turns, NR face up, on d6 > 1 (5/6). DP-T01
+    spends nothing (``none``); 600 treasons, 5 sigma."""
+    args, scratch, row0, (a, token), (b, unit) = treason_position(401, treason_targets=targets)
+    cp, city, cost, tok, per, war, pv0, stab = args
+    spend = resolve(C.CAMPAIGN_POINTS + C.PROCEDURE_POINTS, {"treason.ip_spent": "none"})
+    target, other, turned = (b, a, unit) if held_by_units else (a, b, token)
+    p = F(5, 6) if held_by_units else F(4, 6)
+    n, flips = 600, 0
+    for game in range(n):
+        ts, g, cs = (x.copy() for x in scratch[:3])
+        row = row0.copy()
+        vp = g[C.G_VP]
+        assert C.treason(stream_of(SEED, 6000 + game), cp, tok, ts, cs, g, pv0, spend.codes, spend.params, None,
+                         scratch[5], scratch[6], scratch[13], row) == 0
+        assert cs[other, C.CS_ROMAN] == 1 and cs[cp[C.CP_ROME], C.CS_ROMAN] == 1
+        if cs[target, C.CS_ROMAN] == 0:
+            flips += 1
+            assert ts[turned, C.TS_FACE] == C.FACE_NR and ts[turned, C.TS_LOC] == C.L_CITY
+            assert row[C.M_CITIES_LOST] == 1 and g[C.G_VP] == vp
+        else:
+            assert ts[turned, C.TS_FACE] == C.FACE_ROMAN and g[C.G_VP] == vp + 1
+    assert abs(flips / n - float(p)) <= five_sigma(float(p), n)
+
+
+def test_treason_of_romes_own_garrison_is_refused():
+    """KOR-A43 ``include_rome``: the rules never say what Rome's own garrison turning NR would do; refused with the
+    readings the campaign plays."""
+    with pytest.raises(romesim.ScenarioError, match="treason_targets: 'include_rome' .*garrison_tokens_excluding_rome"
+                                                    ".*include_unit_garrisons"):
+        romesim.scenario("kings_of_rome.campaign", treason_targets="include_rome")

@@ -159,16 +159,16 @@ def option_table(path):
 
     Returns ``option(name)``, which makes the scenario field of that option with the table's values and default
     (``true|false`` options become booleans, all-integer values integer choices; an ``integer`` value admits any
-    integer >= 0).
+    integer >= 0); ``option(name, played=...)``: only those of its readings (a scenario that cannot play one).
     """
     rows = {}
     with open(path, newline="", encoding="utf-8") as fh:
         for row in csv.DictReader(line for line in fh if not line.startswith("#")):
             rows[row["option"]] = row
 
-    def option(name, doc=""):
+    def option(name, doc="", played=None):
         row = rows[name]
-        values = row["values"].split("|")
+        values = row["values"].split("|") if played is None else list(played)
         rule = f"{row['ambiguity_id']} ({row['rules']})"
         text = doc or f"rule option {row['ambiguity_id']}"
         if set(values) == {"true", "false"}:

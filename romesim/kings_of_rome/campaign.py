@@ -113,7 +113,7 @@ WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_C
  CP_COCLES_ROME_FIRST, CP_COCLES_RAID, CP_FALERII, CP_FALERII_LAST_TURN, CP_CAPENA, CP_ACTIONS_COMBINED,
  CP_REACTION_TIMING, CP_LOSS_TOTAL_VIRTUS, CP_LOSS_RANDOM, CP_OFFICE_EVERY_TURN, CP_EVENT_UNITS_EVERY_TURN,
  CP_INVADERS_NOT_EXEMPT, CP_BAD_OMEN_TO_R, CP_END_OF_ACTIONS_NR, CP_VOLSCI_RETURN, CP_OSTIA, CP_INVADERS_BY_SEA,
- CP_INTERCEPTION, CP_INTIMIDATION_NO_ROOM, N_CP) = range(43)
+ CP_INTERCEPTION, CP_INTIMIDATION_NO_ROOM, CP_TREASON_UNITS, N_CP) = range(44)
 # CP_INTERCEPTION: when the Roman fleet intercepts an invader's fleet (DP-N02), in Campaign.interception's order
 INTERCEPT_EVEN_ODDS, INTERCEPT_ALWAYS, INTERCEPT_NEVER = range(3)
 # CP_COCLES_PREREQUISITE (KOR-A47), in kor_options.csv's order
@@ -2562,15 +2562,31 @@ def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params
     return 0
 
 
+@njit(cache=True)
+def treason_garrison(cp, tok, ts, cs, c):
+    """The Roman garrison a treason may turn in place ``c`` (KOR-A43): its garrison tokens' Virtus, Rome excluded;
+    with ``include_unit_garrisons``, a Roman city held by Roman units alone counts their Virtus. 0: none."""
+    if c == cp[CP_ROME]:
+        return 0
+    v = garrison_value(tok, ts, c, FACE_ROMAN)
+    if v == 0 and cp[CP_TREASON_UNITS] and cs[c, CS_ROMAN]:
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN and is_kind(tok, t, -1):
+                v += tok[t, TK_VIRTUS]
+    return v
+
+
 @njit(cache=True, apart=True)
 def treason(stream, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow, row):
-    """KoR 6.3 by ``treason.treason_game``: the weakest Roman garrison outside Rome (KOR-A43; ties at random)
-    flips to its NR face on d6 - k > its Virtus, k IP bought by Rome (DP-T01); else +1 VP. None: no effect."""
+    """KoR 6.3 by ``treason.treason_game``: « Choisissez la Cité possédant la garnison Romaine la plus faible (en
+    cas d'égalité, choisissez au hasard) » (the city with the weakest Roman garrison, ties at random;
+    ``treason_garrison``, KOR-A43); it turns NR on d6 - k > its Virtus, k IP bought by Rome (DP-T01); else +1 VP.
+    None: no effect. A city held by units alone turns with them (their NR faces up, in the city)."""
     tr = _treason
     best, ties = 99, 0
     for c in range(cs.shape[0]):
-        v = garrison_value(tok, ts, c, FACE_ROMAN)
-        if c != cp[CP_ROME] and v > 0:
+        v = treason_garrison(cp, tok, ts, cs, c)
+        if v > 0:
             if v < best:
                 best, ties = v, 1
             elif v == best:
@@ -2580,7 +2596,7 @@ def treason(stream, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow
     pick = rng.dn(stream, ties) if ties > 1 else 1
     target = -1
     for c in range(cs.shape[0]):
-        if c != cp[CP_ROME] and garrison_value(tok, ts, c, FACE_ROMAN) == best:
+        if treason_garrison(cp, tok, ts, cs, c) == best:
             pick -= 1
             if pick == 0:
                 target = c
@@ -2593,6 +2609,10 @@ def treason(stream, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow
     if err:
         return err
     if not prow[tr.WIN]:
+        if garrison_value(tok, ts, target, FACE_ROMAN) == 0:  # held by units alone (include_unit_garrisons)
+            for t in range(ts.shape[0]):
+                if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == target and is_kind(tok, t, -1):
+                    ts[t, TS_FACE] = FACE_NR
         flip_garrisons(tok, ts, target, FACE_NR)
         lose_city(cs, target)
         row[M_CITIES_LOST] += 1

@@ -1195,6 +1195,9 @@ class Campaign(Scenario):
     volsci_entry_box_clause: str = option("volsci_entry_box_clause")
     falerii_people: str = option("falerii_people")
     intimidation_over_capacity: str = option("intimidation_over_capacity")
+    # KOR-A43 include_rome is not played: the rules never say what Rome's own garrison turning NR would do
+    treason_targets: str = option("treason_targets", played=("garrison_tokens_excluding_rome",
+                                                             "include_unit_garrisons"))
 
     def check(self):
         super().check()
@@ -1276,6 +1279,7 @@ class Campaign(Scenario):
         cp[_C.CP_INVADERS_BY_SEA] = self.invaders_by_sea
         cp[_C.CP_INTERCEPTION] = self.choice_code("interception")
         cp[_C.CP_INTIMIDATION_NO_ROOM] = self.intimidation_over_capacity == "not_allowed"
+        cp[_C.CP_TREASON_UNITS] = self.treason_targets == "include_unit_garrisons"
         city = np.zeros((n, _C.CT_SEA + n), np.int64)
         city[:, _C.CT_PEOPLE] = cmap.people
         if self.falerii_people == "latin":  # KOR-A48: Falerii in 3.5's Latin group, not the Rasna one
