@@ -1552,3 +1552,49 @@ def test_treason_of_romes_own_garrison_is_refused():
     with pytest.raises(romesim.ScenarioError, match="treason_targets: 'include_rome' .*garrison_tokens_excluding_rome"
                                                     ".*include_unit_garrisons"):
         romesim.scenario("kings_of_rome.campaign", treason_targets="include_rome")
+
+
+@pytest.mark.parametrize("claim", [False, True])
+def test_a_triumph_claimed_takes_the_army_home(claim):
+    """KoR 5.7.11: « Un chef Romain qui souhaite revendiquer un Triomphe ne peut pas avancer après la bataille [...]
+    mais doit au contraire retourner immédiatement à Rome [...] Les troupes Romaines victorieuses suivent le chef »
+    (a Roman leader who claims a Triumph may not advance after the battle but must go back to Rome at once, his
+    victorious troops following him); « s'il y renonce, il reste sur la carte » (declining, he stays on the map).
+    Romulus' army attacks the Falisci army (its leader and one unit) where it stands, 300 times, challenging to no
+    Spolia duel: with ``battle.triumph`` claiming (the battle's own default), every Triumph claimed puts the army in
+    Rome; declining (the campaign's default: the Triumph's IP is KOR-A33's +0) no Triumph is claimed and every
+    victorious army stays on the field."""
+    args, scratch, row0 = set_up(451, period=2)
+    cp, city, cost, tok, per, war, pv0, stab = args
+    ts0, g0, cs0, ws0 = scratch[:4]
+    C.start_war(stream_of(SEED, 452), city, cost, tok, war, ts0, g0, cs0, ws0, row0, C.W_FALISCI,
+                event_token(tok, C.EV_FALISCI), 1)
+    k = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_FALISCI)[0])
+    falisci = (ts0[:, C.TS_LOC] == C.L_WAR) & (ts0[:, C.TS_AT] == k) & (tok[:, C.TK_KIND] != C.LEADER)
+    for t in np.flatnonzero(falisci)[1:]:
+        C.put(ts0, t, C.L_RESERVE, 0, C.FACE_ROMAN)  # one Falisci unit left: a Triumph within reach
+    field = ws0[k, C.WS_AT]
+    assert field != cp[C.CP_ROME]
+    g0[C.G_ARMY_AT] = field
+    # no Spolia challenge (DP-B03), which would end the battle or cost a commander, and with them the Triumph
+    never = {"battle.spolia": ("parametric", [99])}
+    policies = resolve(C.CAMPAIGN_POINTS + C.PROCEDURE_POINTS,
+                       {**never, "battle.triumph": "default"} if claim else never)
+    brow = scratch[12]
+    wins = triumphs = 0
+    for game in range(300):
+        ts, g, ws = ts0.copy(), g0.copy(), ws0.copy()
+        row = row0.copy()
+        err, won = C.fight(stream_of(SEED, 7000 + game), cp, tok, ts, g, war, ws, pv0, policies.codes, policies.params,
+                           None, scratch[5], *scratch[7:13], scratch[14], row, 0, C.L_WAR, k, ws[k, C.WS_LEADER],
+                           war[C.W_FALISCI, C.WR_PEOPLE], war[C.W_FALISCI, C.WR_INVADER], 1, C._battle.MODE_BATTLE,
+                           True)
+        assert err == 0
+        claimed = brow[C._battle.TRIUMPH] == 1
+        assert claimed <= (won and claim)
+        if won:
+            wins += 1
+            triumphs += claimed
+            assert g[C.G_ARMY_AT] == (cp[C.CP_ROME] if claimed else field)
+            assert C.army_units(tok, ts, 0) > 0
+    assert wins > 0 and (triumphs > 0) == claim

@@ -1977,6 +1977,11 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl
     won = brow[b.WIN] == 1
     if won:
         row[M_BATTLES_WON] += 1
+        if brow[b.TRIUMPH]:
+            # 5.7.11: « Un chef Romain qui souhaite revendiquer un Triomphe [...] doit au contraire retourner
+            # immédiatement à Rome [...] Les troupes Romaines victorieuses suivent le chef » (a leader claiming a
+            # Triumph goes back to Rome at once, his victorious troops with him)
+            g[G_ARMY_AT + a] = cp[CP_ROME]
     else:
         army_home(tok, ts, g, cp, a)  # a beaten army falls back on Rome (5.7.11)
     if brow[b.ROMAN_LEADER_LOST]:
@@ -2328,7 +2333,8 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, par
                 bg, bst, brow, prow, wbuf, row, c, a):
     """KoR 5.5 on city ``c`` by army ``a``: the sortie first (5.5.1, KOR-A12), then ``siege.siege_rolls``; the
     garrison lost first (DP-S04 garrison_first), a city taken (KOR-A9 attrition) passes to Rome with its garrison
-    flipped, every other NR counter in it to the R container (5.5 a). Returns ``(error, Rome won)``."""
+    flipped, every other NR counter in it to the R container (5.5 a). Returns ``(error, Rome won)``; a battle won
+    whose Triumph is claimed ends the action there (5.7.11), a win for a Tribune's fate."""
     s = _siege
     virt = np.zeros(8, np.int64)
     garrison = garrison_value(tok, ts, c, FACE_NR)
@@ -2347,6 +2353,8 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, par
                     end_war(tok, war, ts, g, ws, k, True, row)
                 if err or not won:
                     return err, False
+                if brow[_battle.TRIUMPH]:
+                    return 0, True  # won, and the Triumph claimed takes the army home (5.7.11): no siege
     inf, cav = army_counts(tok, ts, a)
     row[M_SIEGES] += 1
     if leader >= 0 and units >= inf + cav:
@@ -2362,6 +2370,8 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, par
         for t in range(ts.shape[0]):   # the sortie force defeated: its units to the R container
             if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR and is_kind(tok, t, -1):
                 put(ts, t, L_R, 0, FACE_ROMAN)
+        if brow[_battle.TRIUMPH]:
+            return 0, True  # won, and the Triumph claimed takes the army home (5.7.11): no siege
         if ts[leader, TS_LOC] != L_CITY:
             leader = -1
         units = 0
@@ -3947,11 +3957,17 @@ EXCESS = DecisionPoint(
 CAMPAIGN_POINTS = (ACTION, ARMY, GARRISON_PLACE, LOSS, RETREAT, EXCESS)
 
 
+# Where the campaign's default differs from the procedure's: a Triumph (DP-B15) sends the army home at once (5.7.11)
+# for the IP of KOR-A33 (`triumph_bonus_ip`, +0 by default), which a player on campaign declines
+CAMPAIGN_DEFAULTS = {"triumph": "decline"}
+
+
 def _inside(procedure, point):
     """``point`` of ``procedure`` as the campaign asks it: named ``procedure.point``, a point no game state stops at
     (the procedure is played through inside the campaign's rules), its built-ins but the searches."""
     plain = {name: b for name, b in point.builtins.items() if b.code not in SEARCH_CODES}
     return replace(point, name=f"{procedure}.{point.name}", builtins=plain, hook=True,
+                   default=CAMPAIGN_DEFAULTS.get(point.name, point.default),
                    doc=f"Inside the campaign's {procedure} ({point.rule}): {point.doc}")
 
 

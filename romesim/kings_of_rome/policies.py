@@ -580,7 +580,9 @@ BATTLE_POINTS = (
                  "the box facing the weakest NR unit (an empty box counts as 0)",
                  "argmin of sign*facing Virtus", ("sign",), (1.0,)),
     _roman_point("triumph", "DP-B15", "Claim the Triumph after a victory (5.7.11).", (),
-                 "0 = decline, 1 = claim", "claim", "claim iff claim >= 0.5", ("claim",), (1.0,)),
+                 "0 = decline, 1 = claim", "claim", "claim iff claim >= 0.5", ("claim",), (1.0,),
+                 extra={"decline": Builtin(BATTLE_CODE_DEFAULT, "decline: the leader stays on the map with his "
+                                           "army (5.7.11)", (), (0.0,))}),
 )
 (DP_B_COMMANDER, DP_B_PARTICIPANTS, DP_B_SPOLIA, DP_B_TACTIC, DP_B_NR_TACTIC, DP_B_VANGUARD, DP_B_CONTINUE,
  DP_B_FIGHT, DP_B_RETREAT, DP_B_DEPLOY, DP_B_LEADER, DP_B_REROLL, DP_B_RESERVE_INF, DP_B_RESERVE_CAV, DP_B_FILL,

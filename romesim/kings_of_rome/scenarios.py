@@ -1198,6 +1198,8 @@ class Campaign(Scenario):
     # KOR-A43 include_rome is not played: the rules never say what Rome's own garrison turning NR would do
     treason_targets: str = option("treason_targets", played=("garrison_tokens_excluding_rome",
                                                              "include_unit_garrisons"))
+    triumph_bonus_ip: int = option("triumph_bonus_ip")
+    triumph_infantry_scope: str = option("triumph_infantry_scope")
 
     def check(self):
         super().check()
@@ -1317,6 +1319,10 @@ class Campaign(Scenario):
             war[_C.N_WARS + i, _C.WR_START] = index(start)
         war[_C.N_WARS + 1, _C.WR_SHIPS:] = 0  # 9.7.7.3: the third war comes by land, with no ship die
         pv0, stab = _procedure_defaults()
+        pv0 = pv0.copy()
+        for k in (_C.PROC_BATTLE, _C.PROC_AMBUSH):  # KOR-A33, for the battles the campaign fights
+            pv0[k, _battle.P_TRIUMPH_IP] = self.triumph_bonus_ip
+            pv0[k, _battle.P_TRIUMPH_WHOLE] = self.triumph_infantry_scope == "whole_army"
         # DP-K03 (9.2.7.3-9.2.7.4): the royal army's roads while the Falisci hold Falerii (held bit 1), the
         # Capenati Capena (bit 2), both, or neither (0, also every other army's roads): ``campaign.held_homes``
         homes = ("Falerii", "Capena")
