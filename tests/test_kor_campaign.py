@@ -1561,9 +1561,8 @@ def test_a_triumph_claimed_takes_the_army_home(claim):
     (a Roman leader who claims a Triumph may not advance after the battle but must go back to Rome at once, his
     victorious troops following him); « s'il y renonce, il reste sur la carte » (declining, he stays on the map).
     Romulus' army attacks the Falisci army (its leader and one unit) where it stands, 300 times, challenging to no
-    Spolia duel: with ``battle.triumph`` claiming (the battle's own default), every Triumph claimed puts the army in
-    Rome; declining (the campaign's default: the Triumph's IP is KOR-A33's +0) no Triumph is claimed and every
-    victorious army stays on the field."""
+    Spolia duel: with ``battle.triumph`` claiming (the default), every Triumph claimed puts the army in Rome;
+    declining, no Triumph is claimed and every victorious army stays on the field."""
     args, scratch, row0 = set_up(451, period=2)
     cp, city, cost, tok, per, war, pv0, stab = args
     ts0, g0, cs0, ws0 = scratch[:4]
@@ -1579,7 +1578,7 @@ def test_a_triumph_claimed_takes_the_army_home(claim):
     # no Spolia challenge (DP-B03), which would end the battle or cost a commander, and with them the Triumph
     never = {"battle.spolia": ("parametric", [99])}
     policies = resolve(C.CAMPAIGN_POINTS + C.PROCEDURE_POINTS,
-                       {**never, "battle.triumph": "default"} if claim else never)
+                       {**never, "battle.triumph": "default" if claim else "decline"})
     brow = scratch[12]
     wins = triumphs = 0
     for game in range(300):

@@ -3957,17 +3957,11 @@ EXCESS = DecisionPoint(
 CAMPAIGN_POINTS = (ACTION, ARMY, GARRISON_PLACE, LOSS, RETREAT, EXCESS)
 
 
-# Where the campaign's default differs from the procedure's: a Triumph (DP-B15) sends the army home at once (5.7.11)
-# for the IP of KOR-A33 (`triumph_bonus_ip`, +0 by default), which a player on campaign declines
-CAMPAIGN_DEFAULTS = {"triumph": "decline"}
-
-
 def _inside(procedure, point):
     """``point`` of ``procedure`` as the campaign asks it: named ``procedure.point``, a point no game state stops at
     (the procedure is played through inside the campaign's rules), its built-ins but the searches."""
     plain = {name: b for name, b in point.builtins.items() if b.code not in SEARCH_CODES}
     return replace(point, name=f"{procedure}.{point.name}", builtins=plain, hook=True,
-                   default=CAMPAIGN_DEFAULTS.get(point.name, point.default),
                    doc=f"Inside the campaign's {procedure} ({point.rule}): {point.doc}")
 
 
