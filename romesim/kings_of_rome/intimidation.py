@@ -68,10 +68,8 @@ def intimidation_score(row, success):
 @njit(cache=True, inline="always")
 def intimidation_game(stream, row, codes, params, slots, p, units, state):
     """KoR 5.3: release a Roman unit (Fides), then d6 > the chosen NR unit's Virtus turns it Roman (+2 IP)."""
-    row[:] = 0
     err, _, _, success = intimidation_choices(stream, codes, params, slots, 0, p[N_UNITS], units, state)
-    if err == 0:
-        intimidation_score(row, success)
+    intimidation_score(row, success)  # an error stops the run: its row is never read
     return err
 
 
