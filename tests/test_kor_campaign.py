@@ -265,7 +265,7 @@ def campaign_options():
     scenario = romesim.scenario("kings_of_rome.campaign")
     out = []
     for name, spec in type(scenario).parameters().items():
-        if spec.rule.startswith("KOR-A") and (spec.kind == "bool" or spec.choices):
+        if spec.rule.startswith(("KOR-A", "5.7.1")) and (spec.kind == "bool" or spec.choices):
             values = (True, False) if spec.kind == "bool" else spec.choices
             out += [(name, v) for v in values if v != getattr(scenario, name)]
     return out
@@ -276,7 +276,8 @@ OPTION_VALUES = campaign_options()
 
 @pytest.mark.parametrize("name, value", OPTION_VALUES)
 def test_every_option_value_plays_soundly(name, value):
-    """Each campaign rule option's other readings (KOR-A1 ... KOR-A65), under random and default play: sound
+    """Each campaign rule option's other readings (KOR-A1 ... KOR-A65, and the NR side's DP-B17 and DP-B19 after a
+    battle, 5.7.11-5.7.13), under random and default play: sound
     positions, a rule of 8.0 to end. Where a reading sends the invasion armies back to their start each turn
     (KOR-A55 event_units_return = every_turn for all of them, KOR-A65 for the Volsci), they stand there at a turn's
     first decision (hostile reactions during the actions may move them)."""
@@ -1380,7 +1381,7 @@ USER_BOTS = """
 import json, sys
 import romesim
 from romesim.core.policy import state_index
-from romesim.kings_of_rome.campaign import ARMY
+from romesim.kings_of_rome.campaign import ARMY, take_chance
 S = state_index(ARMY)  # the campaign's points share one state layout
 
 
@@ -1419,7 +1420,15 @@ def excess(state, params, stream):
     return min(places(state), key=lambda c: state[S.distance + c])
 
 
-bots = dict(army=army, garrison=garrison, loss=loss, retreat=retreat, excess=excess)
+def advance(state, params, stream):
+    if state[S.pursue]:
+        return 1
+    # the sensible bot's judgement of the siege (campaign.take_chance; 0 = the siege) at its threshold and reserve
+    chance, op = take_chance(state, state[S.army_at], state[S.ip], 3)
+    return 2 if state[S.besiege] and op == 0 and chance >= 0.5 else 0
+
+
+bots = dict(army=army, garrison=garrison, loss=loss, retreat=retreat, excess=excess, advance=advance)
 r = romesim.simulate("kings_of_rome.campaign", int(sys.argv[1]), seed=int(sys.argv[2]), keep=True,
                      progress=False, policies=bots)
 print(json.dumps(r.outcomes.to_numpy().tolist()))
@@ -1427,8 +1436,9 @@ print(json.dumps(r.outcomes.to_numpy().tolist()))
 
 
 def test_user_bots_read_the_documented_state_of_every_point():
-    """DP-K02, K05, K06, K07 and K08 played by user functions written from the decision points' documented entries
-    (``state_index``: unit_at, unit_kind, unit_virtus, infantry_room, allowed, roman_garrison, distance, to_rome),
+    """DP-K02, K05, K06, K07, K08 and B16 played by user functions written from the decision points' documented
+    entries (``state_index``: unit_at, unit_kind, unit_virtus, infantry_room, allowed, roman_garrison, distance,
+    to_rome, pursue, besiege),
     doing what the built-in defaults do: the same campaigns, game by game. Interpreted (``NUMBA_DISABLE_JIT=1``),
     where a plain Python function is a bot; the compiled defaults on the other side."""
     import json
@@ -1597,3 +1607,177 @@ def test_a_triumph_claimed_takes_the_army_home(claim):
             assert g[C.G_ARMY_AT] == (cp[C.CP_ROME] if claimed else field)
             assert C.army_units(tok, ts, 0) > 0
     assert wins > 0 and (triumphs > 0) == claim
+
+
+def volsci_in_the_field(seed, place, **options):
+    """A campaign at its first DP-K01 with no invasion army but a Volsci army (9.2.7.2) standing at ``place``, the
+    royal army there with three actions left and no reaction pending: (scenario, args, scratch, row, k)."""
+    scenario = romesim.scenario("kings_of_rome.campaign", **options)
+    args, scratch, row = arrays(scenario)
+    game_arrays = (*args, *scratch, row)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    stream = stream_of(SEED, seed)
+    C.campaign_init(stream, *game_arrays)
+    assert to_action(stream, game_arrays) == C.P_ACTION
+    ws[:, C.WS_WAR] = -1
+    for t in np.flatnonzero(ts[:, C.TS_LOC] == C.L_WAR):
+        C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+    C.start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, C.W_VOLSCI, event_token(tok, C.EV_VOLSCI), 1)
+    k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_VOLSCI)[0])
+    at = scenario.data()[0].index(place)
+    ws[k, C.WS_AT], ws[k, C.WS_NEW] = at, 0
+    g[C.G_ARMY_AT], g[C.G_ACTING], g[C.G_ACTIONS], g[C.G_IMMEDIATE], g[C.G_REACTIONS] = at, 0, 3, 0, 0
+    C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, scratch[4])  # DP-K01 asked there instead
+    return scenario, args, scratch, row, k
+
+
+def war_army(tok, ts, k):
+    """The military units of invasion army ``k``."""
+    return np.flatnonzero((ts[:, C.TS_LOC] == C.L_WAR) & (ts[:, C.TS_AT] == k) & np.isin(tok[:, C.TK_KIND],
+                                                                                           (C.INF, C.CAV)))
+
+
+def battle_row(won, phase3):
+    brow = np.zeros(C._battle.N_METRICS, np.int64)
+    brow[C._battle.WIN], brow[C._battle.LOSS], brow[C._battle.END_PHASE3] = won, 1 - won, phase3
+    return brow
+
+
+@pytest.mark.parametrize("rout", ["walls_if_friendly_city", "adjacent"])
+def test_a_beaten_invasion_army_routs_as_5_7_13_says(rout):
+    """KoR 5.7.13 (DP-B17): « Lors de la troisième phase, à la fin de la bataille, les armées vaincues sont mises en
+    déroute vers un hexagone adjacent ou à l'intérieur de murs amis (s'ils sont présents dans l'hexagone de combat),
+    au choix du contrôleur. Dans les deux cas, les unités en déroute ne peuvent pas être attaquées. » (At the end of
+    a battle, in the third phase, beaten armies are routed to an adjacent hex or inside friendly walls, if they are
+    in the battle's hex, as their controller chooses; either way routed units cannot be attacked.) The spec's NR
+    reading adds « else nearest friendly city », which the seed's 5.7.13 does not say: the seed is followed.
+    A Volsci army beaten in phase 3 at Satricum, a Volsci city, goes inside its walls under ``nr_rout`` =
+    walls_if_friendly_city (its units and leader are the city's, the army is gone, not as a war beaten); at Aricia,
+    a Latin city, or under ``adjacent``, it routs and stays, and DP-K01 may not attack it until the action phase
+    ends (under ``rout_protection`` = none a new action may attack it). A battle ended before phase 3 routs no one;
+    a rout outside the action phase (a march) bars nothing."""
+    for place in ("Satricum", "Aricia"):
+        for won, phase3, stage in ((1, 1, C.ST_ACTIONS), (1, 0, C.ST_ACTIONS), (1, 1, C.ST_MARCH)):
+            scenario, args, scratch, row, k = volsci_in_the_field(31, place, nr_rout=rout)
+            cp, city, cost, tok, per, war = args[:6]
+            ts, g, cs, ws = scratch[:4]
+            at, leader = ws[k, C.WS_AT], ws[k, C.WS_LEADER]
+            army = war_army(tok, ts, k)
+            assert len(army) >= 1 and leader >= 0 and not cs[at, C.CS_ROMAN]
+            g[C.G_STAGE] = stage
+            beaten = row[C.M_WARS_BEATEN]
+            C.battle_over(city, cost, cp, tok, ts, cs, g, war, ws, battle_row(won, phase3), row, k)
+            walls = phase3 and rout == "walls_if_friendly_city" and place == "Satricum"
+            if walls:
+                assert ws[k, C.WS_WAR] == -1 and row[C.M_WARS_BEATEN] == beaten
+                for t in (*army, leader):
+                    assert ts[t, C.TS_LOC] == C.L_CITY and ts[t, C.TS_AT] == at and ts[t, C.TS_FACE] == C.FACE_NR
+                continue
+            assert ws[k, C.WS_WAR] == C.W_VOLSCI and ws[k, C.WS_AT] == at
+            assert (ts[army, C.TS_LOC] == C.L_WAR).all()
+            routed = phase3 and stage == C.ST_ACTIONS
+            assert ws[k, C.WS_ROUTED] == routed
+            ops = np.zeros(C.N_OPS, np.int64)
+            C.city_ops(city, tok, ts, cs, ws, g, cp, per, at, 4, 1, ops)
+            assert ops[C.OP_BATTLE] == (not routed)
+            cp[C.CP_ROUT_PROTECTED] = 0  # rout_protection = none: routed, and open to a new action's attack
+            C.city_ops(city, tok, ts, cs, ws, g, cp, per, at, 4, 1, ops)
+            assert ops[C.OP_BATTLE] == 1 and ws[k, C.WS_ROUTED] == routed
+
+
+@pytest.mark.parametrize("withdrawal", ["nearest_friendly_city", "stay"])
+def test_a_victorious_invasion_army_withdraws_to_its_nearest_city(withdrawal):
+    """KoR 5.7.11: « Dans le cas de troupes NR victorieuses, une retraite générale a lieu (les Romains se retirent
+    à Rome et les NR se retirent dans les Cités amies les plus proches). » (NR troops victorious, a general retreat:
+    the Romans to Rome, the NR to the nearest friendly cities.) A Volsci army that beat Rome at Aricia moves to the
+    Volsci city Rome does not hold nearest by road, still the war's army (« la guerre continue », 9.4); with that
+    city taken by Rome, to the next. ``stay``: it holds Aricia."""
+    scenario, args, scratch, row, k = volsci_in_the_field(37, "Aricia", nr_victory_withdrawal=withdrawal)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    cmap = scenario.data()[0]
+    aricia = ws[k, C.WS_AT]
+    volsci = [cmap.index(n) for n in ("Anagnia", "Satricum", "Ferentinum", "Antium", "Artena", "Velatri")]
+    by_road = sorted(volsci, key=lambda c: (cost[0, aricia, c], c))
+    assert cost[0, aricia, by_road[0]] < cost[0, aricia, by_road[1]]  # one nearest: the test does not hang on ties
+    for taken in (False, True):
+        ws[k, C.WS_AT] = aricia
+        cs[by_road[0], C.CS_ROMAN] = taken
+        C.battle_over(city, cost, cp, tok, ts, cs, g, war, ws, battle_row(0, 1), row, k)
+        expected = by_road[taken] if withdrawal == "nearest_friendly_city" else aricia
+        assert ws[k, C.WS_AT] == expected and ws[k, C.WS_WAR] == C.W_VOLSCI and not ws[k, C.WS_ROUTED]
+
+
+@pytest.mark.parametrize("reactions", ["none", "two_per_battle"])
+def test_a_victorious_army_pursues_as_the_same_action(reactions):
+    """KoR 5.7.14 (DP-B16): « Les unités victorieuses au combat, commandées par un chef, peuvent [...] a - Avancer
+    jusqu'à l'hexagone où l'ennemi vaincu est en déroute et tenter d'engager une nouvelle bataille. Il ne s'agit pas
+    d'une nouvelle action mais d'une continuation de l'action victorieuse. » (Victorious units led by a leader may
+    advance into the hex where the beaten enemy routed and try a new battle: not a new action, the victorious one
+    continued.) Romulus' army attacks a Volsci army at Aricia through DP-K01: the action costs one of three; won in
+    phase 3 with Volsci units left, DP-B16 is asked with pursue = 1, and the default pursues: one more battle, no
+    action spent, its hostile reactions by KOR-A39 (none: the two of the first battle only; two_per_battle: two
+    more). Declining (``never``), DP-K01 may not attack the routed army again."""
+    asked = declined = 0
+    for game in range(40):
+        scenario, args, scratch, row, k = volsci_in_the_field(
+            100 + game, "Aricia", continuation_battle_reactions=reactions)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws = scratch[:4]
+        game_arrays = (*args, *scratch, row)
+        stream = stream_of(SEED, 200 + game)
+        battle = 1 + cp[C.CP_CITIES] + C.OP_BATTLE
+        assert C.campaign_legal(C.P_ACTION, battle, *game_arrays)
+        C.campaign_apply(C.P_ACTION, battle, *game_arrays)
+        point = advance(stream, *game_arrays)
+        assert g[C.G_ACTIONS] == 2 and row[C.M_BATTLES] == 1
+        if point != C.P_ADVANCE:
+            continue
+        dstate = scratch[4]
+        if not dstate[C.D_PURSUE]:
+            continue  # the Volsci destroyed, or beaten before phase 3: only Aricia's siege is offered
+        assert ws[k, C.WS_ROUTED] == 1
+        assert dstate[C.D_ROUTED_UNITS] == len(war_army(tok, ts, k)) > 0
+        assert g[C.G_REACTIONS] == 2
+        asked += 1
+        if game % 2:
+            declined += 1
+            answer(stream, C.P_ADVANCE, game_arrays, {"advance": "never"})
+            assert advance(stream, *game_arrays) == C.P_ACTION
+            assert not C.campaign_legal(C.P_ACTION, battle, *game_arrays)
+            assert row[C.M_BATTLES] == 1 and row[C.M_ADVANCES] == 0
+            continue
+        assert answer(stream, C.P_ADVANCE, game_arrays) == C.ADVANCE_PURSUE
+        advance(stream, *game_arrays)
+        assert row[C.M_BATTLES] == 2 and row[C.M_ADVANCES] == 1 and g[C.G_ACTIONS] == 2
+        assert g[C.G_REACTIONS] == (2 if reactions == "none" else 4)
+    assert asked >= 4 and declined >= 2
+
+
+def test_a_victorious_army_besieges_the_city_where_it_fought():
+    """KoR 5.7.14 b: « Assiéger. Le siège ne peut être mis en place que contre une Cité ennemie dans l'hexagone où
+    s'est déroulée la bataille, sans aucune avance. Dans ce cas, il n'y a pas non plus de nouvelle action. »
+    (Besiege: only an enemy city in the battle's hex, without advancing; no new action either.) A Volsci army
+    beaten at Satricum goes inside its walls (5.7.13); DP-B16 then offers the siege of Satricum (besiege = 1, no
+    pursuit: the army is gone), and answered so, the siege is played with no action spent."""
+    seen = 0
+    for game in range(40):
+        scenario, args, scratch, row, k = volsci_in_the_field(300 + game, "Satricum")
+        cp = args[0]
+        ts, g, cs, ws = scratch[:4]
+        game_arrays = (*args, *scratch, row)
+        stream = stream_of(SEED, 400 + game)
+        C.campaign_apply(C.P_ACTION, 1 + cp[C.CP_CITIES] + C.OP_BATTLE, *game_arrays)
+        if advance(stream, *game_arrays) != C.P_ADVANCE or ws[k, C.WS_WAR] >= 0:
+            continue  # no victory, or one before phase 3: no rout, and the army stands outside the walls
+        dstate = scratch[4]
+        assert dstate[C.D_PURSUE] == 0 and dstate[C.D_BESIEGE] == 1 and ws[k, C.WS_WAR] == -1
+        assert not C.campaign_legal(C.P_ADVANCE, C.ADVANCE_PURSUE, *game_arrays)
+        assert C.campaign_legal(C.P_ADVANCE, C.ADVANCE_BESIEGE, *game_arrays)
+        C.campaign_apply(C.P_ADVANCE, C.ADVANCE_BESIEGE, *game_arrays)
+        sieges = row[C.M_SIEGES]
+        advance(stream, *game_arrays)
+        assert row[C.M_SIEGES] == sieges + 1 and row[C.M_ADVANCES] == 1 and g[C.G_ACTIONS] == 2
+        seen += 1
+    assert seen >= 3

@@ -102,8 +102,9 @@ MAX_WARS = 4  # invasion armies on the map at once
 EVENT_WAR = (-1, W_AEQUI, W_VOLSCI, W_PICENI, W_FALISCI, W_CAPENA, -1, -1, W_SAMNITE, -1, -1, -1, -1, W_GALLIC,
              W_ETRUSCAN, W_DANAI, W_UMBRIAN, -1, -1)
 # ws[k]: an invasion army
-# WS_LINGER: a Falisci (Capenati) army holding Falerii (Capena) past its period (9.2.7.3-9.2.7.4)
-WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_COLS = range(9)
+# WS_LINGER: a Falisci (Capenati) army holding Falerii (Capena) past its period (9.2.7.3-9.2.7.4); WS_ROUTED: beaten
+# in a battle of this action phase, it routed (5.7.13) and no new action may attack it
+WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_ROUTED, WS_COLS = range(10)
 
 # ------------------------------------------------------------------------------------- options and sizes (cp)
 (CP_CITIES, CP_ROME, CP_MISSION_SCOPE, CP_PRESTIGE_GE, CP_PRESTIGE_EVERY_TURN, CP_PERIOD_SWAP_TWICE, CP_VICTORY_VP,
@@ -113,7 +114,8 @@ WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_C
  CP_COCLES_ROME_FIRST, CP_COCLES_RAID, CP_FALERII, CP_FALERII_LAST_TURN, CP_CAPENA, CP_ACTIONS_COMBINED,
  CP_REACTION_TIMING, CP_LOSS_TOTAL_VIRTUS, CP_LOSS_RANDOM, CP_OFFICE_EVERY_TURN, CP_EVENT_UNITS_EVERY_TURN,
  CP_INVADERS_NOT_EXEMPT, CP_BAD_OMEN_TO_R, CP_END_OF_ACTIONS_NR, CP_VOLSCI_RETURN, CP_OSTIA, CP_INVADERS_BY_SEA,
- CP_INTERCEPTION, CP_INTIMIDATION_NO_ROOM, CP_TREASON_UNITS, N_CP) = range(44)
+ CP_INTERCEPTION, CP_INTIMIDATION_NO_ROOM, CP_TREASON_UNITS, CP_ROUT_WALLS, CP_ROUT_PROTECTED,
+ CP_NR_WITHDRAWAL, CP_CONTINUATION_REACTIONS, N_CP) = range(48)
 # CP_INTERCEPTION: when the Roman fleet intercepts an invader's fleet (DP-N02), in Campaign.interception's order
 INTERCEPT_EVEN_ODDS, INTERCEPT_ALWAYS, INTERCEPT_NEVER = range(3)
 # CP_COCLES_PREREQUISITE (KOR-A47), in kor_options.csv's order
@@ -131,13 +133,15 @@ PV_SIZE = 64
 # ------------------------------------------------------------------------------------------------ scalars (g)
 # G_ACTING: the army that takes the next action (DP-K01); G_SWITCHED: it was chosen since the last action (one
 # choice an action); G_VICARIUS: Titus Tatius made Rex Vicarius (9.1.8.2); G_RETREAT_NEXT: 1 + the next army 7.1
-# looks at (0: the end of the turn not begun; the army asked DP-K07 is the acting one)
+# looks at (0: the end of the turn not begun; the army asked DP-K07 is the acting one); G_PURSUIT: 1 + the
+# invasion army the acting army has just beaten in its action's battle (DP-B16 to ask), G_ADVANCE the answer
 (G_TURN, G_PERIOD, G_IP, G_VP, G_STAGE, G_ACTIONS, G_ACTING, G_KING, G_COMMANDER, G_REACTIONS, G_IMMEDIATE,
  G_ENDED, G_WON, G_END_REASON, G_OMEN, G_OMEN_DRAWN, G_STOP_ACTIONS, G_BRIDGE, G_PORSENNA_EVER,
  G_ETRUSCAN_WARS, G_ETRUSCAN_RUNNING, G_FIRST_ETRUSCAN_LEADER, G_WAR_PEOPLE, G_PRESTIGE_DONE, G_EXTRA_R_DRAWS,
  G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_ALBA_DRAWN, G_ALBA_SIEGE, G_ALBA_HAPPY,
  G_FALERII_DUE, G_MOVED, G_UMBRIAN_TOKEN, G_DRAWS, G_DRAWN, G_FORMING, G_LOSS_LEFT, G_END_STEP, G_FAILED,
- G_EXCESS, G_ALBA_MARCH, G_SWITCHED, G_VICARIUS, G_RETREAT_NEXT, G_SENATE) = range(48)
+ G_EXCESS, G_ALBA_MARCH, G_SWITCHED, G_VICARIUS, G_RETREAT_NEXT, G_PURSUIT, G_ADVANCE_ASKED, G_ADVANCE,
+ G_SENATE) = range(51)
 G_SENATE_SIZE = 4  # G_SENATE + i: the Senate on Curia people i (senate.PEOPLE_*): 0 unasked, 1 approved, 2 refused
 # the Roman armies (4.2, 9.1.8, 9.2.7.1): slot 0 the royal army, commanded by the King (G_COMMANDER: the King or
 # the Interrex); the others raised by an office drawn from R, or Titus Tatius', while their leader is in play.
@@ -164,7 +168,7 @@ M_END = 1                            # one 0/1 column per way a campaign ends, E
 (M_VP, M_IP, M_TURN, M_ROMANIZED, M_MISSIONS_MET, M_KINGS_LOST, M_WARS, M_WARS_BEATEN, M_CITIES_LOST, M_ROME_TAKEN,
  M_SIEGES, M_SIEGES_WON, M_BATTLES, M_BATTLES_WON, M_PILLAGES, M_CORRUPTIONS, M_INTIMIDATIONS, M_REACTIONS,
  M_ACTIONS, M_DUELS, M_DUELS_WON, M_NAVAL_BATTLES, M_NAVAL_WON, M_SEA_MOVES, M_DIARCHY, M_TRIBUNES_WON,
- M_TRIBUNES_BEATEN, M_MISSION_1) = range(M_END + N_ENDS - 1, M_END + N_ENDS + 27)
+ M_TRIBUNES_BEATEN, M_ADVANCES, M_MISSION_1) = range(M_END + N_ENDS - 1, M_END + N_ENDS + 28)
 M_EVENT_R = M_MISSION_1 + 7          # one column per event code: drawn from R
 M_EVENT_NR = M_EVENT_R + N_EVENTS    # ... drawn from NR
 N_METRICS = M_EVENT_NR + N_EVENTS
@@ -193,7 +197,9 @@ K_HEADER = K_ARMIES + KA_COLS * MAX_ARMIES
  KC_SEA, KC_COLS) = range(12)
 K_STATE_SIZE = K_HEADER + KC_COLS * MAX_CITIES
 # the campaign's decision points (the machine's ``point``): DP-K01, then the choices the turn asks on its way
-P_ACTION, P_ARMY, P_GARRISON, P_LOSS, P_RETREAT, P_EXCESS, N_POINTS = range(7)
+P_ACTION, P_ARMY, P_GARRISON, P_LOSS, P_RETREAT, P_EXCESS, P_ADVANCE, N_POINTS = range(8)
+# DP-B16's answers (5.7.14)
+ADVANCE_NONE, ADVANCE_PURSUE, ADVANCE_BESIEGE = range(3)
 # then the decision points of the procedures it plays, in PROC_* order (``PROCEDURE_POINTS``): procedure k's first
 # point is PROC_BASE[k] in codes, params and slots
 PROC_NAMES = ("siege", "pillage", "corruption", "intimidation", "treason", "battle", "ambush", "naval", "horatii")
@@ -209,8 +215,8 @@ GENERAL_RANK = 6                      # Titus Tatius before the Diarchy: a leade
 DIARCHY_IP = 3                        # 9.1.8.2
 # every decision's state is DP-K01's entries, then what the other points decide (D_*), one block per place for
 # DP-K05, K07 and K08 (KD_*, written at those points only) and one block per counter (KU_*)
-(D_GARRISON, D_LOSS_LEFT, D_INF_ROOM, D_CAV_ROOM, D_EXCESS, D_COUNTERS, D_HEADER) = range(K_STATE_SIZE,
-                                                                                        K_STATE_SIZE + 7)
+(D_GARRISON, D_LOSS_LEFT, D_INF_ROOM, D_CAV_ROOM, D_EXCESS, D_PURSUE, D_BESIEGE, D_ROUTED_UNITS, D_COUNTERS,
+ D_HEADER) = range(K_STATE_SIZE, K_STATE_SIZE + 10)
 KD_ALLOWED, KD_ROMAN_GARRISON, KD_DISTANCE, KD_TO_ROME, KD_COLS = range(5)
 KU_AT, KU_KIND, KU_VIRTUS, KU_COLS = range(4)
 D_UNITS = D_HEADER + KD_COLS * MAX_CITIES
@@ -1748,7 +1754,7 @@ def start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurr
         army_inf = min(inf, war[w, WR_CAP_INF], cap)
         army_cav = min(cav, war[w, WR_CAP_CAV], cap - army_inf)
     ws[k, WS_WAR], ws[k, WS_AT], ws[k, WS_LEADER], ws[k, WS_NEW], ws[k, WS_TOKEN] = w, start, leader, 1, token
-    ws[k, WS_PASSED], ws[k, WS_LINGER], ws[k, WS_START] = -1, 0, start
+    ws[k, WS_PASSED], ws[k, WS_LINGER], ws[k, WS_START], ws[k, WS_ROUTED] = -1, 0, start, 0
     if leader >= 0:
         put(ts, leader, L_WAR, k, FACE_NR)
     for kind, want, in_army in ((INF, inf, army_inf), (CAV, cav, army_cav)):
@@ -1857,6 +1863,48 @@ def end_war(tok, war, ts, g, ws, k, beaten, row):
 
 
 @njit(cache=True)
+def friendly_city(city, cs, c, people):
+    """Whether place ``c`` is a city of ``people`` that Rome does not hold (an entry box has no walls)."""
+    return city[c, CT_PEOPLE] == people and not city[c, CT_ENTRY] and not cs[c, CS_ROMAN]
+
+
+@njit(cache=True, apart=True)
+def battle_over(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k):
+    """KoR 5.7.11-5.7.13 for invasion army ``k`` after a battle with a Roman army. Every unit lost, its war is
+    beaten. Beaten at the end of phase 3, it routs (5.7.13, DP-B17, the NR bot's choice): « vers un hexagone
+    adjacent ou à l'intérieur de murs amis (s'ils sont présents dans l'hexagone de combat) » (to an adjacent hex or
+    inside friendly walls, if they stand in the battle's hex): inside the walls of a city of its people there
+    (``nr_rout`` walls_if_friendly_city: its units and leader join the city, the army is gone), else to an adjacent
+    hex, which the abstract map does not tell from the place itself (a move ends at a node): it stays, routed for the
+    action phase (only a pursuit may attack it, and under ``rout_protection`` action_phase no new action: « les
+    unités en déroute ne peuvent pas être attaquées »). Victorious,
+    « une retraite générale a lieu (les Romains se retirent à Rome et les NR se retirent dans les Cités amies les
+    plus proches) » (a general retreat: the Romans to Rome, the NR to the nearest friendly cities; 5.7.11): under
+    ``nr_victory_withdrawal`` nearest_friendly_city it moves to the nearest city of its people by road, still the
+    war's army (« la guerre continue »), and stays where it is when there is none."""
+    b = _battle
+    if war_units(tok, ts, k) == 0:
+        end_war(tok, war, ts, g, ws, k, True, row)
+        return
+    at, people = ws[k, WS_AT], war[ws[k, WS_WAR], WR_PEOPLE]
+    if brow[b.WIN] and brow[b.END_PHASE3]:
+        if cp[CP_ROUT_WALLS] and friendly_city(city, cs, at, people):
+            for t in range(ts.shape[0]):
+                if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and (is_kind(tok, t, -1) or tok[t, TK_KIND] == LEADER):
+                    put(ts, t, L_CITY, at, FACE_NR)
+            end_war(tok, war, ts, g, ws, k, False, row)
+        elif g[G_STAGE] == ST_ACTIONS:
+            ws[k, WS_ROUTED] = 1
+    elif brow[b.LOSS] and cp[CP_NR_WITHDRAWAL]:
+        best, best_cost = -1, 1 << 40
+        for c in range(cs.shape[0]):
+            if friendly_city(city, cs, c, people) and 0 <= cost[0, at, c] < best_cost:
+                best, best_cost = c, cost[0, at, c]
+        if best >= 0:
+            ws[k, WS_AT] = best
+
+
+@njit(cache=True)
 def allies_join(city, cp, tok, ts, ws, c):
     """KoR 9.2.7.3-9.2.7.4: a sortie from a city of the Etruscan star is joined by the Falisci in Falerii and the
     Capenati in Capena: their units stand in the city for the battle. Returns each counter's army (slot + 1, 0 for
@@ -1907,9 +1955,10 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl
     city) led by ``nr_leader`` (-1: none), fought by ``battle.battle_game`` with the policies of the campaign's
     ``battle.*`` points (in an ambush its ``ambush.*`` points). The army's leader commands with his rank and caps
     (table 5.1); a Tribune's victory or defeat scores his +1 / -1 IP and ends his office (9.2.7.1) when the battle
-    ``decides`` it (not a battle inside a siege, whose whole action decides once). Counters lost go where C4 sends
-    them (the manifest gives no Captivi backs: eliminated, to the general reserve); a lost King gives the Interrex
-    (KOR-A38). Returns ``(error, Rome won)``."""
+    ``decides`` it (not a battle inside a siege, whose whole action decides once). ``roman_attacks``: 0 the NR side
+    attacks, 1 Rome, 2 Rome in a continuation battle (5.7.14 a). Counters lost go where C4 sends them (the manifest
+    gives no Captivi backs: eliminated, to the general reserve); a lost King gives the Interrex (KOR-A38). Returns
+    ``(error, Rome won)``."""
     b = _battle
     p = pv[PROC_BATTLE]
     proc = PROC_AMBUSH if mode == b.MODE_AMBUSH else PROC_BATTLE
@@ -1948,9 +1997,11 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl
         bl[b.NR, 0, b.L_ASTUTIA] = tok[nr_leader, TK_ASTUTIA]
         bl[b.NR, 0, b.L_MAX_INF], bl[b.NR, 0, b.L_MAX_CAV] = 4, 2
     p[b.P_UNITS], p[b.P_UNITS_NR], p[b.P_LEADERS], p[b.P_LEADERS_NR] = n, m, 1, 1 if nr_leader >= 0 else 0
-    p[b.P_ROMAN_ATTACKER], p[b.P_ROMAN_INITIATES] = roman_attacks, roman_attacks
-    p[b.P_REACTIONS] = 2 if roman_attacks else 0
-    p[b.P_PHASE3_COST] = roman_attacks or p[b.P_PHASE3_COST]
+    attacks = 1 if roman_attacks > 0 else 0
+    p[b.P_ROMAN_ATTACKER], p[b.P_ROMAN_INITIATES] = attacks, attacks
+    # KOR-A39: a continuation battle (5.7.14 a, roman_attacks = 2) is no new action: no reactions of its own
+    p[b.P_REACTIONS] = 2 if roman_attacks == 1 or (roman_attacks == 2 and cp[CP_CONTINUATION_REACTIONS]) else 0
+    p[b.P_PHASE3_COST] = attacks or p[b.P_PHASE3_COST]
     p[b.P_INVADER] = pv0[PROC_BATTLE, b.P_INVADER] if invader else 0
     p[b.P_OMEN] = g[G_OMEN] == OMEN_GOOD
     p[b.P_ETR_GALLIC_PEN] = 2 if people == ETRUSCANS or people == GAULS else 0
@@ -2137,6 +2188,13 @@ def war_allowed(per, g, cp, people):
     return not (per[g[G_PERIOD], PR_SENATE] and i >= 0 and g[G_SENATE + i] == 2)
 
 
+@njit(cache=True)
+def attackable(tok, ts, ws, cp, k):
+    """Whether DP-K01 may attack invasion army ``k``: it has units, and it has not routed this action phase (5.7.13:
+    « les unités en déroute ne peuvent pas être attaquées », for the action phase under ``rout_protection``)."""
+    return war_units(tok, ts, k) > 0 and not (ws[k, WS_ROUTED] and cp[CP_ROUT_PROTECTED])
+
+
 @njit(cache=True, apart=True)
 def city_ops(city, tok, ts, cs, ws, g, cp, per, c, inf, cav, ops):
     """DP-K01: which operations the rules allow the acting army, of ``inf`` infantry and ``cav`` cavalry, in place
@@ -2145,7 +2203,7 @@ def city_ops(city, tok, ts, cs, ws, g, cp, per, c, inf, cav, ops):
     units = inf + cav
     ip = g[G_IP]
     for k in range(MAX_WARS):
-        if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == c and units >= 3 and war_units(tok, ts, k) > 0:
+        if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == c and units >= 3 and attackable(tok, ts, ws, cp, k):
             ops[OP_BATTLE] = 1
     # an entry box is no city; a place of Rome's own people (Ostia) is no enemy city to take
     if city[c, CT_ENTRY] or city[c, CT_PEOPLE] == ROMAN or cs[c, CS_ROMAN] or \
@@ -2174,7 +2232,7 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
     acting = g[G_ACTING]
     at = g[G_ARMY_AT + acting]
     dstate[:K_STATE_SIZE] = 0
-    dstate[D_GARRISON] = dstate[D_LOSS_LEFT] = dstate[D_EXCESS] = 0
+    dstate[D_GARRISON:D_COUNTERS] = 0
     # one pass over the counters: the containers, the armies, the Rome reserve, the fleet where the army stands, and
     # what stands in each place
     ships, reserve = 0, 0
@@ -2742,8 +2800,7 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, s
                 err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
                                  brow, wbuf, row, a, L_WAR, k, leader, people, war[w, WR_INVADER], 0,
                                  _battle.MODE_BATTLE, True)
-                if war_units(tok, ts, k) == 0:
-                    end_war(tok, war, ts, g, ws, k, True, row)
+                battle_over(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
                 return err
         if is_target(city, cs, tok, ts, g, war, ws, cp, k, at):
             war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, at)
@@ -3433,6 +3490,19 @@ def campaign_advance(stream, codes, params, slots, offset, cp, city, cost, tok, 
         elif g[G_EXCESS] and greek_excess(city, cost, cp, tok, ts, cs, ws, g, per, dstate):
             return P_EXCESS  # a Greek war drawn in a revolt (6.2)
         elif stage == ST_ACTIONS:
+            if g[G_PURSUIT]:
+                # DP-B16 (5.7.14) after the battle, before its reactions come (the advance is the same action)
+                if g[G_ADVANCE_ASKED]:
+                    err = advance(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, slots, ts, g, cs,
+                                  ws, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row)
+                    if err:
+                        return err_end(g, err)
+                elif post_advance(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
+                    g[G_ADVANCE_ASKED] = 1
+                    return P_ADVANCE
+                else:
+                    g[G_PURSUIT] = 0
+                continue
             if g[G_IMMEDIATE] > 0:
                 g[G_IMMEDIATE] -= 1
                 err = reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, sst, bu,
@@ -3449,6 +3519,7 @@ def campaign_advance(stream, codes, params, slots, offset, cp, city, cost, tok, 
                 continue
             if g[G_ACTIONS] <= 0:
                 g[G_STAGE] = ST_REACTIONS
+                ws[:, WS_ROUTED] = 0  # a rout protects for the action phase it happened in (5.7.13)
                 continue
             if g[G_FORMING] < KEPT and g[G_ARMY_AT + g[G_ACTING]] == cp[CP_ROME] and \
                     army_to_form(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
@@ -3567,13 +3638,66 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params
     reactions, immediate = g[G_REACTIONS], g[G_IMMEDIATE]
     err = operation(stream, city, cost, cp, tok, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu, bl,
                     bstat, bg, bst, brow, prow, wbuf, row, at, op)
-    # KOR-A2: when the action's hostile reactions come (literal: pillage's at once, 5.4, the others at the end
-    # of the action phase, 6.0)
+    react_in_time(cp, g, reactions, immediate)
+    return err
+
+
+@njit(cache=True)
+def react_in_time(cp, g, reactions, immediate):
+    """KOR-A2: when the hostile reactions an action brought (those counted above ``reactions`` and ``immediate``)
+    come: literal, pillage's at once (5.4), the others at the end of the action phase (6.0); or all at one of
+    those times."""
     timing = cp[CP_REACTION_TIMING]
     if timing != REACT_LITERAL:
         caused = g[G_REACTIONS] - reactions + g[G_IMMEDIATE] - immediate
         g[G_REACTIONS], g[G_IMMEDIATE] = reactions, immediate
         g[G_IMMEDIATE if timing == REACT_IMMEDIATE else G_REACTIONS] += caused
+
+
+@njit(cache=True, apart=True)
+def post_advance(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
+    """DP-B16 (5.7.14): whether the acting army, victorious over invasion army ``G_PURSUIT - 1``, may pursue it
+    (a: it routed here, it has units left, and the army has the 3 units a battle asks, KOR-A14) or besiege the
+    enemy city where it stands (b: the siege DP-K01 would allow there); if so its state is posted."""
+    k = g[G_PURSUIT] - 1
+    a = g[G_ACTING]
+    at = g[G_ARMY_AT + a]
+    inf, cav = army_counts(tok, ts, a)
+    routed = war_units(tok, ts, k) if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == at and ws[k, WS_ROUTED] else 0
+    pursue = routed > 0 and inf + cav >= 3
+    ops = np.zeros(N_OPS, np.int64)
+    city_ops(city, tok, ts, cs, ws, g, cp, per, at, inf, cav, ops)
+    if not pursue and not ops[OP_SIEGE]:
+        return False
+    post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
+    dstate[D_PURSUE], dstate[D_BESIEGE], dstate[D_ROUTED_UNITS] = pursue, ops[OP_SIEGE], routed
+    return True
+
+
+@njit(cache=True, apart=True)
+def advance(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu, bl,
+            bstat, bg, bst, brow, prow, wbuf, row):
+    """DP-B16's answer (5.7.14), « Il ne s'agit pas d'une nouvelle action mais d'une continuation de l'action
+    victorieuse » (not a new action, the victorious one continued): no action spent; (a) a new battle on the routed
+    army (KOR-A39 for its reactions), after which DP-B16 may be asked again; (b) a siege of the city here, the
+    Senate asked as for any siege (a war on its people, 9.3.4)."""
+    k, choice = g[G_PURSUIT] - 1, g[G_ADVANCE]
+    g[G_PURSUIT] = g[G_ADVANCE_ASKED] = 0
+    if choice == ADVANCE_NONE:
+        return 0
+    row[M_ADVANCES] += 1
+    at = g[G_ARMY_AT + g[G_ACTING]]
+    reactions, immediate = g[G_REACTIONS], g[G_IMMEDIATE]
+    err = 0
+    if choice == ADVANCE_PURSUE:
+        err = battle_action(stream, city, cost, cp, tok, ts, cs, g, war, ws, pv0, codes, params, slots, pv, bu, bl,
+                            bstat, bg, bst, brow, wbuf, row, k, 2)
+    elif declare_war(stream, per, g, cp, city[at, CT_PEOPLE]):
+        if at == cp[CP_FALERII]:
+            g[G_FALERII_DUE] = 0
+        err = army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, params, slots, pv, sst, bu, bl,
+                         bstat, bg, bst, brow, prow, wbuf, row, at)
+    react_in_time(cp, g, reactions, immediate)
     return err
 
 
@@ -3592,15 +3716,28 @@ def operation(stream, city, cost, cp, tok, war, pv0, stab, codes, params, slots,
         return roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow, row,
                                   at)
     for k in range(MAX_WARS):
-        if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == at and war_units(tok, ts, k) > 0:
-            w = ws[k, WS_WAR]
-            err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
-                             brow, wbuf, row, g[G_ACTING], L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE],
-                             war[w, WR_INVADER], 1, _battle.MODE_BATTLE, True)
-            if war_units(tok, ts, k) == 0:
-                end_war(tok, war, ts, g, ws, k, True, row)
-            return err
+        if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == at and attackable(tok, ts, ws, cp, k):
+            return battle_action(stream, city, cost, cp, tok, ts, cs, g, war, ws, pv0, codes, params, slots, pv, bu,
+                                 bl, bstat, bg, bst, brow, wbuf, row, k, 1)
     return 0
+
+
+@njit(cache=True, apart=True)
+def battle_action(stream, city, cost, cp, tok, ts, cs, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg,
+                  bst, brow, wbuf, row, k, roman_attacks):
+    """KoR 5.7: the acting army attacks invasion army ``k`` where it stands, as its action (``roman_attacks`` 1)
+    or pursuing it (2: 5.7.14 a, the same action). Won with no Triumph claimed, DP-B16 is asked next
+    (``G_PURSUIT``)."""
+    w = ws[k, WS_WAR]
+    err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow,
+                     wbuf, row, g[G_ACTING], L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE], war[w, WR_INVADER],
+                     roman_attacks, _battle.MODE_BATTLE, True)
+    battle_over(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
+    if won and not brow[_battle.TRIUMPH]:
+        # 5.7.14: « Les unités victorieuses au combat, commandées par un chef, peuvent (cf règles du Triomphe) »
+        # advance after the beaten army or besiege a city here: the player's choice, before anything else happens
+        g[G_PURSUIT] = 1 + k
+    return err
 
 
 @njit(cache=True)
@@ -3627,6 +3764,9 @@ def decision_legal(point, state, action):
         t = action - 1
         at = state[ku(t, KU_AT)] if 0 <= t < state[D_COUNTERS] else U_ELSEWHERE
         return at == U_ARMY or at == U_ROME or at == U_OTHER_ARMY
+    if point == P_ADVANCE:
+        return action == ADVANCE_NONE or (action == ADVANCE_PURSUE and state[D_PURSUE] == 1) or \
+            (action == ADVANCE_BESIEGE and state[D_BESIEGE] == 1)
     return 0 <= action < state[K_CITIES] and state[kd(action, KD_ALLOWED)] == 1
 
 
@@ -3637,6 +3777,8 @@ def decision_width(point, state):
         return 1 + state[K_CITIES] + N_OPS + MAX_ARMIES + 1
     if point == P_ARMY or point == P_LOSS:
         return 1 + state[D_COUNTERS]
+    if point == P_ADVANCE:
+        return 3
     return state[K_CITIES]
 
 
@@ -3655,6 +3797,9 @@ def campaign_apply(point, action, cp, city, cost, tok, per, war, pv0, stab, ts, 
         army_apply(ts, g, dstate, action)
     elif point == P_LOSS:
         lose_unit(cp, tok, ts, g, action - 1)
+    elif point == P_ADVANCE:
+        g[G_ADVANCE] = action
+        dstate[D_PURSUE:D_COUNTERS] = 0
     else:
         if point == P_GARRISON:
             put(ts, g[G_DRAWN] - 1, L_CITY, action, FACE_ROMAN)
@@ -3680,6 +3825,8 @@ def campaign_decide(offset, point, codes, params, slots, stream, cp, city, cost,
         return decide_loss(codes[i], params[i], dstate, stream, slots, i)
     if point == P_RETREAT:
         return decide_retreat(codes[i], params[i], dstate, stream, slots, i)
+    if point == P_ADVANCE:
+        return decide_advance(codes[i], params[i], dstate, stream, slots, i)
     return decide_excess(codes[i], params[i], dstate, stream, slots, i)
 
 
@@ -3863,13 +4010,14 @@ CHOICE_DEFAULT, CHOICE_RANDOM, CHOICE_OTHER = range(3)
 _RANDOM = Builtin(CHOICE_RANDOM, "uniform among the legal answers")
 _UNITS = ("unit_at", "unit_kind", "unit_virtus")
 CAMPAIGN_STATE = ACTION.state + ("garrison_virtus", "loss_left", "infantry_room", "cavalry_room", "excess_left",
-                                 "counters") + \
+                                 "pursue", "besiege", "routed_units", "counters") + \
     tuple(f"{name}[{c}]" for name in ("allowed", "roman_garrison", "distance", "to_rome")
           for c in range(MAX_CITIES)) + \
     tuple(f"{name}[{t}]" for name in _UNITS for t in range(MAX_COUNTERS))
 _STATE_DOC = (" The state is DP-K01's (its entries as they stand now; during DP-K02 as the forming began, but "
               "for army_infantry, army_cavalry and movement_half_points), then: garrison_virtus, loss_left, "
-              "infantry_room and cavalry_room (what the army may still take, table 5.1), excess_left, counters; "
+              "infantry_room and cavalry_room (what the army may still take, table 5.1), excess_left, pursue, "
+              "besiege and routed_units (DP-B16 only), counters; "
               "allowed[c], roman_garrison[c], distance[c] and to_rome[c] (road half-MP) at DP-K05, K07 and K08 "
               "only; for each counter t, unit_at[t] (0 not a Roman unit a choice may take, 1 in the acting army, 2 "
               "in the Rome reserve, 3 sent out of the army while it forms, 4 in another army), unit_kind[t] (0 "
@@ -3953,8 +4101,28 @@ EXCESS = DecisionPoint(
               "random": _RANDOM,
               "far_from_rome": Builtin(CHOICE_OTHER, "the one farthest from Rome (ties: the nearest to the start)")},
     default="nearest", candidates=_place_candidates)
+ADVANCE = DecisionPoint(
+    "advance", "DP-B16",
+    "5.7.14: after a battle the acting army won as its action with no Triumph claimed, « Les unités victorieuses au "
+    "combat, commandées par un chef, peuvent » (the victorious units, led by a leader, may): (a) advance where the "
+    "beaten invasion army routed (5.7.13: its place, the abstract map having no hex beside it) and fight it again, "
+    "the same action continued, no action spent (KOR-A39 continuation_battle_reactions), when pursue = 1 (it has "
+    "routed_units left, the army 3 units or more); (b) besiege the enemy city where it stands, « sans aucune avance "
+    "[...] il n'y a pas non plus de nouvelle action » (the Senate asked as for any siege), when besiege = 1; or "
+    "nothing, and no new action may attack the routed army this action phase. Asked when (a) or (b) is allowed; "
+    "the state is DP-K01's as the battle left it." + _STATE_DOC,
+    state=CAMPAIGN_STATE,
+    actions="0 = nothing; 1 = pursue (pursue = 1); 2 = besiege (besiege = 1)",
+    builtins={"pursue": Builtin(CHOICE_DEFAULT, "pursue when allowed (the sensible bot fights every invasion army "
+                                "it stands with); else besiege when the siege is the operation the sensible bot "
+                                "would take here and its chance of taking the city reaches threshold, with reserve "
+                                "IP kept (as DP-K01's sensible)",
+                                params=("threshold", "reserve"), defaults=(0.5, 3.0)),
+              "random": _RANDOM,
+              "never": Builtin(CHOICE_OTHER, "nothing: the army's next action is a new one")},
+    default="pursue", candidates=3)
 # in ``P_*`` order: the machine's point is the index
-CAMPAIGN_POINTS = (ACTION, ARMY, GARRISON_PLACE, LOSS, RETREAT, EXCESS)
+CAMPAIGN_POINTS = (ACTION, ARMY, GARRISON_PLACE, LOSS, RETREAT, EXCESS, ADVANCE)
 
 
 def _inside(procedure, point):
@@ -4042,6 +4210,20 @@ def decide_retreat(code, params, state, stream, slots, slot):
         if state[kd(c, KD_ALLOWED)] and key < best_key:
             best, best_key = c, key
     return best
+
+
+@njit(cache=True)
+def decide_advance(code, params, state, stream, slots, slot):
+    if code == USER:
+        return call(slots, slot, state, params, stream)
+    if code == CHOICE_RANDOM:
+        return random_legal(P_ADVANCE, state, stream)
+    if code == CHOICE_OTHER:
+        return ADVANCE_NONE
+    if state[D_PURSUE]:
+        return ADVANCE_PURSUE
+    chance, op = take_chance(state, state[K_ARMY_AT], state[K_IP], params[1])
+    return ADVANCE_BESIEGE if state[D_BESIEGE] and op == OP_SIEGE and chance >= params[0] else ADVANCE_NONE
 
 
 @njit(cache=True)

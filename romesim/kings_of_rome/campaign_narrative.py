@@ -43,9 +43,10 @@ BLOCKS = frozenset((
     "greek_excess",
     "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_march", "alba_siege", "cocles", "map_conflicts",
     "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle", "port_interception",
-    "diarchy", "office_fate"))
-# blocks told in no line: DP-K01's state (every place's war_allowed), the action's dispatcher (its procedures speak)
-SILENT = frozenset(("post_action", "roman_action"))
+    "diarchy", "office_fate", "battle_over", "decide_advance", "post_advance", "advance", "battle_action"))
+# blocks told in no line: DP-K01's and DP-B16's states (every place's war_allowed), the action's dispatchers (their
+# procedures speak)
+SILENT = frozenset(("post_action", "roman_action", "post_advance", "advance", "battle_action"))
 # rule procedures the child reads nothing at: helpers of DP-K01's state, called hundreds of times a turn
 UNREAD = frozenset(("war_allowed", "city_ops"))
 
@@ -179,8 +180,8 @@ class CampaignNarrator(Narrator):
             return None
         module = frame.f_globals.get("__name__", "")
         if kind == "decision":
-            return self._decision(frame, name == "decide_action") if name in ("decide_action", "decide_retreat") \
-                else None
+            return self._decision(frame, name == "decide_action") \
+                if name in ("decide_action", "decide_retreat", "decide_advance") else None
         if name == "senate_consents" and kind != "die":
             if kind == "rule":
                 return {"people": int(frame.f_locals["people"])}
@@ -274,7 +275,7 @@ class CampaignNarrator(Narrator):
             new = [int(ws[k, C.WS_WAR]) for k in range(C.MAX_WARS) if ws[k, C.WS_WAR] >= 0 and ws[k, C.WS_NEW]]
             read.update(new_war=new[-1] if new else -1, immediate=int(g[C.G_STAGE] == C.ST_ACTIONS),
                         fallback_lost=int(local["cp"][C.CP_REACTION_FALLBACK_LOST]))
-        elif name in ("march", "end_war"):
+        elif name in ("march", "end_war", "battle_over"):
             ws, k = local["ws"], int(local["k"])
             read.update(k=k, war=int(ws[k, C.WS_WAR]), place=int(ws[k, C.WS_AT]), leader=int(ws[k, C.WS_LEADER]),
                         units=int(C.war_units(tok, ts, k)), token=int(ws[k, C.WS_TOKEN]))
@@ -350,6 +351,9 @@ class CampaignNarrator(Narrator):
         elif name == "march":
             ws, k = local["ws"], int(local["k"])
             end.update(place=int(ws[k, C.WS_AT]), gone=int(ws[k, C.WS_WAR] < 0))
+        elif name == "battle_over":
+            ws, k = local["ws"], int(local["k"])
+            end.update(place=int(ws[k, C.WS_AT]), gone=int(ws[k, C.WS_WAR] < 0), routed=int(ws[k, C.WS_ROUTED]))
         elif name == "end_war":
             t = int(local["token"])
             end["token_place"] = [int(x) for x in ts[t, :3]]
@@ -1126,6 +1130,8 @@ class _Story:
             f"its token goes to {self.where(c.get('token', -1), loc, where, face)}"
         if c.get("beaten"):
             text = f"The {army} is destroyed: {token}"
+        elif block.prefix[-2:-1] == ("battle_over",):
+            text = f"The {army} is no more an army in the field: {token}"
         elif block.prefix[-2:-1] == ("end_of_turn",):
             text = f"The {army} goes home at the period's end (7.3): {token}"
         else:
@@ -1274,6 +1280,35 @@ class _Story:
         where = self.chosen_place(e)
         self.say(block.first, f"A Greek unit over its army's caps goes to {where}, one per Greek city of the "
                  f"player's choice (9.6.7.2){rule_tag(e.rule)}.", block.steps)
+
+    def tell_battle_over(self, block):
+        at = self.anchor(block)
+        c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
+        army = self.war(c.get("war", -1))
+        if end.get("gone") and c.get("units"):  # gone with units left: into the walls (every unit lost: end_war)
+            text = (f"The beaten {army} routs inside the walls of {self.place(c.get('place', -1))}, its units and "
+                    f"leader now the city's: the army is gone (5.7.13, DP-B17)")
+        elif end.get("routed"):
+            text = (f"The beaten {army} routs (5.7.13): no new action may attack it this action phase, only a "
+                    f"pursuit (5.7.14)")
+        elif end.get("place", c.get("place")) != c.get("place"):
+            text = (f"The victorious {army} withdraws to {self.place(end['place'])}, the nearest city of its people "
+                    f"(5.7.11)")
+        else:
+            self.say(block.first, "", block.steps)
+            return
+        self.say(block.first, text + ".", block.steps)
+
+    def tell_decide_advance(self, block):
+        e = self.rows[block.first]
+        s = e.state or {}
+        choice = {C.ADVANCE_PURSUE: f"pursues the routed army ({s.get('routed_units', 0)} unit(s)) and attacks it "
+                                    f"again, the same action (5.7.14 a)",
+                  C.ADVANCE_BESIEGE: f"besieges {self.place(s.get('army_at', -1))} without a new action (5.7.14 b)"}
+        text = choice.get(e.value, "does not advance (5.7.14)")
+        c = e.context or {}
+        self.say(block.first, f"After its victory {self.army_of(c.get('lead'), c.get('cmd'))} {text}"
+                 f"{rule_tag(e.rule)}.", block.steps)
 
     def tell_decide_retreat(self, block):
         e = self.rows[block.first]

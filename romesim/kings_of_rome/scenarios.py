@@ -1117,7 +1117,8 @@ CAMPAIGN_METRICS = (
      "p_end_turn_24_loss", "vp", "ip", "turn", "cities_romanized", "missions_met", "kings_lost", "invasions",
      "invasions_beaten", "cities_lost", "p_rome_taken", "sieges", "sieges_won", "battles", "battles_won",
      "pillages", "corruptions", "intimidations", "hostile_reactions", "roman_actions", "duels", "duels_won",
-     "naval_battles", "naval_battles_won", "sea_moves", "p_diarchy", "tribunes_won", "tribunes_beaten")
+     "naval_battles", "naval_battles_won", "sea_moves", "p_diarchy", "tribunes_won", "tribunes_beaten",
+     "advances")
     + tuple(f"p_mission_{k}" for k in range(1, 8)) + tuple(f"r_{e}" for e in EVENT_KEYS)
     + tuple(f"nr_{e}" for e in EVENT_KEYS))
 
@@ -1162,6 +1163,22 @@ class Campaign(Scenario):
                               doc="when the Roman fleet intercepts an invader's fleet it can reach (DP-N02): when its "
                                   "ships expect as many hits a round as the invader's (at evenly drawn targets), "
                                   "always, never", rule="5.8, DP-N02")
+    nr_rout: str = param("walls_if_friendly_city", choices=("walls_if_friendly_city", "adjacent"),
+                         doc="where an invasion army beaten at the end of phase 3 routs (DP-B17, the NR bot): inside "
+                             "the walls of a city of its people in the battle's place when there is one (the army "
+                             "is gone, its units and leader in the city), else to an adjacent hex (the place "
+                             "itself on the abstract map; not attacked again this action phase); adjacent: always "
+                             "the adjacent hex", rule="5.7.13, DP-B17")
+    rout_protection: str = param("action_phase", choices=("action_phase", "none"),
+                                 doc="how long a routed invasion army cannot be attacked (« les unités en déroute "
+                                     "ne peuvent pas être attaquées », no time given): until the action phase "
+                                     "ends, but by a pursuit (5.7.14 a); none: a new action may attack it",
+                                 rule="5.7.13")
+    nr_victory_withdrawal: str = param("nearest_friendly_city", choices=("nearest_friendly_city", "stay"),
+                                       doc="after an invasion army's victory, the general retreat: it moves to the "
+                                           "nearest city of its people Rome does not hold (by road), its war going "
+                                           "on; stay: it holds the battle's place", rule="5.7.11, DP-B19")
+    continuation_battle_reactions: str = option("continuation_battle_reactions")
     reaction_fallback: str = option("reaction_fallback")
     mission_count_scope: str = option("mission_count_scope")
     prestige_test: str = option("prestige_test")
@@ -1282,6 +1299,10 @@ class Campaign(Scenario):
         cp[_C.CP_INTERCEPTION] = self.choice_code("interception")
         cp[_C.CP_INTIMIDATION_NO_ROOM] = self.intimidation_over_capacity == "not_allowed"
         cp[_C.CP_TREASON_UNITS] = self.treason_targets == "include_unit_garrisons"
+        cp[_C.CP_ROUT_WALLS] = self.nr_rout == "walls_if_friendly_city"
+        cp[_C.CP_ROUT_PROTECTED] = self.rout_protection == "action_phase"
+        cp[_C.CP_NR_WITHDRAWAL] = self.nr_victory_withdrawal == "nearest_friendly_city"
+        cp[_C.CP_CONTINUATION_REACTIONS] = self.continuation_battle_reactions == "two_per_battle"
         city = np.zeros((n, _C.CT_SEA + n), np.int64)
         city[:, _C.CT_PEOPLE] = cmap.people
         if self.falerii_people == "latin":  # KOR-A48: Falerii in 3.5's Latin group, not the Rasna one
