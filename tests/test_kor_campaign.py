@@ -401,7 +401,7 @@ def test_the_procedures_points_follow_the_campaigns_in_order():
         assert names[C.PROC_BASE[k]].startswith(procedure + ".")
         assert not names[C.PROC_BASE[k] - 1].startswith(procedure + ".")
     assert names[C.PROC_BASE[C.PROC_BATTLE] + 3] == "battle.tactic"
-    assert names[-1] == "horatii.target"
+    assert names[-2:] == ["horatii.target", "cocles.attempt"]
 
 
 def test_samnite_army_follows_its_dice_and_caps():
@@ -609,11 +609,13 @@ def test_alba_longa_war_from_nr_follows_9_3_7_3():
     assert abs(lifted / max(retried, 1) - p_fail) < five_sigma(p_fail, max(retried, 1))
 
 
-def test_cocles_raid_has_the_raids_exact_odds():
-    """KoR 9.7.7.2 raid (DP-HC01 ``cocles_attempt = raid``): Horatius (Virtus 5) and the two strongest units of
-    the Rome reserve duel the NR group nearest to Rome, NR rolling first (KOR-A47): the bridge falls and +2 VP with
-    ``exact.cocles``'s probability, else -1 VP."""
-    args, scratch, row = set_up(21, cocles_attempt="raid")
+@pytest.mark.parametrize("attempt, policy", [("raid", None), ("direct", "raid"), ("raid", "direct")])
+def test_cocles_attempt_has_its_exact_odds(attempt, policy):
+    """KoR 9.7.7.2, DP-HC01 (``cocles.attempt``; its default ``fixed`` plays the ``cocles_attempt`` parameter).
+    Raid: Horatius (Virtus 5) and the two strongest units of the Rome reserve duel the NR group nearest to Rome, NR
+    rolling first (KOR-A47): the bridge falls and +2 VP with ``exact.cocles``'s probability, else -1 VP. Direct: a
+    5 or 6, 1/3, no VP. The parameter and the point's built-ins give the same odds."""
+    args, scratch, row = set_up(21, cocles_attempt=attempt)
     cp, city, cost, tok, per, war = args[:6]
     ts0, g0, cs0, ws0 = scratch[:4]
     for t in units_at(tok, ts0, C.L_CITY, face=C.FACE_NR):
@@ -625,16 +627,20 @@ def test_cocles_raid_has_the_raids_exact_odds():
         C.put(ts0, t, C.L_CITY, veii, C.FACE_NR)
     g0[C.G_BRIDGE] = 1
     raid = sorted(tok[units_at(tok, ts0, C.L_ROME), C.TK_VIRTUS])[-2:]
-    exact = E.cocles("raid", raid, list(tok[group, C.TK_VIRTUS]), False)
+    played = policy or attempt
+    exact = E.cocles(played, raid, list(tok[group, C.TK_VIRTUS]), False)
+    policies = resolve(C.CAMPAIGN_POINTS + C.PROCEDURE_POINTS, {"cocles.attempt": policy} if policy else None)
     n, won, vp = 2000, 0, 0
     for game in range(n):
         ts, g, cs, ws = ts0.copy(), g0.copy(), cs0.copy(), ws0.copy()
-        C.cocles(stream_of(SEED, 5000 + game), city, cost, cp, tok, war, ts, cs, ws, g, *PLAIN, row)
+        C.cocles(stream_of(SEED, 5000 + game), city, cost, cp, tok, war, ts, cs, ws, g, policies.codes,
+                 policies.params, None, row)
         won += g[C.G_BRIDGE] == 0
         vp += g[C.G_VP] - g0[C.G_VP]
     p = float(exact["p_win"])
     assert abs(won / n - p) < five_sigma(p, n)
     assert abs(vp / n - float(exact["vp"])) < 5 * 3 * np.sqrt(p * (1 - p) / n)
+    assert (vp == 0) == (played == "direct")
 
 
 def test_alba_longa_won_brings_three_units_back_at_tullus_end():

@@ -28,7 +28,7 @@ import numpy as np
 from ..core import rng
 from ..core.jit import njit
 from ..core.loop import END, Machine, block_kernel, copy_into, decider, machine_game
-from ..core.policy import SEARCH_CODES, USER, Builtin, DecisionPoint, call
+from ..core.policy import SEARCH_CODES, USER, Builtin, DecisionPoint, call, error_code
 from ..core.search import Search
 from . import battle as _battle
 from . import corruption as _corruption
@@ -38,8 +38,9 @@ from . import naval as _naval
 from . import pillage as _pillage
 from . import siege as _siege
 from . import treason as _treason
-from .policies import (BATTLE_POINTS, CORRUPTION_POINTS, HORATII_POINTS, HORATII_STATE_SIZE, INTIMIDATION_POINTS,
-                       NAVAL_POINTS, NAVAL_STATE_SIZE, PILLAGE_POINTS, SIEGE_POINTS, TREASON_POINTS)
+from .policies import (BATTLE_POINTS, COCLES_POINTS, CORRUPTION_POINTS, HORATII_POINTS, HORATII_STATE_SIZE,
+                       INTIMIDATION_POINTS, NAVAL_POINTS, NAVAL_STATE_SIZE, PILLAGE_POINTS, SIEGE_POINTS,
+                       TREASON_POINTS, decide_cocles_attempt)
 from .senate import senate_consents
 
 # ---------------------------------------------------------------------------------------------------- counters
@@ -103,7 +104,7 @@ EVENT_WAR = (-1, W_AEQUI, W_VOLSCI, W_PICENI, W_FALISCI, W_CAPENA, -1, -1, W_SAM
              W_ETRUSCAN, W_DANAI, W_UMBRIAN, -1, -1)
 # ws[k]: an invasion army
 # WS_LINGER: a Falisci (Capenati) army holding Falerii (Capena) past its period (9.2.7.3-9.2.7.4); WS_ROUTED: beaten
-# in a battle of this action phase, it routed (5.7.13) and no new action may attack it
+# in a battle of this action phase, it routed (5.7.13): a pursuit may attack it, a new action not (rout_protection)
 WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_ROUTED, WS_COLS = range(10)
 
 # ------------------------------------------------------------------------------------- options and sizes (cp)
@@ -127,7 +128,7 @@ EOA_TO_R, EOA_REMOVE_OMEN, EOA_BOTH = range(3)
 
 # -------------------------------------------------------------------------------------- procedures (pv0)
 (PROC_SIEGE, PROC_PILLAGE, PROC_CORRUPTION, PROC_INTIMIDATION, PROC_TREASON, PROC_BATTLE, PROC_AMBUSH, PROC_NAVAL,
- PROC_HORATII, N_PROC) = range(10)
+ PROC_HORATII, PROC_COCLES, N_PROC) = range(11)
 PV_SIZE = 64
 
 # ------------------------------------------------------------------------------------------------ scalars (g)
@@ -202,9 +203,10 @@ P_ACTION, P_ARMY, P_GARRISON, P_LOSS, P_RETREAT, P_EXCESS, P_ADVANCE, N_POINTS =
 ADVANCE_NONE, ADVANCE_PURSUE, ADVANCE_BESIEGE = range(3)
 # then the decision points of the procedures it plays, in PROC_* order (``PROCEDURE_POINTS``): procedure k's first
 # point is PROC_BASE[k] in codes, params and slots
-PROC_NAMES = ("siege", "pillage", "corruption", "intimidation", "treason", "battle", "ambush", "naval", "horatii")
+PROC_NAMES = ("siege", "pillage", "corruption", "intimidation", "treason", "battle", "ambush", "naval", "horatii",
+              "cocles")
 _PROC_POINTS = (SIEGE_POINTS, PILLAGE_POINTS, CORRUPTION_POINTS, INTIMIDATION_POINTS, TREASON_POINTS, BATTLE_POINTS,
-                BATTLE_POINTS, NAVAL_POINTS, HORATII_POINTS)
+                BATTLE_POINTS, NAVAL_POINTS, HORATII_POINTS, COCLES_POINTS)
 PROC_BASE = N_POINTS + np.cumsum([0] + [len(points) for points in _PROC_POINTS[:-1]]).astype(np.int64)
 MAX_COUNTERS = 320
 ARMY_INF, ARMY_CAV = 4, 2             # table 5.1: a King's army, 4 infantry and 2 cavalry
@@ -1654,15 +1656,12 @@ def nearest_nr_group(cost, cp, tok, ts, ws):
 
 @njit(cache=True, apart=True)
 def cocles(stream, city, cost, cp, tok, war, ts, cs, ws, g, codes, params, slots, row):
-    """KoR 9.7.7.2 (DP-HC01, the scenario's ``cocles_attempt``): direct, a 5 or 6 destroys the bridge; raid, Horatius
-    (Virtus 5) and up to two Rome-reserve units (the strongest) duel the NR group nearest to Rome (up to 6 of its
-    units, at random), first roller KOR-A47: won, the bridge falls and +2 VP; lost, -1 VP. A raid with no NR
-    group to attack is a direct attempt."""
+    """KoR 9.7.7.2, DP-HC01 (the campaign's ``cocles.attempt``; its ``fixed`` built-in plays the ``cocles_attempt``
+    parameter): direct, a 5 or 6 destroys the bridge; raid, Horatius (Virtus 5) and up to two Rome-reserve units
+    (the strongest) duel the NR group nearest to Rome (up to 6 of its units, at random), first roller KOR-A47: won,
+    the bridge falls and +2 VP; lost, -1 VP. A raid with no NR group to attack is a direct attempt; an illegal
+    answer ends the campaign with its error."""
     c = nearest_nr_group(cost, cp, tok, ts, ws)
-    if not cp[CP_COCLES_RAID] or c < 0:
-        if rng.d6(stream) >= 5:
-            g[G_BRIDGE] = 0
-        return
     ids = np.full(2 * DUEL_SIDE, -1, np.int64)
     n_roman = 1  # Horatius: ids[0] = -1
     while n_roman < 3:
@@ -1674,10 +1673,21 @@ def cocles(stream, city, cost, cp, tok, war, ts, cs, ws, g, codes, params, slots
     group = np.zeros(ts.shape[0], np.int64)
     n = 0
     for t in range(ts.shape[0]):
-        if nr_unit_place(tok, ts, ws, t) == c:
+        if c >= 0 and nr_unit_place(tok, ts, ws, t) == c:
             group[n] = t
             n += 1
     n_nr = min(n, DUEL_SIDE)
+    i = PROC_BASE[PROC_COCLES]
+    state = np.zeros(3, np.int64)  # DP-HC01's: the parameter's attempt, the raiding units, the NR group's units
+    state[0], state[1], state[2] = cp[CP_COCLES_RAID], n_roman - 1, n_nr
+    action = decide_cocles_attempt(codes[i], params[i], state, stream, slots, i)
+    if action != 0 and action != 1:
+        err_end(g, error_code(i, action))
+        return
+    if action == 0 or c < 0:
+        if rng.d6(stream) >= 5:
+            g[G_BRIDGE] = 0
+        return
     for i in range(n_nr):
         j = i + (rng.dn(stream, n - i) - 1 if n - i > 1 else 0)
         group[i], group[j] = group[j], group[i]
@@ -1877,11 +1887,11 @@ def battle_over(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k):
     (``nr_rout`` walls_if_friendly_city: its units and leader join the city, the army is gone), else to an adjacent
     hex, which the abstract map does not tell from the place itself (a move ends at a node): it stays, routed for the
     action phase (only a pursuit may attack it, and under ``rout_protection`` action_phase no new action: « les
-    unités en déroute ne peuvent pas être attaquées »). Victorious,
-    « une retraite générale a lieu (les Romains se retirent à Rome et les NR se retirent dans les Cités amies les
-    plus proches) » (a general retreat: the Romans to Rome, the NR to the nearest friendly cities; 5.7.11): under
-    ``nr_victory_withdrawal`` nearest_friendly_city it moves to the nearest city of its people by road, still the
-    war's army (« la guerre continue »), and stays where it is when there is none."""
+    unités en déroute ne peuvent pas être attaquées »). Victorious, « une retraite générale a lieu (les Romains se
+    retirent à Rome et les NR se retirent dans les Cités amies les plus proches) » (a general retreat: the Romans
+    to Rome, the NR to the nearest friendly cities; 5.7.11): under ``nr_victory_withdrawal`` nearest_friendly_city
+    it moves to the nearest city of its people by road, still the war's army (« la guerre continue »), and stays
+    where it is when there is none."""
     b = _battle
     if war_units(tok, ts, k) == 0:
         end_war(tok, war, ts, g, ws, k, True, row)

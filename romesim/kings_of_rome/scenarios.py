@@ -1154,8 +1154,9 @@ class Campaign(Scenario):
                          "'gallic_war,etruscan_war'): the same seeds without them, for what an event changes",
                          rule="9.1-9.7")
     cocles_attempt: str = param("direct", choices=("direct", "raid"),
-                                doc="how Horatius Cocles tries to destroy the bridge (DP-HC01), as the Cocles "
-                                    "scenario's `attempt`", rule="9.7.7.2, DP-HC01")
+                                doc="how Horatius Cocles tries to destroy the bridge: what the `fixed` policy of "
+                                    "DP-HC01 (`cocles.attempt`) does, as the Cocles scenario's `attempt`",
+                                rule="9.7.7.2, DP-HC01")
     invaders_by_sea: bool = param(True, doc="an Etruscan or Greek army with ships sails from its port to the port "
                                             "nearest Rome its fleet reaches (\"they may go by land and/or sea\"); "
                                             "false: they march by land", rule="9.5.7.4, 9.6.7.2, 5.8")
@@ -1395,7 +1396,7 @@ def _procedure_defaults():
         pv0 = np.zeros((_C.N_PROC, _C.PV_SIZE), np.int64)
         # the procedures in PROC_* order, each as its own scenario at the defaults the campaign plays it with
         procedures = (Siege(), Pillage(), Corruption(), Intimidation(), Treason(),
-                      Battle(invader_war=True, nr_people="samnites"), Ambush(), Naval(), Horatii())
+                      Battle(invader_war=True, nr_people="samnites"), Ambush(), Naval(), Horatii(), Cocles())
         for k, scenario in enumerate(procedures):
             p = scenario.kernel_args()[0]
             pv0[k, :p.size] = p
