@@ -1673,7 +1673,7 @@ def test_a_beaten_invasion_army_routs_as_5_7_13_says(rout):
             assert len(army) >= 1 and leader >= 0 and not cs[at, C.CS_ROMAN]
             g[C.G_STAGE] = stage
             beaten = row[C.M_WARS_BEATEN]
-            C.battle_over(city, cost, cp, tok, ts, cs, g, war, ws, battle_row(won, phase3), row, k)
+            C.after_battle(city, cost, cp, tok, ts, cs, g, war, ws, battle_row(won, phase3), row, k)
             walls = phase3 and rout == "walls_if_friendly_city" and place == "Satricum"
             if walls:
                 assert ws[k, C.WS_WAR] == -1 and row[C.M_WARS_BEATEN] == beaten
@@ -1710,7 +1710,7 @@ def test_a_victorious_invasion_army_withdraws_to_its_nearest_city(withdrawal):
     for taken in (False, True):
         ws[k, C.WS_AT] = aricia
         cs[by_road[0], C.CS_ROMAN] = taken
-        C.battle_over(city, cost, cp, tok, ts, cs, g, war, ws, battle_row(0, 1), row, k)
+        C.after_battle(city, cost, cp, tok, ts, cs, g, war, ws, battle_row(0, 1), row, k)
         expected = by_road[taken] if withdrawal == "nearest_friendly_city" else aricia
         assert ws[k, C.WS_AT] == expected and ws[k, C.WS_WAR] == C.W_VOLSCI and not ws[k, C.WS_ROUTED]
 

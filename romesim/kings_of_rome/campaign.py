@@ -1879,7 +1879,7 @@ def friendly_city(city, cs, c, people):
 
 
 @njit(cache=True, apart=True)
-def battle_over(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k):
+def after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k):
     """KoR 5.7.11-5.7.13 for invasion army ``k`` after a battle with a Roman army. Every unit lost, its war is
     beaten. Beaten at the end of phase 3, it routs (5.7.13, DP-B17, the NR bot's choice): « vers un hexagone
     adjacent ou à l'intérieur de murs amis (s'ils sont présents dans l'hexagone de combat) » (to an adjacent hex or
@@ -2428,7 +2428,7 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, par
     if leader >= 0 and units >= inf + cav:
         joined = allies_join(city, cp, tok, ts, ws, c)
         err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow,
-                         wbuf, row, a, L_CITY, c, leader, city[c, CT_PEOPLE], False, 0, _battle.MODE_BATTLE,
+                         wbuf, row, a, L_CITY, c, leader, city[c, CT_PEOPLE], 0, 0, _battle.MODE_BATTLE,
                          False)
         allies_leave(tok, war, ts, g, ws, row, c, joined)
         if err or not won:
@@ -2729,7 +2729,7 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, 
     a = army_here(tok, ts, g, best)
     if a >= 0:
         err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow,
-                         wbuf, row, a, L_CITY, c0, src, people, False, 0, _battle.MODE_AMBUSH, True)
+                         wbuf, row, a, L_CITY, c0, src, people, 0, 0, _battle.MODE_AMBUSH, True)
         return True, err
     garrison, leader = roman_defence(tok, ts, g, cp, best)
     result = nr_siege(stream, garrison, leader, tok[src, TK_ASTUTIA], cp[CP_AMBUSH_DRM])
@@ -2810,7 +2810,7 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, s
                 err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
                                  brow, wbuf, row, a, L_WAR, k, leader, people, war[w, WR_INVADER], 0,
                                  _battle.MODE_BATTLE, True)
-                battle_over(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
+                after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
                 return err
         if is_target(city, cs, tok, ts, g, war, ws, cp, k, at):
             war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, at)
@@ -3742,7 +3742,7 @@ def battle_action(stream, city, cost, cp, tok, ts, cs, g, war, ws, pv0, codes, p
     err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow,
                      wbuf, row, g[G_ACTING], L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE], war[w, WR_INVADER],
                      roman_attacks, _battle.MODE_BATTLE, True)
-    battle_over(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
+    after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
     if won and not brow[_battle.TRIUMPH]:
         # 5.7.14: « Les unités victorieuses au combat, commandées par un chef, peuvent (cf règles du Triomphe) »
         # advance after the beaten army or besiege a city here: the player's choice, before anything else happens

@@ -43,7 +43,7 @@ BLOCKS = frozenset((
     "greek_excess",
     "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_march", "alba_siege", "cocles", "map_conflicts",
     "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle", "port_interception",
-    "diarchy", "office_fate", "battle_over", "decide_advance", "post_advance", "advance", "battle_action"))
+    "diarchy", "office_fate", "after_battle", "decide_advance", "post_advance", "advance", "battle_action"))
 # blocks told in no line: DP-K01's and DP-B16's states (every place's war_allowed), the action's dispatchers (their
 # procedures speak)
 SILENT = frozenset(("post_action", "roman_action", "post_advance", "advance", "battle_action"))
@@ -275,7 +275,7 @@ class CampaignNarrator(Narrator):
             new = [int(ws[k, C.WS_WAR]) for k in range(C.MAX_WARS) if ws[k, C.WS_WAR] >= 0 and ws[k, C.WS_NEW]]
             read.update(new_war=new[-1] if new else -1, immediate=int(g[C.G_STAGE] == C.ST_ACTIONS),
                         fallback_lost=int(local["cp"][C.CP_REACTION_FALLBACK_LOST]))
-        elif name in ("march", "end_war", "battle_over"):
+        elif name in ("march", "end_war", "after_battle"):
             ws, k = local["ws"], int(local["k"])
             read.update(k=k, war=int(ws[k, C.WS_WAR]), place=int(ws[k, C.WS_AT]), leader=int(ws[k, C.WS_LEADER]),
                         units=int(C.war_units(tok, ts, k)), token=int(ws[k, C.WS_TOKEN]))
@@ -351,7 +351,7 @@ class CampaignNarrator(Narrator):
         elif name == "march":
             ws, k = local["ws"], int(local["k"])
             end.update(place=int(ws[k, C.WS_AT]), gone=int(ws[k, C.WS_WAR] < 0))
-        elif name == "battle_over":
+        elif name == "after_battle":
             ws, k = local["ws"], int(local["k"])
             end.update(place=int(ws[k, C.WS_AT]), gone=int(ws[k, C.WS_WAR] < 0), routed=int(ws[k, C.WS_ROUTED]))
         elif name == "end_war":
@@ -1130,7 +1130,7 @@ class _Story:
             f"its token goes to {self.where(c.get('token', -1), loc, where, face)}"
         if c.get("beaten"):
             text = f"The {army} is destroyed: {token}"
-        elif block.prefix[-2:-1] == ("battle_over",):
+        elif block.prefix[-2:-1] == ("after_battle",):
             text = f"The {army} is no more an army in the field: {token}"
         elif block.prefix[-2:-1] == ("end_of_turn",):
             text = f"The {army} goes home at the period's end (7.3): {token}"
@@ -1281,7 +1281,7 @@ class _Story:
         self.say(block.first, f"A Greek unit over its army's caps goes to {where}, one per Greek city of the "
                  f"player's choice (9.6.7.2){rule_tag(e.rule)}.", block.steps)
 
-    def tell_battle_over(self, block):
+    def tell_after_battle(self, block):
         at = self.anchor(block)
         c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
         army = self.war(c.get("war", -1))
