@@ -1131,7 +1131,7 @@ class _Story:
         if c.get("beaten"):
             text = f"The {army} is destroyed: {token}"
         elif block.prefix[-2:-1] == ("after_battle",):
-            text = f"The {army} is no more an army in the field: {token}"
+            text = f"The {army} is no longer an army in the field: {token}"
         elif block.prefix[-2:-1] == ("end_of_turn",):
             text = f"The {army} goes home at the period's end (7.3): {token}"
         else:

@@ -1168,8 +1168,8 @@ class Campaign(Scenario):
                          doc="where an invasion army beaten at the end of phase 3 routs (DP-B17, the NR bot): inside "
                              "the walls of a city of its people in the battle's place when there is one (the army "
                              "is gone, its units and leader in the city), else to an adjacent hex (the place "
-                             "itself on the abstract map; not attacked again this action phase); adjacent: always "
-                             "the adjacent hex", rule="5.7.13, DP-B17")
+                             "itself on the abstract map; see rout_protection); adjacent: always the adjacent hex",
+                         rule="5.7.13, DP-B17")
     rout_protection: str = param("action_phase", choices=("action_phase", "none"),
                                  doc="how long a routed invasion army cannot be attacked (« les unités en déroute "
                                      "ne peuvent pas être attaquées », no time given): until the action phase "
