@@ -4119,7 +4119,8 @@ ADVANCE = DecisionPoint(
     "the same action continued, no action spent (KOR-A39 continuation_battle_reactions), when pursue = 1 (it has "
     "routed_units left, the army 3 units or more); (b) besiege the enemy city where it stands, « sans aucune avance "
     "[...] il n'y a pas non plus de nouvelle action » (the Senate asked as for any siege), when besiege = 1; or "
-    "nothing, and no new action may attack the routed army this action phase. Asked when (a) or (b) is allowed; "
+    "nothing (under rout_protection = action_phase no new action may attack the routed army this action phase). "
+    "Asked when (a) or (b) is allowed; "
     "the state is DP-K01's as the battle left it." + _STATE_DOC,
     state=CAMPAIGN_STATE,
     actions="0 = nothing; 1 = pursue (pursue = 1); 2 = besiege (besiege = 1)",
