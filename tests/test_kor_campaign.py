@@ -331,13 +331,13 @@ def test_bad_files_are_named_in_the_error(tmp_path):
 @pytest.mark.parametrize("policies, message", [
     ({"batle.tactic": "defence"}, "unknown decision point 'batle.tactic' .did you mean 'battle.tactic'"),
     ({"battle.tactic": "defense"}, "policies\\['battle.tactic'\\]: unknown policy 'defense' .did you mean 'defence'"),
-    ({"battle.tactic": "ismcts"}, "unknown policy 'ismcts'.*built-ins: default, random, parametric, attack, defence, "
-                                  "or an @numba.njit function"),
+    ({"siege.reroll": "ismcts"}, "unknown policy 'ismcts'.*built-ins: greedy, never, reserve, "
+                                 "or an @numba.njit function"),
 ])
 def test_procedure_policies_are_checked(policies, message):
     """Spec 3.4: the decision points of the procedures inside the campaign are the campaign's own, named
-    ``procedure.point``: a wrong name is refused with the point, the value and what is allowed; a search is not
-    played inside a procedure of the campaign (its built-ins leave the searches out)."""
+    ``procedure.point``: a wrong name is refused with the point, the value and what is allowed; a search is
+    played only inside a procedure that is a searchable machine (the battle, the ambush), not in a siege."""
     with pytest.raises(romesim.PolicyError, match=message):
         romesim.simulate("kings_of_rome.campaign", 1, policies=policies, progress=False)
 
@@ -381,6 +381,55 @@ def test_a_user_function_plays_a_procedures_point_inside_the_campaign():
                                                   r"in game \d+"):
         romesim.simulate("kings_of_rome.campaign", n, seed=SEED, progress=False,
                          policies={"battle.tactic": no_such_tactic})
+
+
+def test_a_search_plays_the_battles_inside_the_campaign():
+    """Spec 3.4, DP-B04 inside the campaign: ``battle.*`` and ``ambush.*`` take the search built-ins, which search the
+    battle from its decision to its end (``battle.battle_game``) on dice of their own. An IS-MCTS of one iteration
+    whose rollout is ``defence`` plays DEFENCE, so its campaigns are those of the built-in ``defence``, die for die:
+    the search draws none of the game's dice. Runs are reproducible for any chunking and thread count, and the
+    first k campaigns are a run of k."""
+    n = 60
+    fixed = romesim.simulate("kings_of_rome.campaign", n, seed=SEED, keep=True, progress=False,
+                             policies={"battle.tactic": "defence"}).outcomes
+    one_iteration = {"battle.tactic": ("ismcts", {"budget": 1, "rollout": "defence"})}
+    searched = romesim.simulate("kings_of_rome.campaign", n, seed=SEED, keep=True, progress=False,
+                                policies=one_iteration).outcomes
+    assert fixed["battles"].sum() > 0
+    assert searched.equals(fixed)
+    policies = {"battle.tactic": ("ismcts", {"budget": 16}), "ambush.reroll": ("flat_mc", {"budget": 8})}
+    whole = romesim.simulate("kings_of_rome.campaign", n, seed=SEED, keep=True, progress=False,
+                             policies=policies).outcomes
+    chunked = romesim.simulate("kings_of_rome.campaign", n, seed=SEED, keep=True, progress=False, chunk=25,
+                               policies=policies).outcomes
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        one_thread = romesim.simulate("kings_of_rome.campaign", n, seed=SEED, keep=True, progress=False,
+                                      policies=policies).outcomes
+    finally:
+        numba.set_num_threads(threads)
+    first = romesim.simulate("kings_of_rome.campaign", 20, seed=SEED, keep=True, progress=False,
+                             policies=policies).outcomes
+    assert whole.equals(chunked) and whole.equals(one_thread)
+    assert whole.iloc[:20].reset_index(drop=True).equals(first.reset_index(drop=True))
+    assert not whole.equals(fixed)  # the search is played: it sometimes attacks
+
+
+def test_a_trace_shows_a_battles_search_inside_the_campaign():
+    """``romesim.trace`` of a campaign whose battles are searched: each ``battle.tactic`` decision is one event with
+    the battle's state, and none of the playouts' dice are the game's: the search that plays DEFENCE gives the
+    dice and the outcome of the built-in ``defence``."""
+    three_turns = romesim.scenario("kings_of_rome.campaign", turns=3)
+    searched = romesim.trace(three_turns, game=0, seed=3, legal=False,
+                             policies={"battle.tactic": ("ismcts", {"budget": 1, "rollout": "defence"})})
+    fixed = romesim.trace(three_turns, game=0, seed=3, legal=False, policies={"battle.tactic": "defence"})
+    tactic = searched[(searched["kind"] == "decision") & (searched["point"] == "battle.tactic")]
+    assert len(tactic) > 0 and (tactic["value"] == 0).all()
+    point, = (dp for dp in romesim.scenario("kings_of_rome.battle").decision_points if dp.name == "tactic")
+    assert list(tactic["state"].iloc[0]) == list(point.state)
+    dice = lambda t: t.loc[t["kind"] == "die", ["value", "sides"]].to_numpy().tolist()  # noqa: E731
+    assert dice(searched) == dice(fixed) and searched.outcome == fixed.outcome
 
 
 def test_a_toml_file_names_a_procedures_point_with_a_dot():

@@ -361,6 +361,11 @@ def get(name):
     return _REGISTRY[name]
 
 
+def registered():
+    """The registered scenario classes."""
+    return tuple(_REGISTRY.values())
+
+
 def scenario(name, **params):
     """Build the registered scenario ``name`` with ``params`` (unknown names and bad values raise ScenarioError)."""
     return get(name).from_dict(params)

@@ -232,6 +232,16 @@ class _Recorder:
         self.machine, self.searching = getattr(scenario, "machine", None), None  # the search bot's frame, if one runs
         self.open_rules = {}  # id of a rule procedure's frame -> its event, until it returns
 
+    def _view(self, search):
+        """The decision's state in the arrays of the machine whose search is ``search``: the scenario's, or a
+        machine its rules play inside it (the campaign's battles), found among the registered scenarios'."""
+        from .scenario import registered
+        choose = search.removesuffix("_search") + "_choose"
+        for machine in (self.machine, *(getattr(cls, "machine", None) for cls in registered())):
+            if machine is not None and getattr(machine.decide, "__name__", "") == choose:
+                return machine.view
+        raise RomesimError(f"trace: no machine's search is {search!r}")
+
     def __call__(self, frame, event, arg):
         module = frame.f_globals.get("__name__", "")
         name = frame.f_code.co_name
@@ -244,7 +254,7 @@ class _Recorder:
             self.searching = frame
             local = frame.f_locals
             arrays = [local[f"input_{i}"] for i in range(len(local)) if f"input_{i}" in local]
-            view = self.machine.view
+            view = self._view(name)
             state = view(int(local["point"]), arrays) if callable(view) else arrays[view]
             self.deciding = _Pending(frame, len(self.events), self._state(state), self._where())
             self.events.append(("decision", self.deciding.where, "", name, None, None, name, {}, "", None,

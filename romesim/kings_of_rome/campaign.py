@@ -29,7 +29,7 @@ from ..core import rng
 from ..core.jit import njit
 from ..core.loop import END, Machine, block_kernel, copy_into, decider, machine_game
 from ..core.policy import SEARCH_CODES, USER, Builtin, DecisionPoint, call, error_code
-from ..core.search import Search
+from ..core.search import Search, search_builtins
 from . import battle as _battle
 from . import corruption as _corruption
 from . import horatii as _horatii
@@ -4138,10 +4138,18 @@ CAMPAIGN_POINTS = (ACTION, ARMY, GARRISON_PLACE, LOSS, RETREAT, EXCESS, ADVANCE)
 
 def _inside(procedure, point):
     """``point`` of ``procedure`` as the campaign asks it: named ``procedure.point``, a point no game state stops at
-    (the procedure is played through inside the campaign's rules), its built-ins but the searches."""
+    (the procedure is played through inside the campaign's rules), with its built-ins. The searches stay where the
+    procedure is a searchable machine (``SEARCHED_INSIDE``): they search the procedure from its decision to its end,
+    with its own reward, not the campaign."""
     plain = {name: b for name, b in point.builtins.items() if b.code not in SEARCH_CODES}
+    if procedure in SEARCHED_INSIDE:
+        plain.update(search_builtins(point))
     return replace(point, name=f"{procedure}.{point.name}", builtins=plain, hook=True,
                    doc=f"Inside the campaign's {procedure} ({point.rule}): {point.doc}")
+
+
+# the procedures played by a machine with a search (``battle.battle_game``): a battle and an ambush battle
+SEARCHED_INSIDE = ("battle", "ambush")
 
 
 # the procedures' points, after the campaign's own (PROC_BASE)
