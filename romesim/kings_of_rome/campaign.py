@@ -389,6 +389,39 @@ def nr_leader_in(tok, ts, c):
 
 
 @njit(cache=True)
+def nr_strength(tok, ts, n):
+    """``garrison_value`` and ``nr_units_in`` of every city ``0 .. n - 1`` for the NR face, in one pass over the
+    counters: two arrays."""
+    garrison = np.zeros(n, np.int64)
+    units = np.zeros(n, np.int64)
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR:
+            kind = tok[t, TK_KIND]
+            if kind == GARRISON:
+                garrison[ts[t, TS_AT]] += tok[t, TK_VIRTUS]
+            elif kind == INF or kind == CAV:
+                units[ts[t, TS_AT]] += 1
+    return garrison, units
+
+
+@njit(cache=True)
+def nr_defence(tok, ts, c):
+    """``(garrison_value, nr_units_in, nr_leader_in >= 0)`` of city ``c`` for the NR face, in one pass over the
+    counters (DP-K01 asks them at every decision)."""
+    garrison, units, leader = 0, 0, False
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_NR:
+            kind = tok[t, TK_KIND]
+            if kind == GARRISON:
+                garrison += tok[t, TK_VIRTUS]
+            elif kind == INF or kind == CAV:
+                units += 1
+            elif kind == LEADER:
+                leader = True
+    return garrison, units, leader
+
+
+@njit(cache=True)
 def romanize(cs, c, g):
     """The city passes to Rome (7.4: it holds Roman troops or a Roman garrison)."""
     if cs[c, CS_ROMAN] == 0:
@@ -774,10 +807,11 @@ def place_nr_garrison(city, cost, cs, tok, ts, t, cp, stream):
     rome = cp[CP_ROME]
     people = tok[t, TK_PEOPLE]
     best, best_key = -1, 1 << 50
+    garrison, _ = nr_strength(tok, ts, city.shape[0])
     for c in range(city.shape[0]):
         if city[c, CT_ENTRY] or city[c, CT_PEOPLE] != people or cs[c, CS_ROMAN]:
             continue
-        tier = 0 if garrison_value(tok, ts, c, FACE_NR) <= 1 else 1
+        tier = 0 if garrison[c] <= 1 else 1
         key = tier * (1 << 40) + cost[0, rome, c]
         if key < best_key:
             best, best_key = c, key
@@ -818,12 +852,12 @@ def place_nr_leader(city, cost, cs, tok, ts, t, cp):
     rome = cp[CP_ROME]
     people = tok[t, TK_PEOPLE]
     best, best_key = -1, 1 << 50
-    virt = np.zeros(1, np.int64)
+    garrison, troops = nr_strength(tok, ts, city.shape[0])
     for c in range(city.shape[0]):
         if city[c, CT_ENTRY] or city[c, CT_PEOPLE] != people or cs[c, CS_ROMAN]:
             continue
-        units = nr_units_in(tok, ts, c, virt)
-        if units == 0 and garrison_value(tok, ts, c, FACE_NR) == 0:
+        units = troops[c]
+        if units == 0 and garrison[c] == 0:
             continue
         key = (16 - min(units, 15)) * (1 << 40) + cost[0, rome, c]
         if key < best_key:
@@ -2219,10 +2253,7 @@ def city_ops(city, tok, ts, cs, ws, g, cp, per, c, inf, cav, ops):
     if city[c, CT_ENTRY] or city[c, CT_PEOPLE] == ROMAN or cs[c, CS_ROMAN] or \
             not war_allowed(per, g, cp, city[c, CT_PEOPLE]):
         return
-    virt = np.zeros(1, np.int64)
-    garrison = garrison_value(tok, ts, c, FACE_NR)
-    nr_units = nr_units_in(tok, ts, c, virt)
-    leader = nr_leader_in(tok, ts, c) >= 0
+    garrison, nr_units, leader = nr_defence(tok, ts, c)
     if units >= 1 and (garrison > 0 or leader):
         ops[OP_SIEGE] = 1                                       # 5.5
     if units >= 1 and not leader and ip >= 1 and (garrison > 0 or nr_units > 0 or inf > 0):
@@ -2641,29 +2672,37 @@ def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params
 
 
 @njit(cache=True)
-def treason_garrison(cp, tok, ts, cs, c):
-    """The Roman garrison a treason may turn in place ``c`` (KOR-A43): its garrison tokens' Virtus, Rome excluded;
-    with ``include_unit_garrisons``, a Roman city held by Roman units alone counts their Virtus. 0: none."""
-    if c == cp[CP_ROME]:
-        return 0
-    v = garrison_value(tok, ts, c, FACE_ROMAN)
-    if v == 0 and cp[CP_TREASON_UNITS] and cs[c, CS_ROMAN]:
-        for t in range(ts.shape[0]):
-            if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN and is_kind(tok, t, -1):
-                v += tok[t, TK_VIRTUS]
-    return v
+def treason_garrisons(cp, tok, ts, cs):
+    """The Roman garrison a treason may turn in each place (KOR-A43): its garrison tokens' Virtus, Rome excluded;
+    with ``include_unit_garrisons``, a Roman city held by Roman units alone counts their Virtus. 0: none. One pass
+    over the counters for every place."""
+    garrison = np.zeros(cs.shape[0], np.int64)
+    units = np.zeros(cs.shape[0], np.int64)
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_ROMAN:
+            if tok[t, TK_KIND] == GARRISON:
+                garrison[ts[t, TS_AT]] += tok[t, TK_VIRTUS]
+            elif is_kind(tok, t, -1):
+                units[ts[t, TS_AT]] += tok[t, TK_VIRTUS]
+    for c in range(cs.shape[0]):
+        if c == cp[CP_ROME]:
+            garrison[c] = 0
+        elif garrison[c] == 0 and cp[CP_TREASON_UNITS] and cs[c, CS_ROMAN]:
+            garrison[c] = units[c]
+    return garrison
 
 
 @njit(cache=True, apart=True)
 def treason(stream, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow, row):
     """KoR 6.3 by ``treason.treason_game``: « Choisissez la Cité possédant la garnison Romaine la plus faible (en
     cas d'égalité, choisissez au hasard) » (the city with the weakest Roman garrison, ties at random;
-    ``treason_garrison``, KOR-A43); it turns NR on d6 - k > its Virtus, k IP bought by Rome (DP-T01); else +1 VP.
+    ``treason_garrisons``, KOR-A43); it turns NR on d6 - k > its Virtus, k IP bought by Rome (DP-T01); else +1 VP.
     None: no effect. A city held by units alone turns with them (their NR faces up, in the city)."""
     tr = _treason
     best, ties = 99, 0
+    values = treason_garrisons(cp, tok, ts, cs)
     for c in range(cs.shape[0]):
-        v = treason_garrison(cp, tok, ts, cs, c)
+        v = values[c]
         if v > 0:
             if v < best:
                 best, ties = v, 1
@@ -2674,7 +2713,7 @@ def treason(stream, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow
     pick = rng.dn(stream, ties) if ties > 1 else 1
     target = -1
     for c in range(cs.shape[0]):
-        if treason_garrison(cp, tok, ts, cs, c) == best:
+        if values[c] == best:
             pick -= 1
             if pick == 0:
                 target = c
@@ -3276,6 +3315,16 @@ def nr_places(tok, ts, ws):
     return places
 
 
+@njit(cache=True)
+def nr_unit_cities(tok, ts):
+    """The cities where NR military units stand (``nr_units_in`` > 0), a bitmask."""
+    cities = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and is_kind(tok, t, -1):
+            cities |= 1 << ts[t, TS_AT]
+    return cities
+
+
 @njit(cache=True, inline="always")
 def nr_near(city, nr, c):
     """Whether NR military units stand in a place adjacent to ``c`` (7.1), ``nr`` the places they stand in."""
@@ -3297,10 +3346,9 @@ def map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, a, nr):
         return False
     rome = cp[CP_ROME]
     best, best_key = rome, 1 << 60
-    virt = np.zeros(1, np.int64)
+    held = nr_unit_cities(tok, ts)
     for c in range(cp[CP_CITIES]):
-        free = not (c == at or city[c, CT_ENTRY] or cost[0, at, c] < 0 or nr_units_in(tok, ts, c, virt) > 0 or
-                    nr_near(city, nr, c))
+        free = not (c == at or city[c, CT_ENTRY] or cost[0, at, c] < 0 or (held >> c) & 1 or nr_near(city, nr, c))
         dstate[kd(c, KD_ALLOWED)] = free
         dstate[kd(c, KD_DISTANCE)], dstate[kd(c, KD_TO_ROME)] = cost[0, at, c], cost[0, c, rome]
         key = cost[0, at, c] * (1 << 30) + cost[0, c, rome]
