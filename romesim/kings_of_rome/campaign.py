@@ -4189,10 +4189,10 @@ def _inside(procedure, point):
     (the procedure is played through inside the campaign's rules), with its built-ins. The searches stay where the
     procedure is a searchable machine (``SEARCHED_INSIDE``): they search the procedure from its decision to its end,
     with its own reward, not the campaign."""
-    plain = {name: b for name, b in point.builtins.items() if b.code not in SEARCH_CODES}
+    builtins = {name: b for name, b in point.builtins.items() if b.code not in SEARCH_CODES}
     if procedure in SEARCHED_INSIDE:
-        plain.update(search_builtins(point))
-    return replace(point, name=f"{procedure}.{point.name}", builtins=plain, hook=True,
+        builtins.update(search_builtins(point))
+    return replace(point, name=f"{procedure}.{point.name}", builtins=builtins, hook=True,
                    doc=f"Inside the campaign's {procedure} ({point.rule}): {point.doc}")
 
 
