@@ -12,6 +12,12 @@ it the time ``import romesim`` took:
   kernels take bots through first-class-function slots, so no bot recompiles them).
 
 Each process uses its own ``NUMBA_CACHE_DIR`` under a temporary directory; the user's cache is not touched.
+A cold compile uses ``ROMESIM_COMPILE_PROCESSES`` processes (by default one a CPU, ``romesim.core.parallel_compile``).
+
+``--plans GAME...`` writes the compile plans of those games (``romesim/GAME/data/compile_plans.json``): each
+variant of each of their scenarios' kernels (built-in bots; user bots) is compiled in a process of its own, alone,
+on an empty cache, and its plan is kept when its schedule on two processes ends at least ``MIN_GAIN`` seconds
+sooner than on one.
 """
 import argparse
 import json
@@ -77,13 +83,64 @@ def measure(names):
     return rows
 
 
+RECORD = r"""
+import json, sys
+from romesim.core import parallel_compile
+name, user_bots = sys.argv[1], sys.argv[2] == "1"
+print(parallel_compile.written({parallel_compile.plan_name(name, user_bots): parallel_compile.record(name, user_bots)}))
+"""
+MIN_GAIN = 3.0
+
+
+def write_plans(games, registered):
+    """Record and write the compile plans of ``games`` (package names: ``vox_populi``)."""
+    from romesim.core import parallel_compile
+    for game in games:
+        classes = [cls for cls in registered if cls.__module__.split(".")[1] == game]
+        kept = {}
+        for cls, user_bots in ((cls, user_bots) for cls in classes
+                               for user_bots in ((False, True) if cls.decision_points else (False,))):
+            name = parallel_compile.plan_name(cls.name, user_bots)
+            with tempfile.TemporaryDirectory(prefix="romesim-plan-") as cache:
+                env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONWARNINGS="ignore",
+                           **{parallel_compile.ENV: "1"})
+                done = subprocess.run([sys.executable, "-c", RECORD, cls.name, str(int(user_bots))], env=env,
+                                      capture_output=True, text=True)
+            if done.returncode != 0:
+                raise RuntimeError(f"{name}: {done.stderr.strip()}")
+            data = json.loads(done.stdout[done.stdout.index("{"):])
+            entries = parallel_compile.read(data)[name]
+            seconds = data["scenarios"][name]["seconds"]
+            alone = sum(e.seconds for e in entries)
+            gain = alone - parallel_compile.schedule(entries, 2)[1]
+            print(f"{name:48s} cold {seconds:5.1f} s, {len(entries)} functions compiled in "
+                  f"{alone:5.1f} s, {gain:+5.1f} s on two processes", flush=True)
+            if gain >= MIN_GAIN:
+                kept[name] = (entries, seconds)
+        path = parallel_compile.plan_path(classes[0])
+        if kept:
+            path.write_text(parallel_compile.written(kept), encoding="utf-8")
+            print(f"wrote {path}")
+        elif path.exists():
+            path.unlink()
+
+
 def main(argv=None):
     import romesim
     names = sorted(romesim.core.scenario._REGISTRY)
     parser = argparse.ArgumentParser(prog="python -m benchmarks.compile", description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", nargs="+", metavar="NAME", help="only these scenarios (default: all)")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    parser.add_argument("--plans", nargs="+", metavar="GAME", help="write these games' compile plans instead")
     args = parser.parse_args(argv)
+    if args.plans:
+        registered = romesim.core.scenario.registered()
+        games = sorted({cls.__module__.split(".")[1] for cls in registered})
+        unknown = sorted(set(args.plans) - set(games))
+        if unknown:
+            parser.error(f"unknown game {', '.join(unknown)}; choose from {', '.join(games)}")
+        write_plans(args.plans, registered)
+        return 0
     unknown = sorted(set(args.scenario or ()) - set(names))
     if unknown:
         parser.error(f"unknown scenario {', '.join(unknown)}; choose from {', '.join(names)}")

@@ -15,7 +15,7 @@ import joblib
 import numpy as np
 import pandas as pd
 
-from . import policy as _policy
+from . import parallel_compile, policy as _policy
 from .errors import ExactNotSupported, RomesimError, ScenarioError
 from .jit import roomy
 from .loop import BLOCK, n_blocks, record
@@ -66,6 +66,7 @@ def run_chunk(scenario, seed, first, count, resolved, keep, args=None):
     if variant in _CALLED:
         scenario.kernel(*inputs)
     else:  # the first call of the kernel's variant in this process compiles it, or loads it from numba's cache
+        parallel_compile.prepare(scenario, slots is not None)
         roomy(scenario.kernel, *inputs)
         _CALLED.add(variant)
     bad = np.flatnonzero(errors[:, 0])
@@ -185,6 +186,8 @@ def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, ta
     done = 0
     pool = None
     if workers and workers > 1:
+        # the game's functions compiled here, by processes sharing the work, and not again in every worker
+        parallel_compile.prepare(scenario, resolved.slots is not None)
         # loky gives each worker cpu_count // workers numba threads (NUMBA_NUM_THREADS), so they do not oversubscribe
         pool = joblib.Parallel(n_jobs=workers, backend="loky", return_as="generator")
     try:

@@ -197,6 +197,7 @@ APART_PREFIX = "romesim_apart_"
 _APART_NAME = re.compile(rb"romesim_apart_[0-9a-f]{24}")
 _REGISTERED = set()  # the apart symbols of this process
 _APART = []  # every function made with apart=True
+FUNCTIONS = []  # every function typed by types (``options`` given), for ``core.parallel_compile``
 
 
 def _call_by_symbol(fndesc, symbol):
@@ -265,6 +266,8 @@ def _typed_by_types(dispatcher, options, apart=False):
         dispatcher._options = options
         if type(dispatcher._cache) is FunctionCache:  # made by numba.njit(cache=True): loaded the romesim way
             dispatcher._cache.__class__ = RomesimCache
+        if options is not None:
+            FUNCTIONS.append(dispatcher)
         if apart:
             if options is None:
                 raise TypeError(f"{dispatcher.__name__}: an apart function is typed by its callers, not signatures")

@@ -1,0 +1,115 @@
+"""A cold compile shared by several processes (``romesim.core.parallel_compile``): the schedule, the plans, and the
+same games from a kernel compiled that way."""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import romesim
+from romesim.core import parallel_compile
+from romesim.core.errors import ScenarioError
+from romesim.core.parallel_compile import Entry, HANDOVER, STARTUP, schedule
+
+PLANNED = [(cls, user_bots) for cls in romesim.core.scenario.registered() for user_bots in (False, True)
+           if parallel_compile.plan(cls, user_bots)]
+
+
+def test_the_largest_kernels_have_plans():
+    names = {parallel_compile.plan_name(cls.name, user_bots) for cls, user_bots in PLANNED}
+    assert {"vox_populi.game", "kings_of_rome.campaign", "kings_of_rome.battle", "vox_populi.game with user bots",
+            "kings_of_rome.campaign with user bots"} <= names
+
+
+def test_a_schedule_worked_by_hand():
+    """A and B take 4 s each, C (1 s) calls both. This process takes A at 0 s (it ends at 4 s); the helper, started
+    ``STARTUP`` = 2.5 s late, takes B (ends at 6.5 s); C can start at 6.5 s in the helper, where B is, and at
+    6.5 + ``HANDOVER`` here: the helper compiles it, and the last compile ends at 7.5 s."""
+    assert (STARTUP, HANDOVER) == (2.5, 0.1)
+    entries = [Entry("a", (), 4.0, ()), Entry("b", (), 4.0, ()), Entry("c", (), 1.0, (0, 1))]
+    lists, end = schedule(entries, 2)
+    assert lists == [[0], [1, 2]]
+    assert end == pytest.approx(7.5)
+    assert schedule(entries, 1) == ([[0, 1, 2]], pytest.approx(9.0))
+
+
+def test_a_schedule_keeps_each_function_after_those_it_calls():
+    for cls, user_bots in PLANNED:
+        entries = parallel_compile.plan(cls, user_bots)
+        assert all(callee < place for place, e in enumerate(entries) for callee in e.calls), cls.name
+        for count in (2, 3, 4):
+            lists, end = schedule(entries, count)
+            assert sorted(p for part in lists for p in part) == list(range(len(entries)))
+            assert end < sum(e.seconds for e in entries) + STARTUP
+
+
+def test_each_plan_names_functions_that_exist():
+    for cls, user_bots in PLANNED:
+        entries = parallel_compile.plan(cls, user_bots)
+        found = parallel_compile._callees(entries)
+        assert sorted(found) == list(range(len(entries))), (cls.name, [e.function for p, e in enumerate(entries)
+                                                                       if p not in found])
+
+
+@pytest.mark.parametrize("cls, user_bots", PLANNED, ids=lambda x: x.name if x not in (False, True) else
+                         "user bots" if x else "built-in")
+def test_each_plan_matches_the_code(cls, user_bots, tmp_path):
+    """Every function of a plan is compiled for the plan's argument types when the kernel is: after a run, numba's
+    cache holds each of them. A cache shared with processes compiling at the same moment may lose an index entry
+    (numba rewrites a function's index whole); then the plan is recorded again on an empty cache and compared."""
+    parallel_compile.run(cls.name, user_bots)
+    entries = parallel_compile.plan(cls, user_bots)
+    callees = parallel_compile._callees(entries)
+    if all(parallel_compile._cached(callees[p], e.signature) for p, e in enumerate(entries)):
+        return
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), **{parallel_compile.ENV: "1"})
+    done = subprocess.run([sys.executable, "-c", "import sys; from romesim.core import parallel_compile as p; "
+                           "print(p.written({'plan': p.record(sys.argv[1], sys.argv[2] == 'True')}))",
+                           cls.name, str(user_bots)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    now = parallel_compile.read(json.loads(done.stdout[done.stdout.index("{"):]))["plan"]
+    assert [(e.function, e.signature, e.calls) for e in now] == [(e.function, e.signature, e.calls)
+                                                                 for e in entries], (
+        f"{cls.name}: its compile plan is out of date: python -m benchmarks.compile --plans "
+        f"{cls.__module__.split('.')[1]}")
+
+
+PROBE = r"""
+import hashlib, sys, time
+import romesim
+from romesim.core import parallel_compile
+started = []
+popen = parallel_compile.subprocess.Popen
+parallel_compile.subprocess.Popen = lambda *a, **k: started.append(1) or popen(*a, **k)
+result = romesim.simulate(sys.argv[1], 300, 11, keep=True, progress=False)
+print(len(started), hashlib.sha256(result.outcomes.to_numpy().tobytes()).hexdigest())
+"""
+
+
+def test_a_kernel_compiled_by_two_processes_plays_the_same_games(tmp_path):
+    """The Kings of Rome battle compiled on an empty cache by this process and a helper, then loaded: the games are
+    those of the kernel the rest of the suite compiled."""
+    name = "kings_of_rome.battle"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), **{parallel_compile.ENV: "2"})
+    runs = [subprocess.run([sys.executable, "-c", PROBE, name], env=env, capture_output=True, text=True)
+            for _ in range(2)]
+    assert [run.returncode for run in runs] == [0, 0], runs[0].stderr + runs[1].stderr
+    (cold_helpers, cold), (warm_helpers, warm) = (run.stdout.split() for run in runs)
+    assert (cold_helpers, warm_helpers) == ("1", "0")  # a helper on the empty cache, none once it is filled
+    here = romesim.simulate(name, 300, 11, keep=True, progress=False)
+    assert cold == warm == hashlib.sha256(here.outcomes.to_numpy().tobytes()).hexdigest()
+
+
+def test_the_number_of_processes_is_checked(monkeypatch):
+    monkeypatch.setenv(parallel_compile.ENV, "two")
+    with pytest.raises(ScenarioError, match="ROMESIM_COMPILE_PROCESSES: 'two' is not allowed; expected a whole"):
+        parallel_compile.processes()
+    monkeypatch.setenv(parallel_compile.ENV, "3")
+    assert parallel_compile.processes() == 3
+
+
+def test_an_unknown_function_in_a_plan_is_left_to_its_caller():
+    entries = [Entry("romesim.nowhere.gone@gone.py", (), 1.0, ())]
+    assert parallel_compile._callees(entries) == {}
