@@ -142,3 +142,18 @@ def test_default_tactic_takes_the_marker_with_the_better_edge(roman, nr, better)
     assert edge(values[better]) > edge(values[other])  # the exact answer, not the estimate
     default = romesim.exact(battle).exact_values
     assert edge(default) == edge(values[better]) and default["p_win"] == values[better]["p_win"]
+
+
+def test_the_tactic_estimate_sorts_the_cavalry_from_strongest_to_weakest():
+    """``sort_descending``, which orders the cavalry pairs of the tactic estimate (phase 2 pairs the strongest
+    first), against Python's sort, on every length up to the eight units a side may have."""
+    import numpy as np
+    from romesim.kings_of_rome.policies import sort_descending
+
+    rng = np.random.default_rng(5)
+    for m in range(9):
+        for _ in range(20):
+            a = rng.integers(1, 7, 8)
+            expected = sorted(a[:m], reverse=True) + list(a[m:])
+            sort_descending(a, m)
+            assert list(a) == expected

@@ -324,8 +324,9 @@ def _duplicate(value):
 @overload(restore)
 def _restore(copy, value):
     if isinstance(value, types.Array):
-        def restore_array(copy, value):
-            copy[...] = value
+        def restore_array(copy, value):  # element by element: ``copy[...] = value`` compiles its shape error (2.6 s)
+            for i in range(copy.size):
+                copy.flat[i] = value.flat[i]
         return restore_array
     return lambda copy, value: None
 

@@ -28,7 +28,7 @@ import pandas as pd
 
 from ..core.jit import njit
 from ..core import rng
-from ..core.loop import block_kernel
+from ..core.loop import block_kernel, copy_into
 from ..core.errors import ScenarioError
 from ..core.scenario import REQUIRED, ParamSpec, Scenario, option_table, param, register
 from . import combat as cb
@@ -198,12 +198,12 @@ def duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_ite
     career[:] = 0
     while row[FIGHTS] < p[MAX_FIGHTS]:
         opponent, rival = draw_opponent(stream, rank_weights, pool)
-        G0[0] = own_rows[career[C_RANK]]
-        IT0[0] = own_items[career[C_RANK]]
+        copy_into(G0[0], own_rows[career[C_RANK]])
+        copy_into(IT0[0], own_items[career[C_RANK]])
         if p[CARRY_DAMAGE] and career[C_HP_LEFT] > 0:  # JUG-A66: no healing between duels
             G0[0, cb.G_HP] = career[C_HP_LEFT]
-        G0[1] = rival_rows[rival, opponent]
-        IT0[1] = rival_items[rival, opponent]
+        copy_into(G0[1], rival_rows[rival, opponent])
+        copy_into(IT0[1], rival_items[rival, opponent])
         result, err = duel_fight(stream, o, G0, IT0, G, IT, st, state, cand, duel_row, codes, params, slots)
         if err:
             return err

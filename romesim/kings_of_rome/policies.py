@@ -10,7 +10,6 @@ import math
 import numpy as np
 
 from ..core.jit import njit
-from ..core.loop import copy_into
 from ..core import rng  # noqa: E402  (the `random` target draws from the game's stream)
 from ..core.policy import USER, Builtin, DecisionPoint, call
 
@@ -688,6 +687,19 @@ def phase3_edge(rv, rcav, rdrm, rpts, rshield, n_r, nv, ncav, npts, n_n, omen, l
 
 
 @njit(cache=True)
+def sort_descending(a, m):
+    """``a[:m]`` sorted from largest to smallest, in place: an insertion sort of a few Virtus values. numba's
+    ``np.sort`` was a second of every cold compile of a battle, for at most eight numbers."""
+    for i in range(1, m):
+        v = a[i]
+        j = i
+        while j > 0 and a[j - 1] < v:
+            a[j] = a[j - 1]
+            j -= 1
+        a[j] = v
+
+
+@njit(cache=True)
 def tactic_estimates(rv, rcav, rdrm, rpts, rshield, n_r, nv, ncav, npts, n_n, omen, pen_r, pen_n, nr_astutia,
                      rome_first_attack, rome_first_defence, p_nr_attack_if_attack, p_nr_attack_if_defence,
                      may_decline, retreat_without_cavalry):
@@ -713,8 +725,8 @@ def tactic_estimates(rv, rcav, rdrm, rpts, rshield, n_r, nv, ncav, npts, n_n, om
         if ncav[j]:
             cn[m_n] = nv[j]
             m_n += 1
-    copy_into(cr[:m_r], np.sort(cr[:m_r])[::-1])
-    copy_into(cn[:m_n], np.sort(cn[:m_n])[::-1])
+    sort_descending(cr, m_r)
+    sort_descending(cn, m_n)
     m = min(m_r, m_n)
     base = phase3_edge(rv, rcav, rdrm, rpts, rshield, n_r, nv, ncav, npts, n_n, omen, pen_n - pen_r)
     both = base if (not may_decline or n_r >= n_n) else 0.0

@@ -46,7 +46,7 @@ import numpy as np
 from ..core.jit import njit
 
 from ..core import rng
-from ..core.loop import END, NO_NRT, Machine, block_kernel, decider, machine_game
+from ..core.loop import END, NO_NRT, Machine, block_kernel, copy_into, decider, machine_game
 from ..core.search import Search
 from ..core.policy import MAX_PARAMS, USER, call, error_code
 from .policies import (
@@ -151,9 +151,9 @@ def battle_state(units, leaders, context):
     state = np.zeros(HOOK_STATE_SIZE, np.int64)
     state[HOOK_UNITS], state[HOOK_LEADERS] = units.shape[0], leaders.shape[0]
     u, g, c, _ = battle_tables(state)
-    u[:, :] = units
-    g[:, :] = leaders
-    c[:] = context
+    copy_into(u, units)
+    copy_into(g, leaders)
+    copy_into(c, context)
     return state
 
 
@@ -631,9 +631,9 @@ def battle_game(stream, row, codes, params, slots, units0, leaders0, context0, s
     if codes[BATTLE_DP_HOOK] != USER:
         return p8_game(stream, codes, params, slots, 0, units0, leaders0, context0, state, units, leaders, context,
                        out, losses, retreats, commands, g, row)
-    units[:, :] = units0
-    leaders[:, :] = leaders0
-    context[:] = context0
+    copy_into(units, units0)
+    copy_into(leaders, leaders0)
+    copy_into(context, context0)
     context[C_LOSSES_CODE] = codes[BATTLE_DP_LOSSES]
     context[C_RETREAT_CODE] = codes[BATTLE_DP_RETREAT]
     context[C_COMMANDER_CODE] = codes[BATTLE_DP_COMMANDER]
