@@ -227,13 +227,15 @@ def schedule(entries, count):
 
 # --- compiling ----------------------------------------------------------------------------------------------------
 
-def _callees(entries):
-    """place -> the ``callee`` of the function each entry names, where exactly one romesim function has that name."""
+def _callees(entries, places=None):
+    """place -> the ``callee`` of the function each entry (at ``places``: all) names, where exactly one romesim
+    function has that name."""
     named = {}
     for dispatcher in jit.FUNCTIONS:
         named.setdefault(identity(dispatcher.py_func), []).append(dispatcher)
-    return {place: named[e.function][0].callee for place, e in enumerate(entries)
-            if len(named.get(e.function, ())) == 1}
+    return {place: named[entries[place].function][0].callee
+            for place in (range(len(entries)) if places is None else places)
+            if len(named.get(entries[place].function, ())) == 1}
 
 
 def _cached(callee, signature):
@@ -268,6 +270,12 @@ def prepare(scenario, user_bots=False):
     if config.DISABLE_JIT or len(entries) < 2:
         return 0
     count = processes()
+    # a kernel compiled before left every function in the cache, the last ones compiled too: a look at those is
+    # enough (making every function's callee would cost more than loading the kernel)
+    called = {callee for e in entries for callee in e.calls}
+    last = _callees(entries, [place for place in range(len(entries)) if place not in called])
+    if all(_cached(callee, entries[place].signature) for place, callee in last.items()):
+        return 0
     callees = _callees(entries)
     missing = {place for place in callees if not _cached(callees[place], entries[place].signature)}
     if count < 2 or len(missing) < 2:
