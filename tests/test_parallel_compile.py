@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import romesim
+from benchmarks.compile import RECORD
 from romesim.core import parallel_compile
 from romesim.core.errors import ScenarioError
 from romesim.core.parallel_compile import Entry, HANDOVER, STARTUP, schedule
@@ -65,11 +66,11 @@ def test_each_plan_matches_the_code(cls, user_bots, tmp_path):
     if all(parallel_compile._cached(callees[p], e.signature) for p, e in enumerate(entries)):
         return
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), **{parallel_compile.ENV: "1"})
-    done = subprocess.run([sys.executable, "-c", "import sys; from romesim.core import parallel_compile as p; "
-                           "print(p.written({'plan': p.record(sys.argv[1], sys.argv[2] == 'True')}))",
-                           cls.name, str(user_bots)], env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", RECORD, cls.name, str(int(user_bots))], env=env,
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    now = parallel_compile.read(json.loads(done.stdout[done.stdout.index("{"):]))["plan"]
+    now = parallel_compile.read(json.loads(done.stdout[done.stdout.index("{"):]))[
+        parallel_compile.plan_name(cls.name, user_bots)]
     assert [(e.function, e.signature, e.calls) for e in now] == [(e.function, e.signature, e.calls)
                                                                  for e in entries], (
         f"{cls.name}: its compile plan is out of date: python -m benchmarks.compile --plans "
