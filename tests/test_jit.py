@@ -159,6 +159,49 @@ def test_a_callee_is_linked_into_its_callers_and_never_made_machine_code():
         assert not isinstance(library, LinkedOnlyLibrary)
 
 
+def test_an_llvm_inlined_function_is_compiled_once_and_copied_into_each_caller():
+    """``njit(inline="llvm")``: numba compiles the function once, as a callee (numba's ``inline="always"`` would
+    type and lower its bytecode again at each of the four call sites); its linked code carries LLVM's
+    ``alwaysinline``, so its caller's code holds no call to it, where the same function without it is called four
+    times; Python calls it as any function. The dice of ``core.rng`` are made so."""
+    import numpy as np
+
+    from romesim.core import rng
+    from romesim.core.jit import LinkedOnlyLibrary
+
+    def scramble(a, k):
+        for i in range(a.size):
+            if a[i] % 3 == k:
+                a[i] = a[i] * 7 + k
+            elif a[i] % 5 == 1:
+                a[i] -= k * i
+            else:
+                a[i] ^= i + k
+        return a.sum()
+
+    def calls(function):
+        @njit
+        def caller(a):
+            return function(a, 1) + function(a, 2) + function(a, 3) + function(a, 4)
+
+        values = np.arange(10)
+        total = caller(values)
+        (args,) = function.callee.signatures
+        name = function.callee.overloads[args].fndesc.mangled_name
+        code = caller.overloads[caller.signatures[0]].library.get_llvm_str()
+        return total, list(values), sum(f"call i32 @{name}" in line for line in code.splitlines())
+
+    inlined, plain = njit(inline="llvm")(scramble), njit(scramble)
+    expected = np.arange(10)
+    total = sum(scramble(expected, k) for k in (1, 2, 3, 4))
+    assert calls(inlined) == (total, list(expected), 0)
+    assert calls(plain) == (total, list(expected), 4)
+    assert inlined(np.arange(10), 1) == scramble(np.arange(10), 1)  # from Python
+    library = inlined.callee.overloads[inlined.callee.signatures[0]].library
+    assert isinstance(library, LinkedOnlyLibrary) and library.always_inline
+    assert rng.d6._inline and rng.dn._inline and not rng.new_stream._inline
+
+
 LINKED_MODULE = """
 from romesim.core.jit import njit
 

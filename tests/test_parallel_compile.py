@@ -117,12 +117,13 @@ def test_an_unknown_function_in_a_plan_is_left_to_its_caller():
 
 
 def test_a_warm_cache_costs_a_look_at_the_last_functions_only():
-    """With the kernel compiled before, ``prepare`` looks only at the functions nothing in the plan calls (the last
-    ones compiled): making every function's callee took 0.34 s for the campaign, more than loading its kernel."""
+    """With the kernel compiled before, ``prepare`` looks only at the functions nothing in the plan calls (those the
+    kernel calls itself: the game, its buffers, the stream): making every function's callee took 0.34 s for the
+    campaign, more than loading its kernel."""
     cls = romesim.core.scenario.get("kings_of_rome.campaign")
     parallel_compile.run(cls.name)
     entries = parallel_compile.plan(cls)
     made = sum("_callee" in d.__dict__ for d in romesim.core.jit.FUNCTIONS)
     assert parallel_compile.prepare(romesim.scenario(cls.name)) == 0
     roots = len(entries) - len({callee for e in entries for callee in e.calls})
-    assert sum("_callee" in d.__dict__ for d in romesim.core.jit.FUNCTIONS) - made <= roots < 5
+    assert sum("_callee" in d.__dict__ for d in romesim.core.jit.FUNCTIONS) - made <= roots <= 5

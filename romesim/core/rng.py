@@ -33,14 +33,14 @@ _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _ONE = np.uint64(1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def mix64(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def stream_key(seed, game):
     return mix64(mix64(np.uint64(seed)) + (np.uint64(game) + _ONE) * _GAMMA)
 
@@ -50,20 +50,20 @@ def new_stream():
     return np.zeros(2, np.uint64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def start(stream, seed, game):
     """Point ``stream`` at the first word of game ``game`` of run ``seed``."""
     stream[0] = stream_key(seed, game)
     stream[1] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def next_u32(stream):
     stream[1] += _ONE
     return mix64(stream[0] + stream[1] * _GAMMA) >> _S32
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def dn(stream, n):
     """Uniform integer in 1..n (n >= 1), Lemire's multiply-shift with rejection."""
     s = np.uint64(n)
@@ -77,23 +77,23 @@ def dn(stream, n):
     return np.int64(m >> _S32) + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def d6(stream):
     return dn(stream, 6)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def d10(stream):
     """The ten-sided die of the rules, faces 0..9."""
     return dn(stream, 10) - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def two_d6(stream):
     return dn(stream, 6) + dn(stream, 6)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def words_used(stream):
     return np.int64(stream[1])
 
