@@ -84,7 +84,7 @@ def measure(names):
 
 
 RECORD = r"""
-import json, sys
+import sys
 from romesim.core import parallel_compile
 name, user_bots = sys.argv[1], sys.argv[2] == "1"
 print(parallel_compile.written({parallel_compile.plan_name(name, user_bots): parallel_compile.record(name, user_bots)}))

@@ -63,6 +63,7 @@ from numba.extending import overload
 
 from .jit import njit
 from . import rng
+from .loop import copy_into
 from .policy import FLAT_MC, ISMCTS, SEARCH_CODES, Builtin
 
 SEARCH_PARAMS = ("budget", "exploration", "rollout", "prior")
@@ -324,10 +325,7 @@ def _duplicate(value):
 @overload(restore)
 def _restore(copy, value):
     if isinstance(value, types.Array):
-        def restore_array(copy, value):  # element by element: ``copy[...] = value`` compiles its shape error (2.6 s)
-            for i in range(copy.size):
-                copy.flat[i] = value.flat[i]
-        return restore_array
+        return lambda copy, value: copy_into(copy, value)
     return lambda copy, value: None
 
 
