@@ -1,16 +1,18 @@
 """The raw d6 rate of ``romesim.core.rng`` and the exact number of dice a scenario's game rolls.
 
-``roll_d6`` is a kernel with nothing but dice in it, laid out like the engine's: blocks (``n_blocks``) under
-``prange``, one stream re-keyed per game with ``rng.start``, then ``DICE_PER_GAME`` d6 per game. A scenario's
-games/s times its dice per game, over this rate, is the share of the bare dice speed the kernel reaches.
+``roll_d6`` is a kernel with nothing but dice in it, laid out like the engine's: ranges of games played on
+threads (``engine.in_order``), blocks (``n_blocks``) in each, one stream re-keyed per game with ``rng.start``, then
+``DICE_PER_GAME`` d6 per game. A scenario's games/s times its dice per game, over this rate, is the share of the
+bare dice speed the kernel reaches.
 """
 from fractions import Fraction
 
 import numpy as np
-from numba import njit, prange
+import numba
+from numba import njit
 
 from romesim.core import rng
-from romesim.core.engine import n_blocks
+from romesim.core.engine import CHUNK, in_order, n_blocks, pieces
 from romesim.core.errors import ExactNotSupported
 from romesim.core.exact import enumerate_dice
 from romesim.core.policy import resolve
@@ -21,25 +23,31 @@ from romesim.core.rng import Dice, PyStream
 DICE_PER_GAME = 4
 
 
-@njit(parallel=True, cache=True)
-def roll_d6(seed, count, per_game, totals):
-    """Roll ``per_game`` d6 from the stream of each game ``0 .. count-1``; totals per block keep the dice live."""
+@njit(nogil=True, cache=True)
+def roll_d6(seed, first, count, per_game, totals):
+    """Roll ``per_game`` d6 from the stream of each game ``first .. first+count-1``; totals per block keep the dice
+    live."""
     blocks = totals.shape[0]
     size = (count + blocks - 1) // blocks
-    for b in prange(blocks):
+    for b in range(blocks):
         stream = rng.new_stream()
         total = 0
         for j in range(b * size, min(count, (b + 1) * size)):
-            rng.start(stream, seed, j)
+            rng.start(stream, seed, first + j)
             for _ in range(per_game):
                 total += rng.d6(stream)
         totals[b] = total
 
 
 def roll(count, per_game=DICE_PER_GAME, seed=0):
-    totals = np.zeros(n_blocks(count), np.int64)
-    roll_d6(np.uint64(seed), count, per_game, totals)
-    return totals
+    """The dice totals of games ``0 .. count-1``, block by block, played on threads as the engine plays a run."""
+    def work(a, b):
+        totals = np.zeros(n_blocks(b - a), np.int64)
+        roll_d6(np.uint64(seed), a, b - a, per_game, totals)
+        return totals
+    threads = numba.get_num_threads()
+    work(0, 0)  # compiled here, or loaded, before the threads call it
+    return np.concatenate([t for _, t in in_order(work, pieces(0, count, CHUNK, threads), threads)])
 
 
 class _Counted(Dice):

@@ -79,14 +79,54 @@ def test_chunk_size_does_not_change_bits(scn):
 
 @SCENARIOS
 def test_cut_into_blocks_does_not_change_bits(scn, monkeypatch):
-    """A kernel plays its games in ``n_blocks(count)`` blocks, one thread a block at a time: blocks of 1024 games,
-    but at least 64 (a few hundred searched games would be one block, on one thread). A game's dice depend on its
-    number only: one block, seven or the default 64 play the same games."""
-    assert (engine.n_blocks(3), engine.n_blocks(700), engine.n_blocks(100_000)) == (3, 64, 98)
+    """A kernel plays its games in ``n_blocks(count)`` blocks of 1024 games, one dice stream and one set of buffers
+    a block. A game's dice depend on its number only: one block, seven or the default play the same games."""
+    assert (engine.n_blocks(0), engine.n_blocks(3), engine.n_blocks(1024), engine.n_blocks(100_000)) == (1, 1, 1, 98)
     default = romesim.simulate(scn, 700, seed=6, keep=True)
     for blocks in (1, 7):
         monkeypatch.setattr(engine, "n_blocks", lambda count, blocks=blocks: blocks)
         same(default, romesim.simulate(scn, 700, seed=6, keep=True))
+
+
+def test_a_run_is_cut_in_four_ranges_a_thread_each_at_most_a_chunk():
+    """Threads take the next range as they finish (``in_order``): a few hundred searched campaigns, of uneven
+    length, are shared out four ranges a thread, not cut in halves."""
+    assert engine.piece_size(700, CHUNK, 2) == 88 and engine.piece_size(700, CHUNK, 1) == 700
+    assert engine.piece_size(10 * CHUNK, CHUNK, 2) == CHUNK and engine.piece_size(3, CHUNK, 2) == 1
+    assert engine.pieces(10, 710, CHUNK, 2) == [(a, min(a + 88, 710)) for a in range(10, 710, 88)]
+
+
+def test_in_order_gives_the_ranges_results_in_order_whichever_thread_ends_first():
+    import time
+
+    def work(a, b):
+        time.sleep(0.02 if a == 0 else 0)  # the first range ends last
+        return a * 10
+    ranges = [(a, a + 1) for a in range(9)]
+    assert list(engine.in_order(work, iter(ranges), 2)) == [(a + 1, a * 10) for a in range(9)]
+    assert list(engine.in_order(work, iter(ranges), 1)) == [(a + 1, a * 10) for a in range(9)]
+
+
+def test_in_order_raises_the_error_of_the_first_range_in_order_and_leaves_nothing_running():
+    import threading
+    import time
+    started, lock = [], threading.Lock()
+
+    def work(a, b):
+        with lock:
+            started.append(a)
+        if a == 1:
+            time.sleep(0.05)  # range 3 fails first
+            raise ValueError("range 1")
+        if a == 3:
+            raise ValueError("range 3")
+        return a
+
+    with pytest.raises(ValueError, match="range 1"):
+        list(engine.in_order(work, [(a, a + 1) for a in range(40)], 2))
+    count = len(started)
+    time.sleep(0.05)
+    assert len(started) == count < 40  # what was queued behind the error was cancelled, not played
 
 
 def test_seed_matters():
@@ -266,8 +306,9 @@ def test_many_chunks_without_keep(monkeypatch):
     monkeypatch.setattr(engine, "run_chunk", spy)
     r = romesim.simulate(TREASON, n, seed=41)
     assert r.n == n
-    assert all(count <= CHUNK and keep is False for _, count, keep in calls)
-    assert [first for first, _, _ in calls] == [i * CHUNK for i in range(4)]
+    calls = sorted(call for call in calls if call[1])  # threads play the ranges in any order; compiling plays none
+    assert all(count <= CHUNK and keep is False for _, count, keep in calls) and len(calls) >= 4
+    assert [first for first, _, _ in calls] == [sum(count for _, count, _ in calls[:i]) for i in range(len(calls))]
     assert sum(count for _, count, _ in calls) == n
     monkeypatch.undo()
     same(r, romesim.simulate(TREASON, n, seed=41, chunk=n), outcomes=False)

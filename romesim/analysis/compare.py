@@ -14,11 +14,12 @@ import warnings
 from dataclasses import dataclass, field
 
 import joblib
+import numba
 import numpy as np
 import pandas as pd
 
 from ..core import policy as _policy
-from ..core.engine import CHUNK, MAX_SEED, _as_scenario, _check_int, run_chunk
+from ..core.engine import CHUNK, MAX_SEED, _as_scenario, _check_int, compiled, in_order, pieces, run_chunk
 from ..core.errors import ScenarioError
 from ..core.result import Z95
 from .fairness import EDGE, even_value, fairness_metric, loss_metric
@@ -144,7 +145,11 @@ def play_paired(base, others, seed, first, stop, workers=None, moments=None):
         parts = joblib.Parallel(n_jobs=workers, return_as="generator")(
             joblib.delayed(_play_chunk)(base, others, seed, lo, hi - lo) for lo, hi in ranges)
     else:
-        parts = (_play_chunk(base, others, seed, lo, hi - lo) for lo, hi in ranges)
+        for variant in (base, *others):
+            compiled(variant.scenario, variant.resolved)
+        threads = numba.get_num_threads()
+        parts = (part for _, part in in_order(lambda lo, hi: _play_chunk(base, others, seed, lo, hi - lo),
+                                              pieces(first, stop, CHUNK, threads), threads))
     for part in parts:
         for total, chunk in zip(moments, part):
             total.merge(chunk)

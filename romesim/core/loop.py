@@ -28,7 +28,7 @@ import sys
 from collections import namedtuple
 
 import numpy as np
-from numba import config, prange, types
+from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -36,16 +36,13 @@ from .jit import njit
 from . import rng
 from .policy import error_code
 
-BLOCK = 1024  # games per prange iteration: one stream and one set of buffers serve a whole block
-# a run of fewer games is still cut in this many blocks (or one a game): a few hundred searched campaigns are one
-# block of 1024 otherwise, played on one thread however many the machine has
-MIN_BLOCKS = 64
+BLOCK = 1024  # games per block: one stream and one set of buffers serve a whole block
 
 
 def n_blocks(count):
-    """The blocks a run of ``count`` games is cut in: ``BLOCK`` games each, at least ``MIN_BLOCKS`` (or one a game).
-    A game's dice depend on its number only, so the cut changes no result."""
-    return max((count + BLOCK - 1) // BLOCK, min(count, MIN_BLOCKS), 1)
+    """The blocks a run of ``count`` games is cut in: ``BLOCK`` games each (at least one block). A game's dice
+    depend on its number only, so the cut changes no result."""
+    return max((count + BLOCK - 1) // BLOCK, 1)
 
 
 @njit(cache=True, inline="always")
@@ -112,7 +109,7 @@ KERNEL = """\
 def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors):
     blocks = sums.shape[0]
     size = (count + blocks - 1) // blocks
-    for b in prange(blocks):
+    for b in range(blocks):
         owners = (rng.new_stream(), np.zeros({n_metrics}, np.int64)) + args + scratch(args)
         stream, row = borrowed(owners[0]), borrowed(owners[1])
         block_codes, block_params = borrowed(codes), borrowed(params)
@@ -156,7 +153,7 @@ def _generate(template, name, count, functions, module, line, helpers=None, **ji
     words.update(functions.pop("format", {}))
     words["play"] = words["play"].format(inputs=words["inputs"])
     source = "\n" * (line - 1) + template.format(**words)
-    namespace = dict(__name__=__name__, np=np, prange=prange, rng=rng,
+    namespace = dict(__name__=__name__, np=np, rng=rng,
                      record=record, error_code=error_code, borrowed=borrowed, alive_until_here=alive_until_here,
                      **functions)
     exec(compile(source, module.__file__, "exec"), namespace)
@@ -178,9 +175,10 @@ def _arity(function, fixed, what):
 
 
 def block_kernel(name, scratch, play, n_metrics):
-    """The parallel kernel ``name(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)``
-    that plays games ``first .. first+count-1`` of run ``seed`` with ``play``, one dice stream per game, in as many
-    blocks as ``sums`` has rows (``n_blocks``), a block at a time per thread.
+    """The kernel ``name(seed, first, count, args, codes, params, slots, out, sums, sumsq, errors)`` that plays
+    games ``first .. first+count-1`` of run ``seed`` with ``play``, one dice stream per game, in as many blocks as
+    ``sums`` has rows (``n_blocks``), on the calling thread and without holding Python's lock (``nogil``): the
+    engine plays a run's ranges of games on several threads at once (``engine.in_order``).
 
     Its source is ``KERNEL`` with as many inputs as ``play`` takes, compiled as if written in ``play``'s module at
     the line that calls ``block_kernel``: numba caches it beside the game's other functions and stamps it with the
@@ -188,9 +186,8 @@ def block_kernel(name, scratch, play, n_metrics):
 
     ``play`` is either ``play(stream, row, codes, params, slots, *inputs)`` or a state machine made by
     ``machine_game``, played from its start (``offset`` 0, the outcome row its last array). A whole game is made
-    ``apart`` (``core.jit``): numba links a callee's whole code into its caller and optimises and compiles it again
-    there, and a parallel kernel is four such callers (the kernel, its parallel region and numba's two wrappers of
-    the region): a whole game inlined into its kernel was compiled five times over, called at its address once.
+    ``apart`` (``core.jit``): numba links a callee's whole code into each caller and optimises and compiles it again
+    there; called at its address, it is compiled once.
     """
     machine = play in _MACHINES
     function, count = _arity(play, 6 if machine else 5, "a game takes at least the scenario's arrays after 'slots'")
@@ -198,7 +195,7 @@ def block_kernel(name, scratch, play, n_metrics):
     module, line = sys.modules[caller.f_globals["__name__"] if machine else function.__module__], caller.f_lineno
     layout = dict(n_metrics=int(n_metrics), play=PLAY_MACHINE if machine else PLAY)
     kernel = _generate(KERNEL, name, count, dict(scratch=scratch, play=play, format=layout), module, line,
-                       parallel=True)
+                       nogil=True)
     _GAMES[kernel] = (name, count, scratch, play, module, line)
     return kernel
 

@@ -39,10 +39,16 @@ from .errors import ScenarioError
 
 ENV = "ROMESIM_COMPILE_PROCESSES"
 PLAN_FILE = "compile_plans.json"  # in each game's data folder
-STARTUP = 2.5  # seconds a helper process takes to start and import romesim, for the schedule
+STARTUP = 1.5  # seconds a helper process takes to start and import its game, for the schedule
 HANDOVER = 0.1  # seconds before a function another process compiled is seen in the cache and loaded
 POLL = 0.05  # seconds between two looks at the cache while waiting for another process
 HELPER_WAIT = 600.0  # seconds a helper waits for a function compiled elsewhere before compiling it itself
+# A helper's command: it imports numba's cache set-up (first, as romesim's __init__ does) and then only its game's
+# package (``helper``), under a romesim package made from romesim's spec without running its __init__, which would
+# import the four games, the analysis and pandas: the campaign's helper starts compiling 0.5 s sooner
+HELPER = ("import importlib.util, sys; sys.modules['romesim'] = importlib.util.module_from_spec("
+          "importlib.util.find_spec('romesim')); import romesim.core.cache; "
+          "from romesim.core.parallel_compile import helper; helper()")
 
 
 @dataclass(frozen=True)
@@ -290,7 +296,7 @@ def prepare(scenario, user_bots=False):
         for part in lists[1:]:
             if part:
                 helpers.append(subprocess.Popen(
-                    [sys.executable, "-c", "from romesim.core.parallel_compile import helper; helper()",
+                    [sys.executable, "-c", HELPER,
                      scenario.name, str(int(user_bots)), *map(str, part)],
                     env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
                 owners.update(dict.fromkeys(part, helpers[-1]))
@@ -312,7 +318,10 @@ def helper():
     """A helper process: ``argv`` is a scenario's name, 1 for its variant for user bots (else 0), and the places in
     its plan of the entries it compiles, in order. It waits for the others it needs while the process that started
     it runs, ``HELPER_WAIT`` at most."""
+    import importlib
+
     from .scenario import get
+    importlib.import_module(f"romesim.{sys.argv[1].split('.')[0]}")  # the game's package registers its scenarios
     entries = plan(get(sys.argv[1]), sys.argv[2] == "1")
     parent, deadline = os.getppid(), time.monotonic() + HELPER_WAIT
     _compile(entries, [int(place) for place in sys.argv[3:]], _callees(entries),
