@@ -26,13 +26,13 @@ def test_the_largest_kernels_have_plans():
 
 def test_a_schedule_worked_by_hand():
     """A and B take 4 s each, C (1 s) calls both. This process takes A at 0 s (it ends at 4 s); the helper, started
-    ``STARTUP`` = 2.5 s late, takes B (ends at 6.5 s); C can start at 6.5 s in the helper, where B is, and at
-    6.5 + ``HANDOVER`` here: the helper compiles it, and the last compile ends at 7.5 s."""
-    assert (STARTUP, HANDOVER) == (2.5, 0.1)
+    ``STARTUP`` = 1.5 s late, takes B (ends at 5.5 s); C can start at 5.5 s in the helper, where B is, and at
+    5.5 + ``HANDOVER`` here: the helper compiles it, and the last compile ends at 6.5 s."""
+    assert (STARTUP, HANDOVER) == (1.5, 0.1)
     entries = [Entry("a", (), 4.0, ()), Entry("b", (), 4.0, ()), Entry("c", (), 1.0, (0, 1))]
     lists, end = schedule(entries, 2)
     assert lists == [[0], [1, 2]]
-    assert end == pytest.approx(7.5)
+    assert end == pytest.approx(6.5)
     assert schedule(entries, 1) == ([[0, 1, 2]], pytest.approx(9.0))
 
 

@@ -656,3 +656,85 @@ def test_die_override_cards_and_phases():
         value, err = procedures.roll_die(g, p, 0, S.C_SUSPENSE_INSOUTENABLE, view, stream, codes, params, SLOTS)
         assert err == 0 and 1 <= value <= 6 and value == g[S.DIE_VALUE]
         assert g[S.DIE_OVERRIDES] == 1 - g[S.hand_at(2, S.C_MATCH_TRUQUE)]
+
+
+# ------------------------------------------------------------------------------------------------ VOX-A36
+SIMULTANEOUS = dict(players=4, slip_order="simultaneous", open_stars=True, decoy_distinguishable=True)
+
+
+def _pieces(g, slot, seat):
+    """The stars by value and the decoys of ``seat``'s box in ``slot``, and their public record."""
+    box = [g[S.stars_at(slot, seat, v)] for v in range(1, 6)] + [g[S.box_decoys_at(slot, seat)]]
+    i = slot * 6 + seat
+    told = [g[S.PUB_STARS + i * 5 + v] for v in range(5)] + [g[S.PUB_DECOYS + i]]
+    return np.array(box), np.array(told)
+
+
+def _decisions(scn, games):
+    """Every pending decision of ``games`` games of ``scn``, each seat taking its default bot's action."""
+    for k in range(games):
+        state = romesim.new_game(scn, seed=3, game=k)
+        while not state.is_terminal:
+            yield state
+            state = state.apply_policy()
+
+
+def test_simultaneous_slips_stay_out_of_the_public_record_until_everyone_has_slipped():
+    """VOX-A36: the rules give no slipping order; under the option ``slip_order = simultaneous`` each applauder
+    slips blind to the others, so the public record of a slip (pieces per slot and owner, with open_stars their
+    values, with decoy_distinguishable the decoys) waits until every applauder has slipped. At every decision of a
+    few games, each (slot, owner)'s box is its public record plus its slips not yet public."""
+    staged = 0
+    for state in _decisions(romesim.scenario(GAME, **SIMULTANEOUS), 3):
+        g = state._arrays[0]
+        for slot in range(6):
+            for seat in range(4):
+                box, told = _pieces(g, slot, seat)
+                waiting = g[S.STAGED + slot * 6 + seat]
+                assert (told <= box).all() and (box - told).sum() == waiting
+                assert g[S.slipped_at(slot, seat)] == told.sum()
+                staged += waiting > 0 and state.observation["seat"] != seat
+    assert staged > 0  # some seat decided while another's slips were not yet public
+
+
+@pytest.mark.parametrize("open_stars, distinguishable", [(True, True), (False, False), (True, False), (False, True)])
+def test_a_search_redraws_where_the_slips_not_yet_public_went(open_stars, distinguishable):
+    """VOX-A36 under search: a seat deciding while others' slips are not yet public sees their number, not their
+    slots: ``vox_determinize`` keeps each slot's public record (its count, and what open_stars and
+    decoy_distinguishable tell apart, the other public pieces being of the kind left), keeps every piece, and deals
+    each piece not yet public into a slot drawn at even odds (1/6 each, checked within 5 sigma)."""
+    scn = romesim.scenario(GAME, **dict(SIMULTANEOUS, open_stars=open_stars, decoy_distinguishable=distinguishable))
+    state = next(s for s in _decisions(scn, 6) if any(
+        s._arrays[0][S.STAGED + slot * 6 + seat] for slot in range(6) for seat in range(4)
+        if seat != s.observation["seat"]))
+    point, p = state.point_index, state._game.args[0]
+    g0, view0, row0 = (a.copy() for a in state._arrays)
+    others = [seat for seat in range(4) if seat != point]
+    waiting = sum(g0[S.STAGED + slot * 6 + seat] for slot in range(6) for seat in others)
+    counts, draws = np.zeros(6), 2000
+    stream = rng.new_stream()
+    for k in range(draws):
+        g, view, row = g0.copy(), view0.copy(), row0.copy()
+        rng.start(stream, np.uint64(5), k)
+        game.vox_determinize(point, stream, p, g, view, row)
+        counts += [sum(g[S.STAGED + slot * 6 + seat] for seat in others) for slot in range(6)]
+        if k >= 100:
+            continue
+        for seat in range(4):
+            mine = [_pieces(g, slot, seat) for slot in range(6)]
+            before = [_pieces(g0, slot, seat) for slot in range(6)]
+            assert sum(b for b, _ in mine).tolist() == sum(b for b, _ in before).tolist()  # the same pieces
+            for slot in range(6):
+                (box, told), (box0, told0) = mine[slot], before[slot]
+                public = g[S.slipped_at(slot, seat)]
+                assert public == g0[S.slipped_at(slot, seat)] and (told == told0).all() and (told <= box).all()
+                assert box.sum() == public + g[S.STAGED + slot * 6 + seat]
+                if open_stars:  # the public pieces whose value is not told are decoys
+                    assert box[5] >= public - told[:5].sum()
+                if distinguishable:  # ... stars
+                    assert box[:5].sum() >= public - told[5]
+                if seat == point:
+                    assert (box == box0).all() and g[S.STAGED + slot * 6 + seat] == g0[S.STAGED + slot * 6 + seat]
+    assert counts.sum() == draws * waiting
+    pieces = draws * waiting
+    assert np.all(np.abs(counts - pieces / 6) <= 5 * math.sqrt(pieces * (1 / 6) * (5 / 6)))

@@ -630,19 +630,37 @@ def in_p(g, p, k, role):
 def slip_one(g, p, seat, slot, is_decoy, value):
     """A piece goes into ``slot``: its owner's secret box, and the public record of the slip (spec 11): the
     number of pieces per (slot, owner), decoys told apart only with decoy_distinguishable, values only with
-    open_stars. With slip_order = simultaneous the public record waits until everyone has slipped (VOX-A36)."""
+    open_stars. With slip_order = simultaneous the public record waits until everyone has slipped (VOX-A36,
+    ``publish_slips``)."""
     if is_decoy:
         g[box_decoys_at(slot, seat)] += 1
-        if p[O_DECOY_DISTINGUISHABLE]:
-            g[PUB_DECOYS + slot * MAX_SEATS + seat] += 1
     else:
         g[stars_at(slot, seat, value)] += 1
-        if p[O_OPEN_STARS]:
-            g[PUB_STARS + (slot * MAX_SEATS + seat) * N_VALUES + value - 1] += 1
     if p[O_SLIP_ORDER] == 1:
         g[STAGED + slot * MAX_SEATS + seat] += 1
-    else:
-        g[slipped_at(slot, seat)] += 1
+        return
+    g[slipped_at(slot, seat)] += 1
+    if is_decoy and p[O_DECOY_DISTINGUISHABLE]:
+        g[PUB_DECOYS + slot * MAX_SEATS + seat] += 1
+    if not is_decoy and p[O_OPEN_STARS]:
+        g[PUB_STARS + (slot * MAX_SEATS + seat) * N_VALUES + value - 1] += 1
+
+
+@njit(cache=True)
+def publish_slips(g, p):
+    """slip_order = simultaneous (VOX-A36), once every applauder has slipped: the slips made public as
+    ``slip_one`` makes each public under sequential. A secret box only ever gains pieces, so its public record,
+    decoys with decoy_distinguishable and stars by value with open_stars, is then its content."""
+    for slot in range(N_POL):
+        for seat in range(MAX_SEATS):
+            i = slot * MAX_SEATS + seat
+            g[SLIPPED + i] += g[STAGED + i]
+            g[STAGED + i] = 0
+            if p[O_DECOY_DISTINGUISHABLE]:
+                g[PUB_DECOYS + i] = g[box_decoys_at(slot, seat)]
+            if p[O_OPEN_STARS]:
+                for v in range(1, N_VALUES + 1):
+                    g[PUB_STARS + i * N_VALUES + v - 1] = g[stars_at(slot, seat, v)]
 
 
 @njit(cache=True)
@@ -815,9 +833,7 @@ def resolve_match_step(g, p, d, view, stream):
                     g[f + 1] = k
                     return suspend(g, d, 2)
         if p[O_SLIP_ORDER] == 1:
-            for i in range(N_POL * MAX_SEATS):
-                g[SLIPPED + i] += g[STAGED + i]
-                g[STAGED + i] = 0
+            publish_slips(g, p)
         # c. the organiser's prize
         gain_money(g, p, organiser, ORGANISER_PRIZE)
         # d. popularity, unless PAX DEORUM
@@ -1226,9 +1242,10 @@ def vox_determinize(point, stream, p, g, view, row):
     hands and of the deck dealt again from their pool (each hand keeps its size); each other seat's secret box,
     its pieces (stars by value, decoys) shuffled among its slots, each slot keeping its count (only the values
     when decoys are told apart, VOX-A10 decoy_distinguishable; nothing with open_stars); a meter another seat has
-    chosen and not revealed (DP09), drawn again at even odds. Not redrawn: money under public_money = false, and
-    under slip_order = simultaneous the per-slot count of slips not yet public (VOX-A36). The ballots of a vote
-    cast before the seat's, and sealed offers, are made again in each playout (``vox_unseal``)."""
+    chosen and not revealed (DP09), drawn again at even odds; under slip_order = simultaneous, where each seat's
+    slips not yet public are also in its box, the slots of those (``redeal_box``, VOX-A36). Not redrawn: money
+    under public_money = false. The ballots of a vote cast before the seat's, and sealed offers, are made again in
+    each playout (``vox_unseal``)."""
     seat = point
     pool = np.empty(N_CARDS, np.int64)
     n = 0
@@ -1254,13 +1271,80 @@ def vox_determinize(point, stream, p, g, view, row):
         g[DECK + N_CARDS - g[DECK_LEFT] + i] = pool[k]
         g[CARD_STATE + pool[k]] = IN_DECK
         k += 1
-    if not p[O_OPEN_STARS]:
-        for s in range(g[N_SEATS]):
-            if s != seat:
+    for s in range(g[N_SEATS]):
+        if s != seat:
+            if p[O_SLIP_ORDER] == 1:
+                redeal_box(g, p, s, stream)
+            elif not p[O_OPEN_STARS]:
                 shuffle_box(g, p, s, stream)
     for s in range(g[N_SEATS]):
         if s != seat and g[CHOICE + s] >= 0:
             g[CHOICE + s] = rng.dn(stream, 2) - 1
+
+
+@njit(cache=True)
+def redeal_box(g, p, s, stream):
+    """slip_order = simultaneous (VOX-A36): seat ``s``'s pieces dealt again among its slots as far as the public
+    record allows. A slot keeps the pieces its record tells apart (stars by value with open_stars, decoys with
+    decoy_distinguishable) and gets as many others as its record counts, of the kind the record leaves (decoys
+    with open_stars, stars with decoy_distinguishable); the slips not yet public keep their number, each into a
+    slot drawn at even odds."""
+    open_stars, decoys_public = p[O_OPEN_STARS] != 0, p[O_DECOY_DISTINGUISHABLE] != 0
+    n = 0
+    for slot in range(N_POL):
+        n += g[box_decoys_at(slot, s)]
+        for v in range(1, N_VALUES + 1):
+            n += g[stars_at(slot, s, v)]
+    pieces = np.empty(n, np.int64)  # the pieces taken out: a star's value, 0 for a decoy
+    places = np.zeros(N_POL, np.int64)  # the public pieces of each slot the record does not tell apart
+    n, staged = 0, 0
+    for slot in range(N_POL):
+        i = slot * MAX_SEATS + s
+        known = g[PUB_DECOYS + i] if decoys_public else 0
+        for _ in range(g[box_decoys_at(slot, s)] - known):
+            pieces[n] = 0
+            n += 1
+        g[box_decoys_at(slot, s)] = known
+        for v in range(1, N_VALUES + 1):
+            told = g[PUB_STARS + i * N_VALUES + v - 1] if open_stars else 0
+            for _ in range(g[stars_at(slot, s, v)] - told):
+                pieces[n] = v
+                n += 1
+            g[stars_at(slot, s, v)] = told
+            known += told
+        places[slot] = g[SLIPPED + i] - known
+        staged += g[STAGED + i]
+        g[STAGED + i] = 0
+    for i in range(n - 1, 0, -1):
+        j = rng.dn(stream, i + 1) - 1
+        pieces[i], pieces[j] = pieces[j], pieces[i]
+    if open_stars or decoys_public:  # the kind the public places must hold first, each kind in its shuffled order
+        first = np.empty(n, np.int64)
+        k = 0
+        for want_first in (True, False):
+            for i in range(n):
+                if ((pieces[i] == 0) == open_stars) == want_first:
+                    first[k] = pieces[i]
+                    k += 1
+        pieces = first
+    k = 0
+    for slot in range(N_POL):
+        for _ in range(places[slot]):
+            put_piece(g, s, slot, pieces[k])
+            k += 1
+    for _ in range(staged):
+        slot = rng.dn(stream, N_POL) - 1
+        put_piece(g, s, slot, pieces[k])
+        g[STAGED + slot * MAX_SEATS + s] += 1
+        k += 1
+
+
+@njit(cache=True, inline="always")
+def put_piece(g, s, slot, value):
+    if value == 0:
+        g[box_decoys_at(slot, s)] += 1
+    else:
+        g[stars_at(slot, s, value)] += 1
 
 
 @njit(cache=True)
