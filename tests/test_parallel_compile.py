@@ -127,3 +127,25 @@ def test_a_warm_cache_costs_a_look_at_the_last_functions_only():
     assert parallel_compile.prepare(romesim.scenario(cls.name)) == 0
     roots = len(entries) - len({callee for e in entries for callee in e.calls})
     assert sum("_callee" in d.__dict__ for d in romesim.core.jit.FUNCTIONS) - made <= roots <= 5
+
+
+def test_a_helper_started_after_an_edit_of_the_sources_compiles_nothing(tmp_path):
+    """A helper whose romesim sources are not those its starting process imported (an edit during a run) exits
+    at once: the two would not see each other's compiled functions in the cache (their stamps differ) and would
+    each wait for the other. With the same sources, it compiles its entries (here a battle function calling none)."""
+    from romesim.core import cache
+    battle = romesim.core.scenario.get("kings_of_rome.battle")
+    entries = parallel_compile.plan(battle)
+
+    def helper(sources, places):
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), **{parallel_compile.SOURCES_ENV: sources})
+        done = subprocess.run([sys.executable, "-c", parallel_compile.HELPER, battle.name, "0", *map(str, places)],
+                              env=env, timeout=300)
+        assert done.returncode == 0
+        return {p.name for p in tmp_path.rglob("*.nbi")}
+
+    leaves = [place for place, e in enumerate(entries) if not e.calls and "battle" in e.function]
+    imported = helper("the sources before an edit", leaves)  # what importing the game compiles, if anything
+    names = {entries[place].function.split("@")[0].rsplit(".", 1)[-1] for place in leaves}
+    assert leaves and not any(name in f for f in imported for name in names)
+    assert any(name in f for f in helper(cache.IMPORTED, leaves) - imported for name in names)

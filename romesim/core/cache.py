@@ -83,6 +83,17 @@ def _digest(sources):
     return digest.hexdigest()
 
 
+def sources_seen():
+    """The names, times and sizes of romesim's source files, as a hash: what this process imported, when taken at
+    its import (``IMPORTED``). Two processes whose hashes differ compile from different sources, and numba's cache
+    keeps apart what each writes (``PackageLocator``'s stamps): neither sees the other's."""
+    digest = hashlib.sha256()
+    for f in sorted(PACKAGE.rglob("*.py")):
+        stat = f.stat()
+        digest.update(f"{f.relative_to(PACKAGE)}\0{stat.st_mtime_ns}\0{stat.st_size}\0".encode())
+    return digest.hexdigest()
+
+
 class PackageLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
     """numba's cache locator for the files of the romesim package (see the module's docstring)."""
 
@@ -115,3 +126,4 @@ def install():
 
 
 install()
+IMPORTED = sources_seen()

@@ -34,10 +34,11 @@ from pathlib import Path
 
 from numba.core import config, event, sigutils
 
-from . import jit
+from . import cache, jit
 from .errors import ScenarioError
 
 ENV = "ROMESIM_COMPILE_PROCESSES"
+SOURCES_ENV = "ROMESIM_HELPER_SOURCES"  # the sources the process starting a helper imported (``cache.IMPORTED``)
 PLAN_FILE = "compile_plans.json"  # in each game's data folder
 STARTUP = 1.5  # seconds a helper process takes to start and import its game, for the schedule
 HANDOVER = 0.1  # seconds before a function another process compiled is seen in the cache and loaded
@@ -290,7 +291,8 @@ def prepare(scenario, user_bots=False):
                          for p, e in enumerate(entries)], count)
     lists = [[place for place in part if place in missing] for part in lists]  # the others are cached
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(Path(__file__).resolve().parents[2])] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+        [str(Path(__file__).resolve().parents[2])] + [p for p in [os.environ.get("PYTHONPATH")] if p]),
+                       **{SOURCES_ENV: cache.IMPORTED})
     owners, helpers = {}, []
     try:
         for part in lists[1:]:
@@ -317,10 +319,14 @@ def prepare(scenario, user_bots=False):
 def helper():
     """A helper process: ``argv`` is a scenario's name, 1 for its variant for user bots (else 0), and the places in
     its plan of the entries it compiles, in order. It waits for the others it needs while the process that started
-    it runs, ``HELPER_WAIT`` at most."""
+    it runs, ``HELPER_WAIT`` at most. It compiles nothing when romesim's sources changed since the process that
+    started it imported them (an edit during a run): neither would see in the cache what the other compiled, and
+    each would wait for the other; that process then compiles it all."""
     import importlib
 
     from .scenario import get
+    if os.environ.get(SOURCES_ENV) != cache.IMPORTED:
+        os._exit(0)
     importlib.import_module(f"romesim.{sys.argv[1].split('.')[0]}")  # the game's package registers its scenarios
     entries = plan(get(sys.argv[1]), sys.argv[2] == "1")
     parent, deadline = os.getppid(), time.monotonic() + HELPER_WAIT
