@@ -290,9 +290,8 @@ def prepare(scenario, user_bots=False):
     lists, _ = schedule([Entry(e.function, e.signature, e.seconds if p in missing else 0.0, e.calls)
                          for p, e in enumerate(entries)], count)
     lists = [[place for place in part if place in missing] for part in lists]  # the others are cached
-    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(Path(__file__).resolve().parents[2])] + [p for p in [os.environ.get("PYTHONPATH")] if p]),
-                       **{SOURCES_ENV: cache.IMPORTED})
+    path = [str(Path(__file__).resolve().parents[2])] + [p for p in [os.environ.get("PYTHONPATH")] if p]
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path), **{SOURCES_ENV: cache.IMPORTED})
     owners, helpers = {}, []
     try:
         for part in lists[1:]:
