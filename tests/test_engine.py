@@ -299,9 +299,9 @@ def test_many_chunks_without_keep(monkeypatch):
     calls = []
     original = engine.run_chunk
 
-    def spy(scenario, seed, first, count, resolved, keep):
+    def spy(scenario, seed, first, count, resolved, keep, args=None):
         calls.append((first, count, keep))
-        return original(scenario, seed, first, count, resolved, keep)
+        return original(scenario, seed, first, count, resolved, keep, args)
 
     monkeypatch.setattr(engine, "run_chunk", spy)
     r = romesim.simulate(TREASON, n, seed=41)

@@ -153,8 +153,9 @@ def run_range(scenario, seed, first, count, resolved, keep, threads=None):
     """``run_chunk`` of games ``first .. first+count-1`` played on ``threads`` threads (``in_order``)."""
     compiled(scenario, resolved)
     threads = numba.get_num_threads() if threads is None else threads
+    args = tuple(scenario.kernel_args())
     parts = [part for _, part in in_order(
-        lambda a, b: run_chunk(scenario, seed, a, b - a, resolved, keep),
+        lambda a, b: run_chunk(scenario, seed, a, b - a, resolved, keep, args),
         pieces(first, first + count, count, threads), threads)]
     return (sum(p[0] for p in parts), sum(p[1] for p in parts),
             np.concatenate([p[2] for p in parts], axis=1) if keep else None)
@@ -269,18 +270,20 @@ def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, ta
     k = len(scenario.metrics)
     sums, sumsq, kept = np.zeros(k, np.int64), np.zeros(k, np.int64), []
     done = 0
-    pool = None
+    pool, args = None, None
     if workers and workers > 1:
         # the game's functions compiled here, by processes sharing the work, and not again in every worker
         parallel_compile.prepare(scenario, resolved.slots is not None)
         # loky gives each worker cpu_count // workers numba threads (NUMBA_NUM_THREADS), so they do not oversubscribe
         pool = joblib.Parallel(n_jobs=workers, backend="loky", return_as="generator")
+    else:  # built once for every range: the threads share them, as a kernel's blocks do
+        args = tuple(scenario.kernel_args())
     try:
         for stop in checkpoints(n, target_ci):
             if pool is None:
                 compiled(scenario, resolved)
                 threads = numba.get_num_threads()
-                parts = in_order(lambda a, b: run_chunk(scenario, seed, first + a, b - a, resolved, keep),
+                parts = in_order(lambda a, b: run_chunk(scenario, seed, first + a, b - a, resolved, keep, args),
                                  _paced(done, stop, chunk, bar, threads), threads)
             else:
                 ranges = [(a, min(a + chunk, stop)) for a in range(done, stop, chunk)]

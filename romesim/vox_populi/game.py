@@ -1236,6 +1236,14 @@ def vox_reward(player, p, g, view, row):
     return row[R_WIN_SEAT + player] / winners if winners > 0 else 0.0
 
 
+@njit(cache=True, inline="always")
+def shuffle(a, n, stream):
+    """The first ``n`` entries of ``a`` in a uniformly random order (Fisher-Yates, from the last)."""
+    for i in range(n - 1, 0, -1):
+        j = rng.dn(stream, i + 1) - 1
+        a[i], a[j] = a[j], a[i]
+
+
 @njit(cache=True)
 def vox_determinize(point, stream, p, g, view, row):
     """What seat ``point`` cannot see (spec 11), redrawn consistently with what it has seen: the cards of the other
@@ -1254,9 +1262,7 @@ def vox_determinize(point, stream, p, g, view, row):
         if held or g[CARD_STATE + c] == IN_DECK:
             pool[n] = c
             n += 1
-    for i in range(n - 1, 0, -1):
-        j = rng.dn(stream, i + 1) - 1
-        pool[i], pool[j] = pool[j], pool[i]
+    shuffle(pool, n, stream)
     k = 0
     for s in range(g[N_SEATS]):
         if s == seat:
@@ -1315,9 +1321,7 @@ def redeal_box(g, p, s, stream):
         places[slot] = g[SLIPPED + i] - known
         staged += g[STAGED + i]
         g[STAGED + i] = 0
-    for i in range(n - 1, 0, -1):
-        j = rng.dn(stream, i + 1) - 1
-        pieces[i], pieces[j] = pieces[j], pieces[i]
+    shuffle(pieces, n, stream)
     if open_stars or decoys_public:  # the kind the public places must hold first, each kind in its shuffled order
         first = np.empty(n, np.int64)
         k = 0
@@ -1368,9 +1372,7 @@ def shuffle_box(g, p, s, stream):
             for _ in range(g[box_decoys_at(slot, s)]):
                 pieces[n] = 0
                 n += 1
-    for i in range(n - 1, 0, -1):
-        j = rng.dn(stream, i + 1) - 1
-        pieces[i], pieces[j] = pieces[j], pieces[i]
+    shuffle(pieces, n, stream)
     k = 0
     for slot in range(N_POL):
         size = g[box_decoys_at(slot, s)] if not decoys_public else 0
