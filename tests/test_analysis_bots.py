@@ -1,4 +1,6 @@
 """Bot ladders, robustness tables and tuned strategies (``romesim.analysis``), at small sizes."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -64,6 +66,24 @@ def test_robustness_marks_a_finding_by_its_sign_and_size():
     assert bool(rows.loc[("tactic", "default"), "robust"])
     random_edge = rows.loc[("edge", "random")]
     assert random_edge["ci_high"] < 0 and not bool(rows.loc[("edge", "default"), "robust"])
+
+
+def test_findings_about_the_same_games_play_them_once(monkeypatch):
+    """Vox Populi's seat advantage and its Emperor by hierarchy are read from the same games: a robustness table
+    plays each family's games once for both, and each finding reads the same outcomes as when measured alone."""
+    module = sys.modules["romesim.analysis.robustness"]  # the package's name is the function's
+    win = Finding("win", BATTLE, lambda o: o["p_win"].to_numpy(float))
+    loss = Finding("loss", BATTLE, lambda o: o["p_loss"].to_numpy(float))
+    alone = [module.measure(f, "default", 300, seed=5) for f in (win, loss)]
+    runs = []
+    real = module.simulate
+    monkeypatch.setattr(module, "simulate", lambda *a, **k: runs.append(k["policies"]) or real(*a, **k))
+    table = robustness([win, loss], n=300, seed=5, families={"default": "default", "random": "random"})
+    assert len(runs) == 2  # one run per family, not per finding and family
+    shared = table.set_index(["finding", "family"])
+    for f, (estimate, low, high) in zip((win, loss), alone):
+        assert shared.loc[(f.name, "default"), "estimate"] == estimate
+        assert shared.loc[(f.name, "default"), "ci_high"] == high
 
 
 def test_tune_finds_the_better_tactic_and_is_reproducible():

@@ -851,7 +851,9 @@ def test_falisci_in_falerii_relieve_a_besieged_etruscan_city():
     """KoR 9.2.7.3 (spec S0): Rome besieging a city of the Etruscan star while the Falisci hold Falerii, they come
     out and fight the besiegers first; the siege is fought only if Rome wins that battle. Played through the
     campaign's own DP-K01 on a constructed position: the siege action gives exactly one battle, and a siege iff
-    Rome won it."""
+    Rome won it. KoR 5.7.13: « les armées vaincues sont mises en déroute [...] les unités en déroute ne peuvent pas
+    être attaquées » (beaten armies are routed; routed units cannot be attacked): a relief beaten at the end of
+    phase 3 with units left is routed, and no new action may attack it this action phase."""
     scenario = romesim.scenario("kings_of_rome.campaign")
     args, scratch, row = arrays(scenario)
     game_arrays = (*args, *scratch, row)
@@ -860,7 +862,7 @@ def test_falisci_in_falerii_relieve_a_besieged_etruscan_city():
     cmap, _ = scenario.data()
     veio = cmap.index("Veio")
     token = event_token(tok, C.EV_FALISCI)
-    outcomes = set()
+    outcomes, routs = set(), 0
     for game in range(12):
         stream = stream_of(SEED, 700 + game)
         C.campaign_init(stream, *game_arrays)
@@ -882,7 +884,16 @@ def test_falisci_in_falerii_relieve_a_besieged_etruscan_city():
         relief_won = row[C.M_BATTLES_WON] > won
         assert (row[C.M_SIEGES] == sieges + 1) == relief_won
         outcomes.add(bool(relief_won))
-    assert outcomes == {True, False}
+        alive = ws[k, C.WS_WAR] == C.W_FALISCI
+        if row[C.M_BATTLES] == battles + 1:  # no sortie followed: the battle's row is the relief's
+            brow = scratch[12]
+            routed = relief_won and alive and brow[C._battle.END_PHASE3]
+            assert ws[k, C.WS_ROUTED] == routed
+            routs += routed
+        assert not (ws[k, C.WS_ROUTED] and not (relief_won and alive))
+        if alive:
+            assert C.attackable(tok, ts, ws, cp, k) == (not ws[k, C.WS_ROUTED])
+    assert outcomes == {True, False} and routs > 0
 
 
 @pytest.mark.parametrize("mode", ["count_equals_king_virtus", "total_virtus_value"])

@@ -86,18 +86,25 @@ def _family_policies(scenario, bot):
     return chosen
 
 
-def measure(finding, bot, n, seed=0, workers=None):
-    """``(estimate, low, high)`` of ``finding`` with every player playing ``bot``."""
+def measure(finding, bot, n, seed=0, workers=None, *, played=None):
+    """``(estimate, low, high)`` of ``finding`` with every player playing ``bot``. ``played``: a dict in which the
+    outcomes of the runs are kept, and taken from, by scenario, settings and policies: findings about the same
+    games (Vox Populi's seat advantage and its Emperor by hierarchy) play them once."""
     scenario = _as_scenario(finding.scenario).replace(**finding.params) if finding.params else \
         _as_scenario(finding.scenario)
+    played = {} if played is None else played
+
+    def outcomes(policies):
+        key = (scenario.name, repr(sorted(finding.params.items())), repr(sorted(policies.items())), n, seed)
+        if key not in played:
+            played[key] = simulate(scenario, n, seed, policies=policies, keep=True, workers=workers,
+                                   progress=False).outcomes
+        return played[key]
+
     family = _family_policies(scenario, bot)
-    base = {**family, **finding.policies}
-    x = finding.value(simulate(scenario, n, seed, policies=base, keep=True, workers=workers,
-                               progress=False).outcomes)
+    x = finding.value(outcomes({**family, **finding.policies}))
     if finding.contrast is not None:
-        other = {**family, **finding.contrast}
-        x = x - finding.value(simulate(scenario, n, seed, policies=other, keep=True, workers=workers,
-                                       progress=False).outcomes)
+        x = x - finding.value(outcomes({**family, **finding.contrast}))
     mean = float(x.mean())
     half = Z95 * float(x.std(ddof=1)) / np.sqrt(x.size) if x.size > 1 else np.inf
     return mean, mean - half, mean + half
@@ -109,7 +116,7 @@ def robustness(findings=HEADLINES, n=1_000, seed=0, *, budgets=(16, 64), search=
     ``sign_holds``, ``size_holds`` and ``robust`` (both; see the module). ``families``: ``{name: bot}`` for every
     game, else each game's ``default_bots(budgets, search)``. ``n`` games per measurement (search bots are slow:
     mind the budget)."""
-    rows = []
+    rows, played = [], {}
     for finding in findings:
         scenario = _as_scenario(finding.scenario)
         bots = families if families is not None else default_bots(scenario, budgets, search)
@@ -117,7 +124,7 @@ def robustness(findings=HEADLINES, n=1_000, seed=0, *, budgets=(16, 64), search=
             raise ScenarioError(f"reference: {reference!r} is not a family of {finding.name!r}; families: "
                                 f"{', '.join(bots)}")
         for name, bot in bots.items():
-            estimate, low, high = measure(finding, bot, n, seed, workers)
+            estimate, low, high = measure(finding, bot, n, seed, workers, played=played)
             rows.append(dict(finding=finding.name, family=name, estimate=estimate, ci_low=low, ci_high=high))
     table = pd.DataFrame(rows)
     signs, sizes = {}, {}

@@ -184,6 +184,11 @@ def block_kernel(name, scratch, play, n_metrics):
     the line that calls ``block_kernel``: numba caches it beside the game's other functions and stamps it with the
     game's sources (``core.cache``). ``replay_kernel`` makes the same game's one-game kernel from it.
 
+    The kernel is compiled with numpy's error model, as numba compiles a parallel region's body: an integer
+    division by zero gives 0 instead of raising ZeroDivisionError (no game divides by zero), and LLVM optimises the
+    loop and the game inlined in it better. With Python's, the succession played 11.9 M games/s instead of 13.8 M
+    and the initiative 74 M instead of 75 M (one thread); the other kernels the same.
+
     ``play`` is either ``play(stream, row, codes, params, slots, *inputs)`` or a state machine made by
     ``machine_game``, played from its start (``offset`` 0, the outcome row its last array). A whole game is made
     ``apart`` (``core.jit``): numba links a callee's whole code into each caller and optimises and compiles it again
@@ -195,7 +200,7 @@ def block_kernel(name, scratch, play, n_metrics):
     module, line = sys.modules[caller.f_globals["__name__"] if machine else function.__module__], caller.f_lineno
     layout = dict(n_metrics=int(n_metrics), play=PLAY_MACHINE if machine else PLAY)
     kernel = _generate(KERNEL, name, count, dict(scratch=scratch, play=play, format=layout), module, line,
-                       nogil=True)
+                       nogil=True, error_model="numpy")
     _GAMES[kernel] = (name, count, scratch, play, module, line)
     return kernel
 

@@ -2450,6 +2450,12 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, par
                                  war[w, WR_INVADER], 0, _battle.MODE_BATTLE, False)
                 if war_units(tok, ts, k) == 0:
                     end_war(tok, war, ts, g, ws, k, True, row)
+                elif brow[_battle.WIN] and brow[_battle.END_PHASE3] and g[G_STAGE] == ST_ACTIONS:
+                    # 5.7.13: beaten at the end of phase 3, the relief routs. The besieged city is not of its
+                    # people (no friendly walls in the battle's hex), so to the hex beside it: the army stands at
+                    # its own city, whence it came out, and the abstract map has no hex between (after_battle).
+                    # « les unités en déroute ne peuvent pas être attaquées »: no new action this action phase
+                    ws[k, WS_ROUTED] = 1
                 if err or not won:
                     return err, False
                 if brow[_battle.TRIUMPH]:

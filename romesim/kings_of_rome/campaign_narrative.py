@@ -269,7 +269,7 @@ class CampaignNarrator(Narrator):
                         nr=[t for t in _at(ts, nr_loc, nr_at) if ts[t, C.TS_FACE] == C.FACE_NR
                             and C.is_kind(tok, t, -1)],
                         war=int(local["ws"][nr_at, C.WS_WAR]) if nr_loc == C.L_WAR else -1,
-                        sortie=int(frame.f_back.f_code.co_name == "roman_siege"))
+                        inside_siege=int(frame.f_back.f_code.co_name == "roman_siege"))
         elif name == "reaction":
             ws = local["ws"]
             new = [int(ws[k, C.WS_WAR]) for k in range(C.MAX_WARS) if ws[k, C.WS_WAR] >= 0 and ws[k, C.WS_NEW]]
@@ -338,7 +338,9 @@ class CampaignNarrator(Narrator):
         elif name == "fight":
             brow = local["brow"]
             end.update(won=int(bool(value[1])), row=[int(x) for x in brow[:B.N_METRICS]],
-                       army_at=int(g[C.G_ARMY_AT + local["a"]]))
+                       army_at=int(g[C.G_ARMY_AT + local["a"]]),
+                       nr_left=sum(1 for t in _at(ts, int(local["nr_loc"]), int(local["nr_at"]))
+                                   if C.is_kind(there["tok"], t, -1)))
         elif name == "treason":
             end.update(ran=int("p" in local), target=int(local.get("target", -1)), garrison=int(local.get("best", 0)),
                        row=[int(x) for x in local["prow"][:TR.N_METRICS]])
@@ -884,7 +886,9 @@ class _Story:
             return
         if c.get("mode") == B.MODE_AMBUSH:
             kind = "Ambush battle (6.4 c)"
-        elif c.get("sortie"):
+        elif c.get("inside_siege") and c.get("war", -1) >= 0:
+            kind = "Relief battle (9.2.7.3-9.2.7.4)"
+        elif c.get("inside_siege"):
             kind = "Sortie battle (5.5.1)"
         else:
             kind = "Battle"
@@ -906,6 +910,10 @@ class _Story:
                 text += ", a Triumph"
             if not end.get("won") and c.get("place") != end.get("army_at"):
                 text += "; the army falls back on Rome (5.7.11)"
+            if c.get("inside_siege") and c.get("war", -1) >= 0 and row[B.WIN] and row[B.END_PHASE3] and \
+                    end.get("nr_left"):
+                text += (f"; the beaten {self.war(c['war'])} routs back to its city, where no new action may attack "
+                         "it this action phase (5.7.13)")
         text += self.points(c, end)
         self.say(block.first, text + rule_tag(self.rows[at].rule) + ".", block.steps)
 
