@@ -1675,6 +1675,89 @@ def test_a_triumph_claimed_takes_the_army_home(claim):
     assert wins > 0 and (triumphs > 0) == claim
 
 
+@pytest.mark.parametrize("scope", ["roman_action_only", "always"])
+def test_phase_3_costs_ip_in_romes_own_battles_only(scope):
+    """KOR-A25 ``phase3_cost_scope``: « roman_action_only (not in battles started by NR reactions, invasions,
+    ambushes or sorties) »: the campaign's battle against a Falisci army costs 1 IP at phase 3 when Rome attacks as
+    its action (``roman_attacks`` 1) or pursues (2), none when the NR attacks (0: an invasion's march, a relief, a
+    sortie) or Rome sallies from a besieged city (``ROME_SALLIES``); under ``always`` every battle costs it. The
+    battle kernel's own tests check what the cost does; this checks which battles the campaign charges."""
+    args, scratch, row = set_up(451, period=2, phase3_cost_scope=scope)
+    cp, city, cost, tok, per, war, pv0, stab = args
+    ts0, g0, cs0, ws0 = scratch[:4]
+    C.start_war(stream_of(SEED, 452), city, cost, tok, war, ts0, g0, cs0, ws0, row, C.W_FALISCI,
+                event_token(tok, C.EV_FALISCI), 1)
+    k = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_FALISCI)[0])
+    g0[C.G_ARMY_AT] = ws0[k, C.WS_AT]
+    for roman_attacks, charged in ((0, False), (1, True), (2, True), (C.ROME_SALLIES, False)):
+        ts, g, ws = ts0.copy(), g0.copy(), ws0.copy()
+        err, _ = C.fight(stream_of(SEED, 7100 + roman_attacks), cp, tok, ts, g, war, ws, pv0, POLICIES.codes,
+                         POLICIES.params, None, scratch[5], *scratch[7:13], scratch[14], row.copy(), 0, C.L_WAR, k,
+                         ws[k, C.WS_LEADER], war[C.W_FALISCI, C.WR_PEOPLE], war[C.W_FALISCI, C.WR_INVADER],
+                         roman_attacks, C._battle.MODE_BATTLE, True)
+        assert err == 0
+        assert scratch[5][C.PROC_BATTLE, C._battle.P_PHASE3_COST] == (charged or scope == "always"), roman_attacks
+
+
+def piceni_at_rome(seed, army_units):
+    """Numa's campaign just set up with the Piceni War (9.2.7.2: leader + 3 infantry) at Rome's gates and the royal
+    army in Rome holding ``army_units`` units: (args, scratch, row, k)."""
+    args, scratch, row = set_up(seed, 4, 2)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    C.start_war(stream_of(SEED, seed), city, cost, tok, war, ts, g, cs, ws, row, C.W_PICENI,
+                event_token(tok, C.EV_PICENI), 1)
+    k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_PICENI)[0])
+    assert C.war_units(tok, ts, k) == 3
+    ws[k, C.WS_AT] = cp[C.CP_ROME]
+    g[C.G_ARMY_AT] = cp[C.CP_ROME]
+    army = units_at(tok, ts, C.L_ARMY, 0)
+    for t in army[army_units:]:
+        C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+    assert C.army_units(tok, ts, 0) == army_units
+    return args, scratch, row, k
+
+
+def test_a_roman_army_in_a_city_the_piceni_besiege_sallies():
+    """KOR-A44 mirror_5_5 (« Roman sortie if a Roman leader and enough units are inside »), 5.5.1 mirrored: « Si la
+    Cité cible contient un chef et un nombre d'unités militaires supérieur ou égal à celui des assiégeants (à
+    l'exclusion des garnisons), ils sortent et affrontent les assiégeants lors d'une bataille » (if the city holds a
+    leader and at least as many military units as the besiegers, garrisons excluded, they come out and fight them
+    in a battle). The Piceni « n'attaquent PAS les armées romaines en bataille rangée » (do not attack Roman armies
+    in pitched battle, 9.2.7.2) but besiege Rome (6.1: « si la Cité atteinte est Rome, un siège est toujours
+    obligatoire »): Romulus' army in Rome with 3 units against their 3 comes out, Rome attacking, in a battle that
+    is no Roman action (no hostile reaction, no IP for phase 3); not beaten, the siege fails and the Piceni go on;
+    beaten, the army stands in Rome and the siege rolls follow. With 2 units it stays inside against 3 besiegers,
+    and against 2, for the side that starts a battle needs 3 units (KOR-A14 initiator_only)."""
+    held = beaten = 0
+    for game in range(40):
+        args, scratch, row, k = piceni_at_rome(900 + game, 3)
+        (g, cs, ws), pv, brow = scratch[1:4], scratch[5], scratch[12]
+        rome = args[0][C.CP_ROME]
+        reactions = g[C.G_REACTIONS]
+        assert march(args, scratch, row, stream_of(SEED, 950 + game), k) == 0
+        assert row[C.M_BATTLES] == 1
+        battle = pv[C.PROC_BATTLE]
+        assert battle[C._battle.P_ROMAN_ATTACKER] == 1 and battle[C._battle.P_REACTIONS] == 0
+        assert battle[C._battle.P_PHASE3_COST] == 0 and g[C.G_REACTIONS] == reactions
+        assert g[C.G_ARMY_AT] == rome and cs[rome, C.CS_ROMAN]
+        if ws[k, C.WS_WAR] == C.W_PICENI and brow[C._battle.LOSS] == 0:
+            held += 1
+            assert ws[k, C.WS_PASSED] == rome  # a failed siege: it goes on
+        elif brow[C._battle.LOSS]:
+            beaten += 1
+    assert held > 0 and beaten > 0
+    for game in range(10):
+        for piceni in (3, 2):  # fewer units than the besiegers; as many, but not the 3 that start a battle (KOR-A14)
+            args, scratch, row, k = piceni_at_rome(900 + game, 2)
+            ts = scratch[0]
+            for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_WAR) & np.isin(args[3][:, C.TK_KIND], (C.INF, C.CAV)))[
+                    piceni:]:
+                C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+            march(args, scratch, row, stream_of(SEED, 950 + game), k)
+            assert row[C.M_BATTLES] == 0 and scratch[3][k, C.WS_PASSED] == args[0][C.CP_ROME]
+
+
 def volsci_in_the_field(seed, place, **options):
     """A campaign at its first DP-K01 with no invasion army but a Volsci army (9.2.7.2) standing at ``place``, the
     royal army there with three actions left and no reaction pending: (scenario, args, scratch, row, k)."""

@@ -1992,6 +1992,9 @@ def war_home(cp, w):
 
 
 # ================================================================================================ battles
+ROME_SALLIES = 3  # fight's roman_attacks for a sortie from a besieged Roman city: no action, no reactions
+
+
 @njit(cache=True, apart=True)
 def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow, wbuf, row,
           a, nr_loc, nr_at, nr_leader, people, invader, roman_attacks, mode, decides):
@@ -2000,7 +2003,8 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl
     ``battle.*`` points (in an ambush its ``ambush.*`` points). The army's leader commands with his rank and caps
     (table 5.1); a Tribune's victory or defeat scores his +1 / -1 IP and ends his office (9.2.7.1) when the battle
     ``decides`` it (not a battle inside a siege, whose whole action decides once). ``roman_attacks``: 0 the NR side
-    attacks, 1 Rome, 2 Rome in a continuation battle (5.7.14 a). Counters lost go where C4 sends them (the manifest
+    attacks, 1 Rome, 2 Rome in a continuation battle (5.7.14 a), ``ROME_SALLIES`` Rome from a city an NR army
+    besieges (``war_siege``). Counters lost go where C4 sends them (the manifest
     gives no Captivi backs: eliminated, to the general reserve); a lost King gives the Interrex (KOR-A38). Returns
     ``(error, Rome won)``."""
     b = _battle
@@ -2045,7 +2049,9 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl
     p[b.P_ROMAN_ATTACKER], p[b.P_ROMAN_INITIATES] = attacks, attacks
     # KOR-A39: a continuation battle (5.7.14 a, roman_attacks = 2) is no new action: no reactions of its own
     p[b.P_REACTIONS] = 2 if roman_attacks == 1 or (roman_attacks == 2 and cp[CP_CONTINUATION_REACTIONS]) else 0
-    p[b.P_PHASE3_COST] = attacks or p[b.P_PHASE3_COST]
+    # KOR-A25 roman_action_only: phase 3 costs IP in a battle Rome fights as its action or its continuation, not in
+    # those the NR starts (invasions, reliefs, sorties) nor in Rome's sortie from a besieged city
+    p[b.P_PHASE3_COST] = roman_attacks == 1 or roman_attacks == 2 or p[b.P_PHASE3_COST]
     p[b.P_INVADER] = pv0[PROC_BATTLE, b.P_INVADER] if invader else 0
     p[b.P_OMEN] = g[G_OMEN] == OMEN_GOOD
     p[b.P_ETR_GALLIC_PEN] = 2 if people == ETRUSCANS or people == GAULS else 0
@@ -2141,23 +2147,30 @@ def nr_siege(stream, garrison, leader, astutia, bonus):
 
 
 @njit(cache=True)
+def commanding_army(tok, g, c):
+    """The army whose leader commands in city ``c``: of the armies there, the highest in rank (4.2 « Le Magister
+    Populi est toujours le plus haut placé » after the King); -1 for none."""
+    army, best = -1, 99
+    for a in range(MAX_ARMIES):
+        if army_exists(g, a) and g[G_ARMY_AT + a] == c:
+            rank = leader_rank(tok, g, a)
+            if rank < best:
+                army, best = a, rank
+    return army
+
+
+@njit(cache=True)
 def roman_defence(tok, ts, g, cp, c):
     """The defenders of Roman city ``c``: its garrison points (or, with none, its strongest Roman unit), and the
-    Virtus of the Roman leader inside who commands (of the armies there, the highest in rank: 4.2 « Le Magister
-    Populi est toujours le plus haut placé » after the King)."""
+    Virtus of the Roman leader inside who commands (``commanding_army``), 0 for none."""
     garrison = garrison_value(tok, ts, c, FACE_ROMAN)
     if garrison == 0:
         for t in range(ts.shape[0]):
             if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN and \
                     is_kind(tok, t, -1):
                 garrison = max(garrison, tok[t, TK_VIRTUS])
-    leader, best = 0, 99
-    for a in range(MAX_ARMIES):
-        if army_exists(g, a) and g[G_ARMY_AT + a] == c:
-            rank = leader_rank(tok, g, a)
-            if rank < best:
-                leader, best = tok[army_leader(g, a), TK_VIRTUS], rank
-    return garrison, leader
+    a = commanding_army(tok, g, c)
+    return garrison, tok[army_leader(g, a), TK_VIRTUS] if a >= 0 else 0
 
 
 @njit(cache=True)
@@ -2858,8 +2871,8 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, s
                 after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
                 return err
         if is_target(city, cs, tok, ts, g, war, ws, cp, k, at):
-            war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, at)
-            return 0
+            return war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl,
+                             bstat, bg, bst, brow, wbuf, row, k, at)
         if spent == 0 and cp[CP_INVADERS_BY_SEA]:
             port = landing_port(city, cost, cp, tok, ts, k, at)
             if port >= 0:
@@ -3098,14 +3111,47 @@ def hop_to(cost, a, dest):
     return best
 
 
+@njit(cache=True)
+def sallies(tok, ts, g, a, besiegers):
+    """Whether army ``a`` comes out against ``besiegers`` units (5.5.1 mirrored): at least as many units, of which its
+    leader's caps (table 5.1) field the 3 a battle asks of the side that starts it (KOR-A14 initiator_only)."""
+    inf, cav = army_counts(tok, ts, a)
+    max_inf, max_cav = command_caps(tok, g, a)
+    return besiegers > 0 and inf + cav >= besiegers and min(inf, max_inf) + min(cav, max_cav) >= 3
+
+
 @njit(cache=True, apart=True)
-def war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, c):
-    """Invasion army ``k`` besieges place ``c`` (KOR-A44 mirror_5_5, its leader's Astutia rerolling)."""
+def war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
+              brow, wbuf, row, k, c):
+    """Invasion army ``k`` besieges place ``c`` (KOR-A44 mirror_5_5, its leader's Astutia rerolling). From a Roman
+    city the army whose leader commands there (``commanding_army``) sallies first when it can (``sallies``; 5.5.1
+    mirrored: « Si la Cité cible contient un chef et un nombre d'unités militaires supérieur ou égal à celui des
+    assiégeants (à l'exclusion des garnisons), ils sortent et affrontent les assiégeants lors d'une bataille », if
+    the city holds a leader and at least as many military units as the besiegers, garrisons excluded, they come out
+    and fight them in a battle): a battle of 5.7, Rome attacking, with the war's own battle results. The sortie not
+    beaten, the siege fails (the war's failed-siege result); beaten, the army falls back on Rome (5.7.11) and the
+    siege rolls follow. Only the wars that do not fight Roman armies on their road (the Piceni, 9.2.7.2; the Greeks
+    under KOR-A59 ``danai_fight_blocking_army`` false) besiege a city an army holds. Returns an error code."""
     w = ws[k, WS_WAR]
     leader = ws[k, WS_LEADER]
     astutia = tok[leader, TK_ASTUTIA] if leader >= 0 else 0
     rome = cp[CP_ROME]
     if cs[c, CS_ROMAN]:
+        a = commanding_army(tok, g, c)
+        if a >= 0 and sallies(tok, ts, g, a, war_units(tok, ts, k)):
+            err, _ = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
+                           brow, wbuf, row, a, L_WAR, k, leader, war[w, WR_PEOPLE], war[w, WR_INVADER], ROME_SALLIES,
+                           _battle.MODE_BATTLE, True)
+            if err:
+                return err
+            after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
+            if ws[k, WS_WAR] != w:
+                return 0  # the besiegers beaten to the last unit, or gone inside walls of their own (5.7.13)
+            held = brow[_battle.LOSS] == 0
+            if held:
+                g[G_VP] += war[w, WR_FAILED_VP]
+                ws[k, WS_PASSED] = c
+                return 0
         garrison, lead = roman_defence(tok, ts, g, cp, c)
         result = nr_siege(stream, garrison, lead, astutia, 0)
         falls = result == 2 or (result == 1 and lose_defender(tok, ts, c) and roman_troops(tok, ts, g, cp, c) == 0
@@ -3116,18 +3162,18 @@ def war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, c):
             g[G_VP] -= 5
             add_ip(g, row, -5)
             end_war(tok, war, ts, g, ws, k, False, row)
-            return
+            return 0
         if falls and c != rome:
             city_falls(tok, ts, cs, g, cp, c, False)
             row[M_CITIES_LOST] += 1
             if war[w, WR_INVADER]:
                 add_ip(g, row, -2)   # "-2 IP, sack, next city"
             ws[k, WS_PASSED] = c
-            return
+            return 0
         if not falls:
             g[G_VP] += war[w, WR_FAILED_VP]
         ws[k, WS_PASSED] = c
-        return
+        return 0
     lead = nr_leader_in(tok, ts, c)
     result = nr_siege(stream, garrison_value(tok, ts, c, FACE_NR), tok[lead, TK_VIRTUS] if lead >= 0 else 0,
                       astutia, 0)
@@ -3137,6 +3183,7 @@ def war_siege(stream, city, cp, tok, ts, cs, ws, g, war, row, k, c):
                 put(ts, t, L_RESERVE if tok[t, TK_KIND] != LEADER else L_ASIDE, 0, FACE_ROMAN)
         cs[c, CS_CAPTURED] = 1
     ws[k, WS_PASSED] = c
+    return 0
 
 
 # ===================================================================================== end of turn (7.0)

@@ -306,7 +306,7 @@ class CampaignNarrator(Narrator):
             read["loss"] = int(tok[g[C.G_COMMANDER], C.TK_VIRTUS])
         elif name in DUELLING:
             read.update(army_at=int(g[C.G_ARMY_AT + local.get("a", 0)]), lead=_leader(g, int(local.get("a", 0))),
-                        **_duels(frame))
+                        roman=int(bool(local.get("roman", 0))), **_duels(frame))
         elif name == "office_fate":
             read.update(lead=int(local["t"]), won=int(local["won"]))
         elif name == "romanized_this_period":
@@ -372,7 +372,8 @@ class CampaignNarrator(Narrator):
         elif name == "war_siege":
             c = int(local["c"])
             end.update(roman=int(local["cs"][c, C.CS_ROMAN]), captured=int(local["cs"][c, C.CS_CAPTURED]),
-                       rome_taken=int(local["row"][C.M_ROME_TAKEN]))
+                       rome_taken=int(local["row"][C.M_ROME_TAKEN]), held=int(bool(local.get("held", False))),
+                       besiegers=int(local["ws"][int(local["k"]), C.WS_WAR] >= 0))
         elif name == "nr_siege":
             end["result"] = int(value)
         elif name == "start_war":
@@ -890,6 +891,8 @@ class _Story:
             kind = "Relief battle (9.2.7.3-9.2.7.4)"
         elif c.get("inside_siege"):
             kind = "Sortie battle (5.5.1)"
+        elif c.get("attacks") == C.ROME_SALLIES:
+            kind = "Sortie from the besieged city (5.5.1, KOR-A44 mirror_5_5)"
         else:
             kind = "Battle"
         foe = "the " + self.war(c["war"]) if c.get("war", -1) >= 0 else "the NR force"
@@ -1097,7 +1100,11 @@ class _Story:
         c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
         city = self.place(c.get("city", -1))
         if c.get("roman"):
-            if end.get("rome_taken", 0) > c.get("rome_taken", 0):
+            if end.get("held"):
+                result = "the sortie holds, the siege fails"
+            elif not end.get("besiegers", 1):
+                result = "the sortie beats the besiegers to the last unit"
+            elif end.get("rome_taken", 0) > c.get("rome_taken", 0):
                 result = "Rome is taken (Vae victis): -5 IP, -5 VP; the army has reached its goal"
             elif not end.get("roman"):
                 result = f"{city} falls (7.5 counts it at the turn's end)"
@@ -1105,8 +1112,9 @@ class _Story:
                 result = f"{city} holds"
         else:
             result = f"{city} is sacked, its counters leave" if end.get("captured") else f"{city} holds"
+        rolls = "" if end.get("held") or not end.get("besiegers", 1) else f"{self.nr_siege(block)}: "
         self.say(block.first, f"The {self.war(c.get('war', -1))} besieges {city} "
-                 f"({'Roman' if c.get('roman') else 'NR'}); {self.nr_siege(block)}: {result}{self.points(c, end)}"
+                 f"({'Roman' if c.get('roman') else 'NR'}); {rolls}{result}{self.points(c, end)}"
                  f"{rule_tag(self.rows[at].rule) if at is not None else ''}.", block.steps)
 
     def tell_start_war(self, block):
@@ -1182,10 +1190,15 @@ class _Story:
                             lambda c, end: self.duel_result(c, end) or "no duel")
 
     def tell_alba_war(self, block):
+        fought = any(child.name == "horatii" for child in block.children)
+
         def outcome(c, end):
             if end.get("march"):
                 return "the royal army is to march from Rome, formed first (DP-K02)"
-            return self.marched(c, end) or "fought by the Horatii"
+            if fought:
+                return "fought by the Horatii"
+            return self.marched(c, end) or ("the Horatii have left play: no duel" if c.get("roman") else
+                                            "Alba Longa is Rome's already: no war to fight")
         self.tell_procedure(block, "The Alba Longa war (9.3.7.3)", outcome)
 
     def tell_alba_march(self, block):

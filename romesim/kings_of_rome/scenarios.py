@@ -1218,6 +1218,7 @@ class Campaign(Scenario):
                                                              "include_unit_garrisons"))
     triumph_bonus_ip: int = option("triumph_bonus_ip")
     triumph_infantry_scope: str = option("triumph_infantry_scope")
+    phase3_cost_scope: str = option("phase3_cost_scope")
 
     def check(self):
         super().check()
@@ -1345,6 +1346,8 @@ class Campaign(Scenario):
         for k in (_C.PROC_BATTLE, _C.PROC_AMBUSH):  # KOR-A33, for the battles the campaign fights
             pv0[k, _battle.P_TRIUMPH_IP] = self.triumph_bonus_ip
             pv0[k, _battle.P_TRIUMPH_WHOLE] = self.triumph_infantry_scope == "whole_army"
+            # KOR-A25: phase 3 costs 1 IP in Rome's own battles (``campaign.fight``), in every battle under always
+            pv0[k, _battle.P_PHASE3_COST] = self.phase3_cost_scope == "always"
         # DP-K03 (9.2.7.3-9.2.7.4): the royal army's roads while the Falisci hold Falerii (held bit 1), the
         # Capenati Capena (bit 2), both, or neither (0, also every other army's roads): ``campaign.held_homes``
         homes = ("Falerii", "Capena")
