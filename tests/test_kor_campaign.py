@@ -1699,6 +1699,49 @@ def test_phase_3_costs_ip_in_romes_own_battles_only(scope):
         assert scratch[5][C.PROC_BATTLE, C._battle.P_PHASE3_COST] == (charged or scope == "always"), roman_attacks
 
 
+@pytest.mark.parametrize("scope", ["battles_vs_porsenna", "any_battle_while_porsenna_on_map"])
+def test_a_king_beaten_by_porsenna_is_killed(scope):
+    """KoR 9.7.7.4 (Porsenna): « Si le Roi perd une bataille, il est automatiquement tué au combat, ce qui entraîne
+    la création d'un Interrex » (if the King loses a battle he is killed in it, and an Interrex is made); KOR-A38
+    ``porsenna_kill_scope``: in the battles against Porsenna (default), or in any battle while he is on the map.
+    Romulus' army fights the third Etruscan war's army under Porsenna, then a Falisci army with Porsenna waiting at
+    Vetulonia: every battle the King loses against Porsenna costs his life (the Interrex commands); against the
+    Falisci only under ``any_battle_while_porsenna_on_map``."""
+    args, scratch, row0 = set_up(461, period=7, porsenna_kill_scope=scope)
+    cp, city, cost, tok, per, war, pv0, stab = args
+    ts0, g0, cs0, ws0 = scratch[:4]
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    porsenna = int(np.flatnonzero((tok[:, C.TK_KIND] == C.LEADER) & (tok[:, C.TK_CODE] == C.LD_PORSENNA))[0])
+    C.put(ts0, porsenna, C.L_CITY, cmap.index("Vetulonia"), C.FACE_NR)
+    for w, occurrence, token in ((C.W_ETRUSCAN, 3, C.EV_ETRUSCAN), (C.W_FALISCI, 1, C.EV_FALISCI)):
+        C.start_war(stream_of(SEED, 462), city, cost, tok, war, ts0, g0, cs0, ws0, row0, w,
+                    event_token(tok, token), occurrence)
+    etruscans = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_ETRUSCAN)[0])
+    falisci = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_FALISCI)[0])
+    assert ws0[etruscans, C.WS_LEADER] == porsenna and ws0[falisci, C.WS_LEADER] != porsenna
+    king = g0[C.G_COMMANDER]
+    assert tok[king, C.TK_KIND] == C.KING and tok[king, C.TK_CODE] > 0
+    losses = {}
+    for k, kills in ((etruscans, True), (falisci, scope == "any_battle_while_porsenna_on_map")):
+        losses[k] = 0
+        for game in range(60):
+            ts, g, ws, row = ts0.copy(), g0.copy(), ws0.copy(), row0.copy()
+            g[C.G_ARMY_AT] = ws[k, C.WS_AT]
+            w = ws[k, C.WS_WAR]
+            err, _ = C.fight(stream_of(SEED, 7200 + game), cp, tok, ts, g, war, ws, pv0, POLICIES.codes,
+                             POLICIES.params, None, scratch[5], *scratch[7:13], scratch[14], row, 0, C.L_WAR, k,
+                             ws[k, C.WS_LEADER], war[w, C.WR_PEOPLE], war[w, C.WR_INVADER], 1, C._battle.MODE_BATTLE,
+                             True)
+            brow = scratch[12]
+            assert err == 0 and scratch[5][C.PROC_BATTLE, C._battle.P_PORSENNA_KILLS] == kills
+            if brow[C._battle.LOSS]:
+                losses[k] += 1
+                if kills:
+                    assert row[C.M_KINGS_LOST] == row0[C.M_KINGS_LOST] + 1 and g[C.G_COMMANDER] != king
+                    assert ts[king, C.TS_LOC] == C.L_OUT
+    assert losses[etruscans] > 0 and losses[falisci] > 0
+
+
 def piceni_at_rome(seed, army_units):
     """Numa's campaign just set up with the Piceni War (9.2.7.2: leader + 3 infantry) at Rome's gates and the royal
     army in Rome holding ``army_units`` units: (args, scratch, row, k)."""

@@ -116,7 +116,7 @@ WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_R
  CP_REACTION_TIMING, CP_LOSS_TOTAL_VIRTUS, CP_LOSS_RANDOM, CP_OFFICE_EVERY_TURN, CP_EVENT_UNITS_EVERY_TURN,
  CP_INVADERS_NOT_EXEMPT, CP_BAD_OMEN_TO_R, CP_END_OF_ACTIONS_NR, CP_VOLSCI_RETURN, CP_OSTIA, CP_INVADERS_BY_SEA,
  CP_INTERCEPTION, CP_INTIMIDATION_NO_ROOM, CP_TREASON_UNITS, CP_ROUT_WALLS, CP_ROUT_PROTECTED,
- CP_NR_WITHDRAWAL, CP_CONTINUATION_REACTIONS, N_CP) = range(48)
+ CP_NR_WITHDRAWAL, CP_CONTINUATION_REACTIONS, CP_PORSENNA_ANY_BATTLE, N_CP) = range(49)
 # CP_INTERCEPTION: when the Roman fleet intercepts an invader's fleet (DP-N02), in Campaign.interception's order
 INTERCEPT_EVEN_ODDS, INTERCEPT_ALWAYS, INTERCEPT_NEVER = range(3)
 # CP_COCLES_PREREQUISITE (KOR-A47), in kor_options.csv's order
@@ -2052,6 +2052,11 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl
     # KOR-A25 roman_action_only: phase 3 costs IP in a battle Rome fights as its action or its continuation, not in
     # those the NR starts (invasions, reliefs, sorties) nor in Rome's sortie from a besieged city
     p[b.P_PHASE3_COST] = roman_attacks == 1 or roman_attacks == 2 or p[b.P_PHASE3_COST]
+    # 9.7.7.4 « Si le Roi perd une bataille, il est automatiquement tué au combat » (the King losing a battle is
+    # killed): against Porsenna (KOR-A38 battles_vs_porsenna), or while he is on the map (any_battle_...)
+    p[b.P_PORSENNA_KILLS] = (nr_leader >= 0 and tok[nr_leader, TK_KIND] == LEADER and
+                             tok[nr_leader, TK_CODE] == LD_PORSENNA) or \
+        (cp[CP_PORSENNA_ANY_BATTLE] == 1 and porsenna_at(tok, ts) >= 0)
     p[b.P_INVADER] = pv0[PROC_BATTLE, b.P_INVADER] if invader else 0
     p[b.P_OMEN] = g[G_OMEN] == OMEN_GOOD
     p[b.P_ETR_GALLIC_PEN] = 2 if people == ETRUSCANS or people == GAULS else 0

@@ -1219,6 +1219,7 @@ class Campaign(Scenario):
     triumph_bonus_ip: int = option("triumph_bonus_ip")
     triumph_infantry_scope: str = option("triumph_infantry_scope")
     phase3_cost_scope: str = option("phase3_cost_scope")
+    porsenna_kill_scope: str = option("porsenna_kill_scope")
 
     def check(self):
         super().check()
@@ -1305,6 +1306,7 @@ class Campaign(Scenario):
         cp[_C.CP_ROUT_PROTECTED] = self.rout_protection == "action_phase"
         cp[_C.CP_NR_WITHDRAWAL] = self.nr_victory_withdrawal == "nearest_friendly_city"
         cp[_C.CP_CONTINUATION_REACTIONS] = self.continuation_battle_reactions == "two_per_battle"
+        cp[_C.CP_PORSENNA_ANY_BATTLE] = self.porsenna_kill_scope == "any_battle_while_porsenna_on_map"
         city = np.zeros((n, _C.CT_SEA + n), np.int64)
         city[:, _C.CT_PEOPLE] = cmap.people
         if self.falerii_people == "latin":  # KOR-A48: Falerii in 3.5's Latin group, not the Rasna one
