@@ -1742,6 +1742,43 @@ def test_a_king_beaten_by_porsenna_is_killed(scope):
     assert losses[etruscans] > 0 and losses[falisci] > 0
 
 
+def test_a_units_other_face_is_its_back_for_the_pre_battle_penalties():
+    """KoR 5.7.8 (kor_battle_penalties.csv) P4: « Roman army: at least one of its units has, on its back, troops of
+    the nationality Rome is fighting » 1 point; P5: « NR army: at least one of its units has, on its back, Roman
+    troops of class III, II or I » 1 point (once, KOR-A28 default). A campaign counter's other face is its back: a
+    Roman unit's NR face (its people), an NR unit's Roman face (its class; invaders have none). The same battle
+    against the Falisci on the same dice, with one Roman unit's NR face made Falisci, then one Falisci unit given a
+    Roman face of class 2: the side's pre-battle penalty grows by exactly 1 each time."""
+    args, scratch, row0 = set_up(471, period=2)
+    cp, city, cost, tok0, per, war, pv0, stab = args
+    ts0, g0, cs0, ws0 = scratch[:4]
+    C.start_war(stream_of(SEED, 472), city, cost, tok0, war, ts0, g0, cs0, ws0, row0, C.W_FALISCI,
+                event_token(tok0, C.EV_FALISCI), 1)
+    k = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_FALISCI)[0])
+    g0[C.G_ARMY_AT] = ws0[k, C.WS_AT]
+    roman = units_at(tok0, ts0, C.L_ARMY, 0)
+    falisci = np.flatnonzero((ts0[:, C.TS_LOC] == C.L_WAR) & (ts0[:, C.TS_AT] == k)
+                             & np.isin(tok0[:, C.TK_KIND], (C.INF, C.CAV)))
+    people = war[C.W_FALISCI, C.WR_PEOPLE]
+    assert (tok0[roman, C.TK_PEOPLE] != people).all() and (tok0[falisci, C.TK_CLASS] == 0).all()
+    brow = scratch[12]
+
+    def pre_battle(tok):
+        ts, g, ws = ts0.copy(), g0.copy(), ws0.copy()
+        err, _ = C.fight(stream_of(SEED, 473), cp, tok, ts, g, war, ws, pv0, POLICIES.codes, POLICIES.params, None,
+                         scratch[5], *scratch[7:13], scratch[14], row0.copy(), 0, C.L_WAR, k, ws[k, C.WS_LEADER],
+                         people, war[C.W_FALISCI, C.WR_INVADER], 1, C._battle.MODE_BATTLE, True)
+        assert err == 0
+        return int(brow[C._battle.ROMAN_PRE]), int(brow[C._battle.NR_PRE])
+
+    roman_pre, nr_pre = pre_battle(tok0)
+    tok = tok0.copy()
+    tok[roman[0], C.TK_PEOPLE] = people
+    assert pre_battle(tok) == (roman_pre + 1, nr_pre)
+    tok[falisci[0], C.TK_CLASS] = 2
+    assert pre_battle(tok) == (roman_pre + 1, nr_pre + 1)
+
+
 def piceni_at_rome(seed, army_units):
     """Numa's campaign just set up with the Piceni War (9.2.7.2: leader + 3 infantry) at Rome's gates and the royal
     army in Rome holding ``army_units`` units: (args, scratch, row, k)."""

@@ -2004,9 +2004,9 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl
     (table 5.1); a Tribune's victory or defeat scores his +1 / -1 IP and ends his office (9.2.7.1) when the battle
     ``decides`` it (not a battle inside a siege, whose whole action decides once). ``roman_attacks``: 0 the NR side
     attacks, 1 Rome, 2 Rome in a continuation battle (5.7.14 a), ``ROME_SALLIES`` Rome from a city an NR army
-    besieges (``war_siege``). Counters lost go where C4 sends them (the manifest
-    gives no Captivi backs: eliminated, to the general reserve); a lost King gives the Interrex (KOR-A38). Returns
-    ``(error, Rome won)``."""
+    besieges (``war_siege``). A unit's other face is its back for 5.7.8's penalties (P4, P5). Counters lost go
+    where C4 sends them (the manifest gives no Captivi backs: eliminated, to the general reserve); a lost King gives
+    the Interrex (KOR-A38). Returns ``(error, Rome won)``."""
     b = _battle
     p = pv[PROC_BATTLE]
     proc = PROC_AMBUSH if mode == b.MODE_AMBUSH else PROC_BATTLE
@@ -2020,6 +2020,8 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl
             bu[b.ROME, n, b.U_KIND] = cavalry
             bu[b.ROME, n, b.U_VIRTUS] = tok[t, TK_VIRTUS]
             bu[b.ROME, n, b.U_CLASS] = 1 if cavalry else max(tok[t, TK_CLASS], 1)
+            # 5.7.8 P4: a unit with troops of the nationality Rome fights on its back (its NR face)
+            bu[b.ROME, n, b.U_BACK] = tok[t, TK_PEOPLE] == people
             wbuf[n] = t
             n += 1
     m = 0
@@ -2028,6 +2030,8 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl
                 and m < b.MAX_UNITS:
             bu[b.NR, m, b.U_KIND] = tok[t, TK_KIND] == CAV
             bu[b.NR, m, b.U_VIRTUS] = tok[t, TK_VIRTUS]
+            # 5.7.8 P5: a unit with Roman troops of class III, II or I on its back (its Roman face; invaders have none)
+            bu[b.NR, m, b.U_BACK] = 1 <= tok[t, TK_CLASS] <= 3
             wbuf[b.MAX_UNITS + m] = t
             m += 1
     cmd = army_leader(g, a)
