@@ -1660,10 +1660,10 @@ def test_a_triumph_claimed_takes_the_army_home(claim):
     for game in range(300):
         ts, g, ws = ts0.copy(), g0.copy(), ws0.copy()
         row = row0.copy()
-        err, won = C.fight(stream_of(SEED, 7000 + game), cp, tok, ts, g, war, ws, pv0, policies.codes, policies.params,
-                           None, scratch[5], *scratch[7:13], scratch[14], row, 0, C.L_WAR, k, ws[k, C.WS_LEADER],
-                           war[C.W_FALISCI, C.WR_PEOPLE], war[C.W_FALISCI, C.WR_INVADER], 1, C._battle.MODE_BATTLE,
-                           True)
+        err, won = C.fight(stream_of(SEED, 7000 + game), city, cp, tok, ts, g, war, ws, pv0, policies.codes,
+                           policies.params, None, scratch[5], *scratch[7:13], scratch[14], row, 0, C.L_WAR, k,
+                           ws[k, C.WS_LEADER], war[C.W_FALISCI, C.WR_PEOPLE], war[C.W_FALISCI, C.WR_INVADER], 1,
+                           C._battle.MODE_BATTLE, True)
         assert err == 0
         claimed = brow[C._battle.TRIUMPH] == 1
         assert claimed <= (won and claim)
@@ -1691,7 +1691,7 @@ def test_phase_3_costs_ip_in_romes_own_battles_only(scope):
     g0[C.G_ARMY_AT] = ws0[k, C.WS_AT]
     for roman_attacks, charged in ((0, False), (1, True), (2, True), (C.ROME_SALLIES, False)):
         ts, g, ws = ts0.copy(), g0.copy(), ws0.copy()
-        err, _ = C.fight(stream_of(SEED, 7100 + roman_attacks), cp, tok, ts, g, war, ws, pv0, POLICIES.codes,
+        err, _ = C.fight(stream_of(SEED, 7100 + roman_attacks), city, cp, tok, ts, g, war, ws, pv0, POLICIES.codes,
                          POLICIES.params, None, scratch[5], *scratch[7:13], scratch[14], row.copy(), 0, C.L_WAR, k,
                          ws[k, C.WS_LEADER], war[C.W_FALISCI, C.WR_PEOPLE], war[C.W_FALISCI, C.WR_INVADER],
                          roman_attacks, C._battle.MODE_BATTLE, True)
@@ -1728,7 +1728,7 @@ def test_a_king_beaten_by_porsenna_is_killed(scope):
             ts, g, ws, row = ts0.copy(), g0.copy(), ws0.copy(), row0.copy()
             g[C.G_ARMY_AT] = ws[k, C.WS_AT]
             w = ws[k, C.WS_WAR]
-            err, _ = C.fight(stream_of(SEED, 7200 + game), cp, tok, ts, g, war, ws, pv0, POLICIES.codes,
+            err, _ = C.fight(stream_of(SEED, 7200 + game), city, cp, tok, ts, g, war, ws, pv0, POLICIES.codes,
                              POLICIES.params, None, scratch[5], *scratch[7:13], scratch[14], row, 0, C.L_WAR, k,
                              ws[k, C.WS_LEADER], war[w, C.WR_PEOPLE], war[w, C.WR_INVADER], 1, C._battle.MODE_BATTLE,
                              True)
@@ -1765,8 +1765,8 @@ def test_a_units_other_face_is_its_back_for_the_pre_battle_penalties():
 
     def pre_battle(tok):
         ts, g, ws = ts0.copy(), g0.copy(), ws0.copy()
-        err, _ = C.fight(stream_of(SEED, 473), cp, tok, ts, g, war, ws, pv0, POLICIES.codes, POLICIES.params, None,
-                         scratch[5], *scratch[7:13], scratch[14], row0.copy(), 0, C.L_WAR, k, ws[k, C.WS_LEADER],
+        err, _ = C.fight(stream_of(SEED, 473), city, cp, tok, ts, g, war, ws, pv0, POLICIES.codes, POLICIES.params,
+                         None, scratch[5], *scratch[7:13], scratch[14], row0.copy(), 0, C.L_WAR, k, ws[k, C.WS_LEADER],
                          people, war[C.W_FALISCI, C.WR_INVADER], 1, C._battle.MODE_BATTLE, True)
         assert err == 0
         return int(brow[C._battle.ROMAN_PRE]), int(brow[C._battle.NR_PRE])
@@ -1777,6 +1777,49 @@ def test_a_units_other_face_is_its_back_for_the_pre_battle_penalties():
     assert pre_battle(tok) == (roman_pre + 1, nr_pre)
     tok[falisci[0], C.TK_CLASS] = 2
     assert pre_battle(tok) == (roman_pre + 1, nr_pre + 1)
+
+
+def test_enemy_garrisons_next_to_the_battle_give_pre_battle_penalties():
+    """KoR 5.7.8 P2: « fighting in a hex adjacent to a city holding an enemy garrison » 1 point; P3: « enemy garrison
+    adjacent has value 3 » 2, « non-cumulative » (KOR-A27 max_not_sum, not counting the battle's own place). On the
+    abstract map's adjacency proxy (data/kor_map, « for penalty P2 »: places joined by an edge of 1 hex), a battle at
+    Aricia, whose neighbours are Bovillae, Alba Longa and Lanuvium, on the same dice each time: an NR garrison of 1
+    in Bovillae costs Rome 1 point, one of 3 in Lanuvium 2 (not 3), a Roman garrison in Alba Longa costs the NR 1,
+    and Aricia's own garrison nothing."""
+    args, scratch, row0 = set_up(481, period=2)
+    cp, city, cost, tok, per, war, pv0, stab = args
+    ts0, g0, cs0, ws0 = scratch[:4]
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    C.start_war(stream_of(SEED, 482), city, cost, tok, war, ts0, g0, cs0, ws0, row0, C.W_FALISCI,
+                event_token(tok, C.EV_FALISCI), 1)
+    k = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_FALISCI)[0])
+    aricia, bovillae, alba, lanuvium = (cmap.index(name) for name in ("Aricia", "Bovillae", "Alba Longa", "Lanuvium"))
+    assert {c for c in range(len(cmap.cities)) if city[aricia, C.CT_ADJACENT] >> c & 1} == {bovillae, alba, lanuvium}
+    garrisons = np.flatnonzero(tok[:, C.TK_KIND] == C.GARRISON)
+    for t in garrisons[np.isin(ts0[garrisons, C.TS_AT], (aricia, bovillae, alba, lanuvium))
+                       & (ts0[garrisons, C.TS_LOC] == C.L_CITY)]:
+        C.put(ts0, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+    one, other_one, three = (int(t) for t in (*garrisons[tok[garrisons, C.TK_VIRTUS] == 1][:2],
+                                              garrisons[tok[garrisons, C.TK_VIRTUS] == 3][0]))
+    g0[C.G_ARMY_AT] = aricia
+    brow = scratch[12]
+
+    def pre_battle(*placed):
+        ts, g, ws = ts0.copy(), g0.copy(), ws0.copy()
+        for t, c, face in placed:
+            C.put(ts, t, C.L_CITY, c, face)
+        err, _ = C.fight(stream_of(SEED, 483), city, cp, tok, ts, g, war, ws, pv0, POLICIES.codes, POLICIES.params,
+                         None, scratch[5], *scratch[7:13], scratch[14], row0.copy(), 0, C.L_WAR, k, ws[k, C.WS_LEADER],
+                         war[C.W_FALISCI, C.WR_PEOPLE], war[C.W_FALISCI, C.WR_INVADER], 1, C._battle.MODE_BATTLE,
+                         True)
+        assert err == 0
+        return int(brow[C._battle.ROMAN_PRE]), int(brow[C._battle.NR_PRE])
+
+    rome, nr = pre_battle()
+    assert pre_battle((three, aricia, C.FACE_NR)) == (rome, nr)
+    assert pre_battle((one, bovillae, C.FACE_NR)) == (rome + 1, nr)
+    assert pre_battle((one, bovillae, C.FACE_NR), (three, lanuvium, C.FACE_NR)) == (rome + 2, nr)
+    assert pre_battle((other_one, alba, C.FACE_ROMAN)) == (rome, nr + 1)
 
 
 def piceni_at_rome(seed, army_units):

@@ -1992,19 +1992,34 @@ def war_home(cp, w):
 
 
 # ================================================================================================ battles
+@njit(cache=True)
+def adjacent_garrisons(city, tok, ts, at, face):
+    """KoR 5.7.8 P2-P3 for the side whose enemy garrisons show ``face``: 1 point for a city adjacent to the battle's
+    place (the map's adjacency proxy, ``CT_ADJACENT``; not the place itself, KOR-A27 adjacent_includes_battle_hex
+    false) holding such a garrison, 2 for a garrison of value 3, not summed over cities (KOR-A27 max_not_sum)."""
+    points = 0
+    for c in range(city.shape[0]):
+        if c != at and (city[at, CT_ADJACENT] >> c) & 1:
+            value = garrison_value(tok, ts, c, face)
+            if value > 0:
+                points = max(points, 2 if value >= 3 else 1)
+    return points
+
+
 ROME_SALLIES = 3  # fight's roman_attacks for a sortie from a besieged Roman city: no action, no reactions
 
 
 @njit(cache=True, apart=True)
-def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow, wbuf, row,
-          a, nr_loc, nr_at, nr_leader, people, invader, roman_attacks, mode, decides):
+def fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow, wbuf,
+          row, a, nr_loc, nr_at, nr_leader, people, invader, roman_attacks, mode, decides):
     """KoR 5.7: Roman army ``a`` against the NR force at ``(nr_loc, nr_at)`` (an invasion army, or a sortie from a
     city) led by ``nr_leader`` (-1: none), fought by ``battle.battle_game`` with the policies of the campaign's
     ``battle.*`` points (in an ambush its ``ambush.*`` points). The army's leader commands with his rank and caps
     (table 5.1); a Tribune's victory or defeat scores his +1 / -1 IP and ends his office (9.2.7.1) when the battle
     ``decides`` it (not a battle inside a siege, whose whole action decides once). ``roman_attacks``: 0 the NR side
     attacks, 1 Rome, 2 Rome in a continuation battle (5.7.14 a), ``ROME_SALLIES`` Rome from a city an NR army
-    besieges (``war_siege``). A unit's other face is its back for 5.7.8's penalties (P4, P5). Counters lost go
+    besieges (``war_siege``). 5.7.8's pre-battle penalties: enemy garrisons in the places adjacent to the battle's
+    (``adjacent_garrisons``; P2, P3), and a unit's other face as its back (P4, P5). Counters lost go
     where C4 sends them (the manifest gives no Captivi backs: eliminated, to the general reserve); a lost King gives
     the Interrex (KOR-A38). Returns ``(error, Rome won)``."""
     b = _battle
@@ -2061,6 +2076,8 @@ def fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl
     p[b.P_PORSENNA_KILLS] = (nr_leader >= 0 and tok[nr_leader, TK_KIND] == LEADER and
                              tok[nr_leader, TK_CODE] == LD_PORSENNA) or \
         (cp[CP_PORSENNA_ANY_BATTLE] == 1 and porsenna_at(tok, ts) >= 0)
+    p[b.P_ADJ_PEN] = adjacent_garrisons(city, tok, ts, g[G_ARMY_AT + a], FACE_NR)
+    p[b.P_ADJ_PEN_NR] = adjacent_garrisons(city, tok, ts, g[G_ARMY_AT + a], FACE_ROMAN)
     p[b.P_INVADER] = pv0[PROC_BATTLE, b.P_INVADER] if invader else 0
     p[b.P_OMEN] = g[G_OMEN] == OMEN_GOOD
     p[b.P_ETR_GALLIC_PEN] = 2 if people == ETRUSCANS or people == GAULS else 0
@@ -2467,8 +2484,8 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, par
         for k in range(MAX_WARS):
             w = ws[k, WS_WAR]
             if w >= 0 and ws[k, WS_AT] == war_home(cp, w) and war_units(tok, ts, k) > 0 and army_units(tok, ts, a) > 0:
-                err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
-                                 brow, wbuf, row, a, L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE],
+                err, won = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat,
+                                 bg, bst, brow, wbuf, row, a, L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE],
                                  war[w, WR_INVADER], 0, _battle.MODE_BATTLE, False)
                 if war_units(tok, ts, k) == 0:
                     end_war(tok, war, ts, g, ws, k, True, row)
@@ -2486,8 +2503,8 @@ def roman_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, par
     row[M_SIEGES] += 1
     if leader >= 0 and units >= inf + cav:
         joined = allies_join(city, cp, tok, ts, ws, c)
-        err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow,
-                         wbuf, row, a, L_CITY, c, leader, city[c, CT_PEOPLE], 0, 0, _battle.MODE_BATTLE,
+        err, won = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
+                         brow, wbuf, row, a, L_CITY, c, leader, city[c, CT_PEOPLE], 0, 0, _battle.MODE_BATTLE,
                          False)
         allies_leave(tok, war, ts, g, ws, row, c, joined)
         if err or not won:
@@ -2795,8 +2812,8 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, 
         put(ts, u, L_CITY, c0, FACE_NR)
     a = army_here(tok, ts, g, best)
     if a >= 0:
-        err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow,
-                         wbuf, row, a, L_CITY, c0, src, people, 0, 0, _battle.MODE_AMBUSH, True)
+        err, won = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
+                         brow, wbuf, row, a, L_CITY, c0, src, people, 0, 0, _battle.MODE_AMBUSH, True)
         return True, err
     garrison, leader = roman_defence(tok, ts, g, cp, best)
     result = nr_siege(stream, garrison, leader, tok[src, TK_ASTUTIA], cp[CP_AMBUSH_DRM])
@@ -2874,8 +2891,8 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, s
                 if b != a and army_exists(g, b) and g[G_ARMY_AT + b] == at and army_units(tok, ts, b) == 0:
                     army_home(tok, ts, g, cp, b)  # a leader alone withdraws to Rome
             if a >= 0:
-                err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
-                                 brow, wbuf, row, a, L_WAR, k, leader, people, war[w, WR_INVADER], 0,
+                err, won = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat,
+                                 bg, bst, brow, wbuf, row, a, L_WAR, k, leader, people, war[w, WR_INVADER], 0,
                                  _battle.MODE_BATTLE, True)
                 after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
                 return err
@@ -3148,7 +3165,7 @@ def war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, param
     if cs[c, CS_ROMAN]:
         a = commanding_army(tok, g, c)
         if a >= 0 and sallies(tok, ts, g, a, war_units(tok, ts, k)):
-            err, _ = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
+            err, _ = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
                            brow, wbuf, row, a, L_WAR, k, leader, war[w, WR_PEOPLE], war[w, WR_INVADER], ROME_SALLIES,
                            _battle.MODE_BATTLE, True)
             if err:
@@ -3849,7 +3866,7 @@ def battle_action(stream, city, cost, cp, tok, ts, cs, g, war, ws, pv0, codes, p
     or pursuing it (2: 5.7.14 a, the same action). Won with no Triumph claimed, DP-B16 is asked next
     (``G_PURSUIT``)."""
     w = ws[k, WS_WAR]
-    err, won = fight(stream, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow,
+    err, won = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow,
                      wbuf, row, g[G_ACTING], L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE], war[w, WR_INVADER],
                      roman_attacks, _battle.MODE_BATTLE, True)
     after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
