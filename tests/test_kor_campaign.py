@@ -1630,6 +1630,28 @@ def test_treason_of_romes_own_garrison_is_refused():
         romesim.scenario("kings_of_rome.campaign", treason_targets="include_rome")
 
 
+def falisci_war(seed, **options):
+    """Numa's campaign just set up (``set_up(seed, period=2)``) with the Falisci War's army formed (9.2.7.3):
+    (args, scratch, row, k)."""
+    args, scratch, row = set_up(seed, period=2, **options)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    C.start_war(stream_of(SEED, seed + 1), city, cost, tok, war, ts, g, cs, ws, row, C.W_FALISCI,
+                event_token(tok, C.EV_FALISCI), 1)
+    return args, scratch, row, int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_FALISCI)[0])
+
+
+def royal_battle(args, scratch, stream, k, ts, g, ws, row, roman_attacks=1, tok=None, policies=POLICIES):
+    """``campaign.fight``: the royal army against invasion army ``k`` on ``ts``, ``g``, ``ws`` and ``row``, a
+    battle of the campaign's kind (``tok`` in place of the scenario's counters if given): (error, Rome won)."""
+    cp, city, cost, counters, per, war, pv0, stab = args
+    w = ws[k, C.WS_WAR]
+    return C.fight(stream, city, cp, counters if tok is None else tok, ts, g, war, ws, pv0, policies.codes,
+                   policies.params, None, scratch[5], *scratch[7:13], scratch[14], row, 0, C.L_WAR, k,
+                   ws[k, C.WS_LEADER], war[w, C.WR_PEOPLE], war[w, C.WR_INVADER], roman_attacks,
+                   C._battle.MODE_BATTLE, True)
+
+
 @pytest.mark.parametrize("claim", [False, True])
 def test_a_triumph_claimed_takes_the_army_home(claim):
     """KoR 5.7.11: « Un chef Romain qui souhaite revendiquer un Triomphe ne peut pas avancer après la bataille [...]
@@ -1639,12 +1661,9 @@ def test_a_triumph_claimed_takes_the_army_home(claim):
     Romulus' army attacks the Falisci army (its leader and one unit) where it stands, 300 times, challenging to no
     Spolia duel: with ``battle.triumph`` claiming (the default), every Triumph claimed puts the army in Rome;
     declining, no Triumph is claimed and every victorious army stays on the field."""
-    args, scratch, row0 = set_up(451, period=2)
-    cp, city, cost, tok, per, war, pv0, stab = args
+    args, scratch, row0, k = falisci_war(451)
+    cp, tok = args[0], args[3]
     ts0, g0, cs0, ws0 = scratch[:4]
-    C.start_war(stream_of(SEED, 452), city, cost, tok, war, ts0, g0, cs0, ws0, row0, C.W_FALISCI,
-                event_token(tok, C.EV_FALISCI), 1)
-    k = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_FALISCI)[0])
     falisci = (ts0[:, C.TS_LOC] == C.L_WAR) & (ts0[:, C.TS_AT] == k) & (tok[:, C.TK_KIND] != C.LEADER)
     for t in np.flatnonzero(falisci)[1:]:
         C.put(ts0, t, C.L_RESERVE, 0, C.FACE_ROMAN)  # one Falisci unit left: a Triumph within reach
@@ -1660,10 +1679,7 @@ def test_a_triumph_claimed_takes_the_army_home(claim):
     for game in range(300):
         ts, g, ws = ts0.copy(), g0.copy(), ws0.copy()
         row = row0.copy()
-        err, won = C.fight(stream_of(SEED, 7000 + game), city, cp, tok, ts, g, war, ws, pv0, policies.codes,
-                           policies.params, None, scratch[5], *scratch[7:13], scratch[14], row, 0, C.L_WAR, k,
-                           ws[k, C.WS_LEADER], war[C.W_FALISCI, C.WR_PEOPLE], war[C.W_FALISCI, C.WR_INVADER], 1,
-                           C._battle.MODE_BATTLE, True)
+        err, won = royal_battle(args, scratch, stream_of(SEED, 7000 + game), k, ts, g, ws, row, policies=policies)
         assert err == 0
         claimed = brow[C._battle.TRIUMPH] == 1
         assert claimed <= (won and claim)
@@ -1682,19 +1698,13 @@ def test_phase_3_costs_ip_in_romes_own_battles_only(scope):
     its action (``roman_attacks`` 1) or pursues (2), none when the NR attacks (0: an invasion's march, a relief, a
     sortie) or Rome sallies from a besieged city (``ROME_SALLIES``); under ``always`` every battle costs it. The
     battle kernel's own tests check what the cost does; this checks which battles the campaign charges."""
-    args, scratch, row = set_up(451, period=2, phase3_cost_scope=scope)
-    cp, city, cost, tok, per, war, pv0, stab = args
+    args, scratch, row, k = falisci_war(451, phase3_cost_scope=scope)
     ts0, g0, cs0, ws0 = scratch[:4]
-    C.start_war(stream_of(SEED, 452), city, cost, tok, war, ts0, g0, cs0, ws0, row, C.W_FALISCI,
-                event_token(tok, C.EV_FALISCI), 1)
-    k = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_FALISCI)[0])
     g0[C.G_ARMY_AT] = ws0[k, C.WS_AT]
     for roman_attacks, charged in ((0, False), (1, True), (2, True), (C.ROME_SALLIES, False)):
         ts, g, ws = ts0.copy(), g0.copy(), ws0.copy()
-        err, _ = C.fight(stream_of(SEED, 7100 + roman_attacks), city, cp, tok, ts, g, war, ws, pv0, POLICIES.codes,
-                         POLICIES.params, None, scratch[5], *scratch[7:13], scratch[14], row.copy(), 0, C.L_WAR, k,
-                         ws[k, C.WS_LEADER], war[C.W_FALISCI, C.WR_PEOPLE], war[C.W_FALISCI, C.WR_INVADER],
-                         roman_attacks, C._battle.MODE_BATTLE, True)
+        err, _ = royal_battle(args, scratch, stream_of(SEED, 7100 + roman_attacks), k, ts, g, ws, row.copy(),
+                              roman_attacks)
         assert err == 0
         assert scratch[5][C.PROC_BATTLE, C._battle.P_PHASE3_COST] == (charged or scope == "always"), roman_attacks
 
@@ -1708,7 +1718,7 @@ def test_a_king_beaten_by_porsenna_is_killed(scope):
     Vetulonia: every battle the King loses against Porsenna costs his life (the Interrex commands); against the
     Falisci only under ``any_battle_while_porsenna_on_map``."""
     args, scratch, row0 = set_up(461, period=7, porsenna_kill_scope=scope)
-    cp, city, cost, tok, per, war, pv0, stab = args
+    cp, city, cost, tok, per, war = args[:6]
     ts0, g0, cs0, ws0 = scratch[:4]
     cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
     porsenna = int(np.flatnonzero((tok[:, C.TK_KIND] == C.LEADER) & (tok[:, C.TK_CODE] == C.LD_PORSENNA))[0])
@@ -1727,11 +1737,7 @@ def test_a_king_beaten_by_porsenna_is_killed(scope):
         for game in range(60):
             ts, g, ws, row = ts0.copy(), g0.copy(), ws0.copy(), row0.copy()
             g[C.G_ARMY_AT] = ws[k, C.WS_AT]
-            w = ws[k, C.WS_WAR]
-            err, _ = C.fight(stream_of(SEED, 7200 + game), city, cp, tok, ts, g, war, ws, pv0, POLICIES.codes,
-                             POLICIES.params, None, scratch[5], *scratch[7:13], scratch[14], row, 0, C.L_WAR, k,
-                             ws[k, C.WS_LEADER], war[w, C.WR_PEOPLE], war[w, C.WR_INVADER], 1, C._battle.MODE_BATTLE,
-                             True)
+            err, _ = royal_battle(args, scratch, stream_of(SEED, 7200 + game), k, ts, g, ws, row)
             brow = scratch[12]
             assert err == 0 and scratch[5][C.PROC_BATTLE, C._battle.P_PORSENNA_KILLS] == kills
             if brow[C._battle.LOSS]:
@@ -1749,12 +1755,9 @@ def test_a_units_other_face_is_its_back_for_the_pre_battle_penalties():
     Roman unit's NR face (its people), an NR unit's Roman face (its class; invaders have none). The same battle
     against the Falisci on the same dice, with one Roman unit's NR face made Falisci, then one Falisci unit given a
     Roman face of class 2: the side's pre-battle penalty grows by exactly 1 each time."""
-    args, scratch, row0 = set_up(471, period=2)
-    cp, city, cost, tok0, per, war, pv0, stab = args
+    args, scratch, row0, k = falisci_war(471)
+    tok0, war = args[3], args[5]
     ts0, g0, cs0, ws0 = scratch[:4]
-    C.start_war(stream_of(SEED, 472), city, cost, tok0, war, ts0, g0, cs0, ws0, row0, C.W_FALISCI,
-                event_token(tok0, C.EV_FALISCI), 1)
-    k = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_FALISCI)[0])
     g0[C.G_ARMY_AT] = ws0[k, C.WS_AT]
     roman = units_at(tok0, ts0, C.L_ARMY, 0)
     falisci = np.flatnonzero((ts0[:, C.TS_LOC] == C.L_WAR) & (ts0[:, C.TS_AT] == k)
@@ -1765,9 +1768,7 @@ def test_a_units_other_face_is_its_back_for_the_pre_battle_penalties():
 
     def pre_battle(tok):
         ts, g, ws = ts0.copy(), g0.copy(), ws0.copy()
-        err, _ = C.fight(stream_of(SEED, 473), city, cp, tok, ts, g, war, ws, pv0, POLICIES.codes, POLICIES.params,
-                         None, scratch[5], *scratch[7:13], scratch[14], row0.copy(), 0, C.L_WAR, k, ws[k, C.WS_LEADER],
-                         people, war[C.W_FALISCI, C.WR_INVADER], 1, C._battle.MODE_BATTLE, True)
+        err, _ = royal_battle(args, scratch, stream_of(SEED, 473), k, ts, g, ws, row0.copy(), tok=tok)
         assert err == 0
         return int(brow[C._battle.ROMAN_PRE]), int(brow[C._battle.NR_PRE])
 
@@ -1786,13 +1787,10 @@ def test_enemy_garrisons_next_to_the_battle_give_pre_battle_penalties():
     Aricia, whose neighbours are Bovillae, Alba Longa and Lanuvium, on the same dice each time: an NR garrison of 1
     in Bovillae costs Rome 1 point, one of 3 in Lanuvium 2 (not 3), a Roman garrison in Alba Longa costs the NR 1,
     and Aricia's own garrison nothing."""
-    args, scratch, row0 = set_up(481, period=2)
-    cp, city, cost, tok, per, war, pv0, stab = args
+    args, scratch, row0, k = falisci_war(481)
+    city, tok = args[1], args[3]
     ts0, g0, cs0, ws0 = scratch[:4]
     cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
-    C.start_war(stream_of(SEED, 482), city, cost, tok, war, ts0, g0, cs0, ws0, row0, C.W_FALISCI,
-                event_token(tok, C.EV_FALISCI), 1)
-    k = int(np.flatnonzero(ws0[:, C.WS_WAR] == C.W_FALISCI)[0])
     aricia, bovillae, alba, lanuvium = (cmap.index(name) for name in ("Aricia", "Bovillae", "Alba Longa", "Lanuvium"))
     assert {c for c in range(len(cmap.cities)) if city[aricia, C.CT_ADJACENT] >> c & 1} == {bovillae, alba, lanuvium}
     garrisons = np.flatnonzero(tok[:, C.TK_KIND] == C.GARRISON)
@@ -1808,10 +1806,7 @@ def test_enemy_garrisons_next_to_the_battle_give_pre_battle_penalties():
         ts, g, ws = ts0.copy(), g0.copy(), ws0.copy()
         for t, c, face in placed:
             C.put(ts, t, C.L_CITY, c, face)
-        err, _ = C.fight(stream_of(SEED, 483), city, cp, tok, ts, g, war, ws, pv0, POLICIES.codes, POLICIES.params,
-                         None, scratch[5], *scratch[7:13], scratch[14], row0.copy(), 0, C.L_WAR, k, ws[k, C.WS_LEADER],
-                         war[C.W_FALISCI, C.WR_PEOPLE], war[C.W_FALISCI, C.WR_INVADER], 1, C._battle.MODE_BATTLE,
-                         True)
+        err, _ = royal_battle(args, scratch, stream_of(SEED, 483), k, ts, g, ws, row0.copy())
         assert err == 0
         return int(brow[C._battle.ROMAN_PRE]), int(brow[C._battle.NR_PRE])
 
