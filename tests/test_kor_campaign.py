@@ -2026,25 +2026,105 @@ def test_a_victorious_army_besieges_the_city_where_it_fought():
     """KoR 5.7.14 b: « Assiéger. Le siège ne peut être mis en place que contre une Cité ennemie dans l'hexagone où
     s'est déroulée la bataille, sans aucune avance. Dans ce cas, il n'y a pas non plus de nouvelle action. »
     (Besiege: only an enemy city in the battle's hex, without advancing; no new action either.) A Volsci army
-    beaten at Satricum goes inside its walls (5.7.13); DP-B16 then offers the siege of Satricum (besiege = 1, no
-    pursuit: the army is gone), and answered so, the siege is played with no action spent."""
+    beaten at Aricia, a Latin city (no friendly walls for it, 5.7.1): DP-B16 offers the siege of Aricia, and
+    answered so, the siege is played with no action spent and counted an advance."""
     seen = 0
     for game in range(40):
-        scenario, args, scratch, row, k = volsci_in_the_field(300 + game, "Satricum")
+        scenario, args, scratch, row, k = volsci_in_the_field(300 + game, "Aricia")
         cp = args[0]
         ts, g, cs, ws = scratch[:4]
         game_arrays = (*args, *scratch, row)
         stream = stream_of(SEED, 400 + game)
         C.campaign_apply(C.P_ACTION, 1 + cp[C.CP_CITIES] + C.OP_BATTLE, *game_arrays)
-        if advance(stream, *game_arrays) != C.P_ADVANCE or ws[k, C.WS_WAR] >= 0:
-            continue  # no victory, or one before phase 3: no rout, and the army stands outside the walls
+        if advance(stream, *game_arrays) != C.P_ADVANCE:
+            continue  # no victory
         dstate = scratch[4]
-        assert dstate[C.D_PURSUE] == 0 and dstate[C.D_BESIEGE] == 1 and ws[k, C.WS_WAR] == -1
-        assert not C.campaign_legal(C.P_ADVANCE, C.ADVANCE_PURSUE, *game_arrays)
+        assert dstate[C.D_BESIEGE] == 1 and row[C.M_BATTLES] == 1
         assert C.campaign_legal(C.P_ADVANCE, C.ADVANCE_BESIEGE, *game_arrays)
         C.campaign_apply(C.P_ADVANCE, C.ADVANCE_BESIEGE, *game_arrays)
         sieges = row[C.M_SIEGES]
         advance(stream, *game_arrays)
         assert row[C.M_SIEGES] == sieges + 1 and row[C.M_ADVANCES] == 1 and g[C.G_ACTIONS] == 2
+        assert row[C.M_WITHDRAWALS] == 0
         seen += 1
     assert seen >= 3
+
+
+def withdrawn(tok, ts, ws, k, at, army, leader):
+    """Whether invasion army ``k`` (its units ``army`` and its ``leader``) is inside the walls of ``at``: the army
+    gone, its counters the city's."""
+    return ws[k, C.WS_WAR] == -1 and all(ts[t, C.TS_LOC] == C.L_CITY and ts[t, C.TS_AT] == at and
+                                         ts[t, C.TS_FACE] == C.FACE_NR for t in (*army, leader))
+
+
+@pytest.mark.parametrize("owner", ["preventive_withdrawal", "corruption"])
+def test_an_army_attacked_in_a_city_of_its_people_withdraws_inside_the_walls(owner):
+    """KoR 5.7.1: « Une armée NR se replie toujours dans les murs d'une Cité amie (étoile de la même couleur) s'il y
+    en a une dans l'hexagone. Une telle opération transforme une bataille en siège (voir Siège, 5.5). Les armées NR
+    présentes dans un hexagone contenant une Cité n'appartenant pas à la même nationalité ne peuvent pas se replier
+    et doivent engager la bataille. Réactions Hostiles : 1 action hostile. » (An NR army always withdraws inside the
+    walls of a friendly city, same star colour, when there is one in the hex; this turns a battle into a siege. NR
+    armies in a hex with a city of another nationality cannot withdraw and must fight. Hostile reactions: 1.)
+    Romulus' army attacks a Volsci army at Satricum, a Volsci city, by DP-K01's battle: no battle is fought; the
+    army goes inside the walls (its units and leader the city's, the war's army gone, not beaten), and the action
+    goes on as a siege of Satricum at once (KOR-A16 forced), one action spent. KOR-A15: the orphan reaction line is
+    the withdrawal's (preventive_withdrawal), 1 hostile reaction more than the same game with the line read as
+    corruption's, die for die. At Aricia, a Latin city, and at Satricum once Rome holds it, the Volsci fight."""
+    games = 0
+    for game in range(12):
+        scenario, args, scratch, row, k = volsci_in_the_field(500 + game, "Satricum", orphan_reaction_line_owner=owner)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws = scratch[:4]
+        game_arrays = (*args, *scratch, row)
+        army, leader = war_army(tok, ts, k), ws[k, C.WS_LEADER]
+        reference = volsci_in_the_field(500 + game, "Satricum", orphan_reaction_line_owner="both")
+        C.campaign_apply(C.P_ACTION, 1 + cp[C.CP_CITIES] + C.OP_BATTLE, *game_arrays)
+        advance(stream_of(SEED, 600 + game), *game_arrays)
+        assert ws[k, C.WS_WAR] == -1 and row[C.M_WARS_BEATEN] == 0
+        assert row[C.M_WITHDRAWALS] == 1 and row[C.M_SIEGES] == 1 and g[C.G_ACTIONS] == 2
+        # the units that stand in Satricum or left it by the siege: none is still an army's
+        assert not any(ts[t, C.TS_LOC] == C.L_WAR for t in (*army, leader))
+        # the same game with the orphan line read as both the withdrawal's and corruption's: one reaction more
+        # than under corruption, the same as under preventive_withdrawal
+        r_args, r_scratch, r_row = reference[1], reference[2], reference[3]
+        r_arrays = (*r_args, *r_scratch, r_row)
+        C.campaign_apply(C.P_ACTION, 1 + cp[C.CP_CITIES] + C.OP_BATTLE, *r_arrays)
+        advance(stream_of(SEED, 600 + game), *r_arrays)
+        assert r_scratch[1][C.G_REACTIONS] + r_scratch[1][C.G_IMMEDIATE] == \
+            g[C.G_REACTIONS] + g[C.G_IMMEDIATE] + (owner == "corruption")
+        assert (r_scratch[0] == ts).all() and r_row[C.M_SIEGES_WON] == row[C.M_SIEGES_WON]
+        games += 1
+    assert games == 12
+    for place, held in (("Aricia", False), ("Satricum", True)):
+        scenario, args, scratch, row, k = volsci_in_the_field(700, place)
+        cp = args[0]
+        ts, g, cs, ws = scratch[:4]
+        cs[ws[k, C.WS_AT], C.CS_ROMAN] = held
+        C.campaign_apply(C.P_ACTION, 1 + cp[C.CP_CITIES] + C.OP_BATTLE, *(*args, *scratch, row))
+        advance(stream_of(SEED, 701), *args, *scratch, row)
+        assert row[C.M_BATTLES] == 1 and row[C.M_WITHDRAWALS] == 0
+
+
+def test_under_roman_option_the_player_chooses_the_siege_after_a_withdrawal():
+    """KOR-A16 roman_option: after the withdrawal (5.7.1) the player chooses whether the action goes on as a siege,
+    asked at DP-B16 (besiege = 1, no pursuit: the army is gone). Before the answer the Volsci army is inside
+    Satricum's walls with its leader, 1 hostile reaction counted (KOR-A15) and one action spent; declining, no siege;
+    besieging, the siege is played, no action spent, and it is no advance (5.7.14): ``advances`` stays 0."""
+    for game, choice in ((0, C.ADVANCE_NONE), (1, C.ADVANCE_BESIEGE)):
+        scenario, args, scratch, row, k = volsci_in_the_field(800 + game, "Satricum",
+                                                               withdrawal_converts_to_siege="roman_option")
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws = scratch[:4]
+        game_arrays = (*args, *scratch, row)
+        satricum, army, leader = ws[k, C.WS_AT], war_army(tok, ts, k), ws[k, C.WS_LEADER]
+        stream = stream_of(SEED, 900 + game)
+        C.campaign_apply(C.P_ACTION, 1 + cp[C.CP_CITIES] + C.OP_BATTLE, *game_arrays)
+        assert advance(stream, *game_arrays) == C.P_ADVANCE
+        assert withdrawn(tok, ts, ws, k, satricum, army, leader)
+        assert g[C.G_REACTIONS] == 1 and g[C.G_ACTIONS] == 2 and row[C.M_SIEGES] == 0 and row[C.M_BATTLES] == 0
+        dstate = scratch[4]
+        assert dstate[C.D_PURSUE] == 0 and dstate[C.D_BESIEGE] == 1
+        C.campaign_apply(C.P_ADVANCE, choice, *game_arrays)
+        advance(stream, *game_arrays)
+        assert row[C.M_SIEGES] == (choice == C.ADVANCE_BESIEGE) and row[C.M_ADVANCES] == 0
+        assert g[C.G_ACTIONS] == 2 and g[C.G_WITHDREW] == 0

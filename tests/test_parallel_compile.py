@@ -116,6 +116,29 @@ def test_an_unknown_function_in_a_plan_is_left_to_its_caller():
     assert parallel_compile._callees(entries) == {}
 
 
+def test_an_entry_that_no_longer_compiles_stops_the_process_at_once():
+    """A plan out of date (a function whose arguments changed since it was recorded) names a signature the function
+    no longer takes: the process stops at it, so that neither it nor a process waiting for that entry waits for the
+    other (a helper then exits, and the process that started it stops waiting for its entries and kills it)."""
+    class Callee:
+        overloads = {}
+
+        def __init__(self, fails):
+            self.fails, self.compiled = fails, []
+
+        def compile(self, signature):
+            if self.fails:
+                raise TypeError("no such signature")
+            self.compiled.append(signature)
+
+    stale, after = Callee(True), Callee(False)
+    entries = [Entry("romesim.a.f@a.py", ("int64",), 1.0, ()), Entry("romesim.a.g@a.py", ("int64",), 1.0, (0,))]
+    assert parallel_compile._compile(entries, [0, 1], {0: stale, 1: after}, lambda place: True) is False
+    assert after.compiled == []
+    assert parallel_compile._compile(entries, [1], {1: after}, lambda place: True) is True
+    assert after.compiled == [("int64",)]
+
+
 def test_a_warm_cache_costs_a_look_at_the_last_functions_only():
     """With the kernel compiled before, ``prepare`` looks only at the functions nothing in the plan calls (those the
     kernel calls itself: the game, its buffers, the stream): making every function's callee took 0.34 s for the

@@ -256,7 +256,10 @@ def _cached(callee, signature):
 
 def _compile(entries, places, callees, running):
     """Compile the entries at ``places``, in order, each once the functions it calls that other processes compile
-    are in the cache: ``running(place)`` tells whether the process compiling an entry may still write it."""
+    are in the cache: ``running(place)`` tells whether the process compiling an entry may still write it. Returns
+    False at the first entry that does not compile (a plan out of date: a signature the function no longer takes),
+    which another process may be waiting for: the processes stop there, and the kernel compiles what it calls and
+    says what fails."""
     mine = set(places)
     for place in places:
         for callee in set(entries[place].calls) - mine:
@@ -265,8 +268,9 @@ def _compile(entries, places, callees, running):
         if place in callees and entries[place].signature not in callees[place].overloads:
             try:
                 jit.roomy(callees[place].compile, entries[place].signature)
-            except Exception:  # a plan out of date: the kernel compiles what it calls, and says what fails
-                pass
+            except Exception:
+                return False
+    return True
 
 
 def prepare(scenario, user_bots=False):
@@ -304,7 +308,9 @@ def prepare(scenario, user_bots=False):
     except OSError:  # no process can be started here: the kernel compiles it all, as numba does
         lists[0] = []
     try:
-        _compile(entries, lists[0], callees, lambda place: place in owners and owners[place].poll() is None)
+        if not _compile(entries, lists[0], callees, lambda place: place in owners and owners[place].poll() is None):
+            for process in helpers:  # they may be waiting for what failed here
+                process.kill()
     except BaseException:
         for process in helpers:
             process.kill()

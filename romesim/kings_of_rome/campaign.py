@@ -116,7 +116,8 @@ WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_R
  CP_REACTION_TIMING, CP_LOSS_TOTAL_VIRTUS, CP_LOSS_RANDOM, CP_OFFICE_EVERY_TURN, CP_EVENT_UNITS_EVERY_TURN,
  CP_INVADERS_NOT_EXEMPT, CP_BAD_OMEN_TO_R, CP_END_OF_ACTIONS_NR, CP_VOLSCI_RETURN, CP_OSTIA, CP_INVADERS_BY_SEA,
  CP_INTERCEPTION, CP_INTIMIDATION_NO_ROOM, CP_TREASON_UNITS, CP_ROUT_WALLS, CP_ROUT_PROTECTED,
- CP_NR_WITHDRAWAL, CP_CONTINUATION_REACTIONS, CP_PORSENNA_ANY_BATTLE, N_CP) = range(49)
+ CP_NR_WITHDRAWAL, CP_CONTINUATION_REACTIONS, CP_PORSENNA_ANY_BATTLE, CP_WITHDRAWAL_REACTIONS,
+ CP_WITHDRAWAL_ASKS, N_CP) = range(51)
 # CP_INTERCEPTION: when the Roman fleet intercepts an invader's fleet (DP-N02), in Campaign.interception's order
 INTERCEPT_EVEN_ODDS, INTERCEPT_ALWAYS, INTERCEPT_NEVER = range(3)
 # CP_COCLES_PREREQUISITE (KOR-A47), in kor_options.csv's order
@@ -135,14 +136,15 @@ PV_SIZE = 64
 # G_ACTING: the army that takes the next action (DP-K01); G_SWITCHED: it was chosen since the last action (one
 # choice an action); G_VICARIUS: Titus Tatius made Rex Vicarius (9.1.8.2); G_RETREAT_NEXT: 1 + the next army 7.1
 # looks at (0: the end of the turn not begun; the army asked DP-K07 is the acting one); G_PURSUIT: 1 + the
-# invasion army the acting army has just beaten in its action's battle (DP-B16 to ask), G_ADVANCE the answer
+# invasion army the acting army has just beaten in its action's battle (DP-B16 to ask), G_ADVANCE the answer;
+# G_WITHDREW: that army withdrew inside its walls instead (5.7.1, KOR-A16 roman_option: DP-B16 asks the siege)
 (G_TURN, G_PERIOD, G_IP, G_VP, G_STAGE, G_ACTIONS, G_ACTING, G_KING, G_COMMANDER, G_REACTIONS, G_IMMEDIATE,
  G_ENDED, G_WON, G_END_REASON, G_OMEN, G_OMEN_DRAWN, G_STOP_ACTIONS, G_BRIDGE, G_PORSENNA_EVER,
  G_ETRUSCAN_WARS, G_ETRUSCAN_RUNNING, G_FIRST_ETRUSCAN_LEADER, G_WAR_PEOPLE, G_PRESTIGE_DONE, G_EXTRA_R_DRAWS,
  G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_ALBA_DRAWN, G_ALBA_SIEGE, G_ALBA_HAPPY,
  G_FALERII_DUE, G_MOVED, G_UMBRIAN_TOKEN, G_DRAWS, G_DRAWN, G_FORMING, G_LOSS_LEFT, G_END_STEP, G_FAILED,
  G_EXCESS, G_ALBA_MARCH, G_SWITCHED, G_VICARIUS, G_RETREAT_NEXT, G_PURSUIT, G_ADVANCE_ASKED, G_ADVANCE,
- G_SENATE) = range(51)
+ G_WITHDREW, G_SENATE) = range(52)
 G_SENATE_SIZE = 4  # G_SENATE + i: the Senate on Curia people i (senate.PEOPLE_*): 0 unasked, 1 approved, 2 refused
 # the Roman armies (4.2, 9.1.8, 9.2.7.1): slot 0 the royal army, commanded by the King (G_COMMANDER: the King or
 # the Interrex); the others raised by an office drawn from R, or Titus Tatius', while their leader is in play.
@@ -169,7 +171,7 @@ M_END = 1                            # one 0/1 column per way a campaign ends, E
 (M_VP, M_IP, M_TURN, M_ROMANIZED, M_MISSIONS_MET, M_KINGS_LOST, M_WARS, M_WARS_BEATEN, M_CITIES_LOST, M_ROME_TAKEN,
  M_SIEGES, M_SIEGES_WON, M_BATTLES, M_BATTLES_WON, M_PILLAGES, M_CORRUPTIONS, M_INTIMIDATIONS, M_REACTIONS,
  M_ACTIONS, M_DUELS, M_DUELS_WON, M_NAVAL_BATTLES, M_NAVAL_WON, M_SEA_MOVES, M_DIARCHY, M_TRIBUNES_WON,
- M_TRIBUNES_BEATEN, M_ADVANCES, M_MISSION_1) = range(M_END + N_ENDS - 1, M_END + N_ENDS + 28)
+ M_TRIBUNES_BEATEN, M_ADVANCES, M_WITHDRAWALS, M_MISSION_1) = range(M_END + N_ENDS - 1, M_END + N_ENDS + 29)
 M_EVENT_R = M_MISSION_1 + 7          # one column per event code: drawn from R
 M_EVENT_NR = M_EVENT_R + N_EVENTS    # ... drawn from NR
 N_METRICS = M_EVENT_NR + N_EVENTS
@@ -1933,10 +1935,7 @@ def after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k):
     at, people = ws[k, WS_AT], war[ws[k, WS_WAR], WR_PEOPLE]
     if brow[b.WIN] and brow[b.END_PHASE3]:
         if cp[CP_ROUT_WALLS] and friendly_city(city, cs, at, people):
-            for t in range(ts.shape[0]):
-                if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and (is_kind(tok, t, -1) or tok[t, TK_KIND] == LEADER):
-                    put(ts, t, L_CITY, at, FACE_NR)
-            end_war(tok, war, ts, g, ws, k, False, row)
+            into_walls(tok, war, ts, g, ws, k, row)
         elif g[G_STAGE] == ST_ACTIONS:
             ws[k, WS_ROUTED] = 1
     elif brow[b.LOSS] and cp[CP_NR_WITHDRAWAL]:
@@ -1946,6 +1945,17 @@ def after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k):
                 best, best_cost = c, cost[0, at, c]
         if best >= 0:
             ws[k, WS_AT] = best
+
+
+@njit(cache=True)
+def into_walls(tok, war, ts, g, ws, k, row):
+    """Invasion army ``k`` goes inside the walls of the city where it stands (5.7.1, 5.7.13): its units and leader
+    are now the city's, and the army is gone (not beaten: its token where its war's rule sends it)."""
+    at = ws[k, WS_AT]
+    for t in range(ts.shape[0]):
+        if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k and (is_kind(tok, t, -1) or tok[t, TK_KIND] == LEADER):
+            put(ts, t, L_CITY, at, FACE_NR)
+    end_war(tok, war, ts, g, ws, k, False, row)
 
 
 @njit(cache=True)
@@ -3638,7 +3648,7 @@ def campaign_advance(stream, codes, params, slots, offset, cp, city, cost, tok, 
                     g[G_ADVANCE_ASKED] = 1
                     return P_ADVANCE
                 else:
-                    g[G_PURSUIT] = 0
+                    g[G_PURSUIT] = g[G_WITHDREW] = 0
                 continue
             if g[G_IMMEDIATE] > 0:
                 g[G_IMMEDIATE] -= 1
@@ -3773,8 +3783,8 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params
     if at == cp[CP_FALERII]:
         g[G_FALERII_DUE] = 0  # 9.2.6: "Rome doit attaquer les Falerii, quel que soit le résultat"
     reactions, immediate = g[G_REACTIONS], g[G_IMMEDIATE]
-    err = operation(stream, city, cost, cp, tok, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu, bl,
-                    bstat, bg, bst, brow, prow, wbuf, row, at, op)
+    err = operation(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu,
+                    bl, bstat, bg, bst, brow, prow, wbuf, row, at, op)
     react_in_time(cp, g, reactions, immediate)
     return err
 
@@ -3818,17 +3828,17 @@ def advance(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, slo
     victorieuse » (not a new action, the victorious one continued): no action spent; (a) a new battle on the routed
     army (KOR-A39 for its reactions), after which DP-B16 may be asked again; (b) a siege of the city here, the
     Senate asked as for any siege (a war on its people, 9.3.4)."""
-    k, choice = g[G_PURSUIT] - 1, g[G_ADVANCE]
-    g[G_PURSUIT] = g[G_ADVANCE_ASKED] = 0
+    k, choice, withdrew = g[G_PURSUIT] - 1, g[G_ADVANCE], g[G_WITHDREW]
+    g[G_PURSUIT] = g[G_ADVANCE_ASKED] = g[G_WITHDREW] = 0
     if choice == ADVANCE_NONE:
         return 0
-    row[M_ADVANCES] += 1
+    row[M_ADVANCES] += 1 - withdrew
     at = g[G_ARMY_AT + g[G_ACTING]]
     reactions, immediate = g[G_REACTIONS], g[G_IMMEDIATE]
     err = 0
     if choice == ADVANCE_PURSUE:
-        err = battle_action(stream, city, cost, cp, tok, ts, cs, g, war, ws, pv0, codes, params, slots, pv, bu, bl,
-                            bstat, bg, bst, brow, wbuf, row, k, 2)
+        err = battle_action(stream, city, cost, cp, tok, per, ts, cs, g, war, ws, pv0, stab, codes, params, slots, pv,
+                            sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row, k, 2)
     elif declare_war(stream, per, g, cp, city[at, CT_PEOPLE]):
         if at == cp[CP_FALERII]:
             g[G_FALERII_DUE] = 0
@@ -3839,8 +3849,8 @@ def advance(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, slo
 
 
 @njit(cache=True, apart=True)
-def operation(stream, city, cost, cp, tok, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu, bl, bstat,
-              bg, bst, brow, prow, wbuf, row, at, op):
+def operation(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu, bl,
+              bstat, bg, bst, brow, prow, wbuf, row, at, op):
     """DP-K01's operation ``op`` where the acting army stands, by its procedure."""
     if op == OP_SIEGE:
         return army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, params, slots, pv, sst, bu, bl,
@@ -3854,18 +3864,22 @@ def operation(stream, city, cost, cp, tok, war, pv0, stab, codes, params, slots,
                                   at)
     for k in range(MAX_WARS):
         if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == at and attackable(tok, ts, ws, cp, k):
-            return battle_action(stream, city, cost, cp, tok, ts, cs, g, war, ws, pv0, codes, params, slots, pv, bu,
-                                 bl, bstat, bg, bst, brow, wbuf, row, k, 1)
+            return battle_action(stream, city, cost, cp, tok, per, ts, cs, g, war, ws, pv0, stab, codes, params,
+                                 slots, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row, k, 1)
     return 0
 
 
 @njit(cache=True, apart=True)
-def battle_action(stream, city, cost, cp, tok, ts, cs, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg,
-                  bst, brow, wbuf, row, k, roman_attacks):
+def battle_action(stream, city, cost, cp, tok, per, ts, cs, g, war, ws, pv0, stab, codes, params, slots, pv, sst, bu,
+                  bl, bstat, bg, bst, brow, prow, wbuf, row, k, roman_attacks):
     """KoR 5.7: the acting army attacks invasion army ``k`` where it stands, as its action (``roman_attacks`` 1)
-    or pursuing it (2: 5.7.14 a, the same action). Won with no Triumph claimed, DP-B16 is asked next
-    (``G_PURSUIT``)."""
+    or pursuing it (2: 5.7.14 a, the same action). Standing in a city of its people, the army withdraws inside the
+    walls and the battle becomes a siege (5.7.1, ``withdraw_inside_walls``). Won with no Triumph claimed, DP-B16
+    is asked next (``G_PURSUIT``)."""
     w = ws[k, WS_WAR]
+    if friendly_city(city, cs, ws[k, WS_AT], war[w, WR_PEOPLE]):
+        return withdraw_inside_walls(stream, city, cp, tok, per, ts, cs, ws, g, war, pv0, stab, codes, params, slots,
+                                     pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row, k)
     err, won = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow,
                      wbuf, row, g[G_ACTING], L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE], war[w, WR_INVADER],
                      roman_attacks, _battle.MODE_BATTLE, True)
@@ -3875,6 +3889,32 @@ def battle_action(stream, city, cost, cp, tok, ts, cs, g, war, ws, pv0, codes, p
         # advance after the beaten army or besiege a city here: the player's choice, before anything else happens
         g[G_PURSUIT] = 1 + k
     return err
+
+
+@njit(cache=True, apart=True)
+def withdraw_inside_walls(stream, city, cp, tok, per, ts, cs, ws, g, war, pv0, stab, codes, params, slots, pv, sst,
+                          bu, bl, bstat, bg, bst, brow, prow, wbuf, row, k):
+    """KoR 5.7.1, « Une armée NR se replie toujours dans les murs d'une Cité amie (étoile de la même couleur) s'il
+    y en a une dans l'hexagone. Une telle opération transforme une bataille en siège » (an NR army always
+    withdraws inside the walls of a friendly city, same star colour, when there is one in the hex; this turns a
+    battle into a siege): invasion army ``k``, attacked in a city of its people Rome does not hold, goes inside
+    (``into_walls``) with « Réactions Hostiles : 1 action hostile » (KOR-A15 preventive_withdrawal); the Roman action
+    goes on as a siege of the city at once (KOR-A16 forced), the Senate asked as for any siege (9.3.4), or, under
+    roman_option, DP-B16 asks the player whether to besiege. Not in the NR's own attacks (a relief, an ambush, a
+    march on a Roman army): the rule is the attacked army's."""
+    at = ws[k, WS_AT]
+    into_walls(tok, war, ts, g, ws, k, row)
+    row[M_WITHDRAWALS] += 1
+    g[G_REACTIONS] += cp[CP_WITHDRAWAL_REACTIONS]
+    if cp[CP_WITHDRAWAL_ASKS]:
+        g[G_PURSUIT], g[G_WITHDREW] = 1 + k, 1
+        return 0
+    if not declare_war(stream, per, g, cp, city[at, CT_PEOPLE]):
+        return 0
+    if at == cp[CP_FALERII]:
+        g[G_FALERII_DUE] = 0
+    return army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, params, slots, pv, sst, bu, bl,
+                      bstat, bg, bst, brow, prow, wbuf, row, at)
 
 
 @njit(cache=True)

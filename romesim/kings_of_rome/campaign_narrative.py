@@ -43,7 +43,8 @@ BLOCKS = frozenset((
     "greek_excess",
     "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_march", "alba_siege", "cocles", "map_conflicts",
     "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle", "port_interception",
-    "diarchy", "office_fate", "after_battle", "decide_advance", "post_advance", "advance", "battle_action"))
+    "diarchy", "office_fate", "after_battle", "decide_advance", "post_advance", "advance", "battle_action",
+    "withdraw_inside_walls"))
 # blocks told in no line: DP-K01's and DP-B16's states (every place's war_allowed), the action's dispatchers (their
 # procedures speak)
 SILENT = frozenset(("post_action", "roman_action", "post_advance", "advance", "battle_action"))
@@ -275,12 +276,15 @@ class CampaignNarrator(Narrator):
             new = [int(ws[k, C.WS_WAR]) for k in range(C.MAX_WARS) if ws[k, C.WS_WAR] >= 0 and ws[k, C.WS_NEW]]
             read.update(new_war=new[-1] if new else -1, immediate=int(g[C.G_STAGE] == C.ST_ACTIONS),
                         fallback_lost=int(local["cp"][C.CP_REACTION_FALLBACK_LOST]))
-        elif name in ("march", "end_war", "after_battle"):
+        elif name in ("march", "end_war", "after_battle", "withdraw_inside_walls"):
             ws, k = local["ws"], int(local["k"])
             read.update(k=k, war=int(ws[k, C.WS_WAR]), place=int(ws[k, C.WS_AT]), leader=int(ws[k, C.WS_LEADER]),
                         units=int(C.war_units(tok, ts, k)), token=int(ws[k, C.WS_TOKEN]))
             if name == "end_war":
                 read["beaten"] = int(bool(local["beaten"]))
+            elif name == "withdraw_inside_walls":
+                cp = local["cp"]
+                read.update(reactions=int(cp[C.CP_WITHDRAWAL_REACTIONS]), asks=int(cp[C.CP_WITHDRAWAL_ASKS]))
         elif name in ("sail", "naval_battle"):
             ws, k, row = local["ws"], int(local["k"]), local["row"]
             read.update(k=k, war=int(ws[k, C.WS_WAR]), place=int(ws[k, C.WS_AT]), port=int(local["port"]),
@@ -1146,7 +1150,7 @@ class _Story:
             f"its token goes to {self.where(c.get('token', -1), loc, where, face)}"
         if c.get("beaten"):
             text = f"The {army} is destroyed: {token}"
-        elif block.prefix[-2:-1] == ("after_battle",):
+        elif block.prefix[-2:-1] == ("into_walls",):  # a rout (5.7.13) or a withdrawal (5.7.1) inside the walls
             text = f"The {army} is no longer an army in the field: {token}"
         elif block.prefix[-2:-1] == ("end_of_turn",):
             text = f"The {army} goes home at the period's end (7.3): {token}"
@@ -1319,6 +1323,17 @@ class _Story:
             self.say(block.first, "", block.steps)
             return
         self.say(block.first, text + ".", block.steps)
+
+    def tell_withdraw_inside_walls(self, block):
+        at = self.anchor(block)
+        c = self.ctx(at) if at is not None else {}
+        reactions = "1 hostile reaction (KOR-A15)" if c.get("reactions") else "no hostile reaction (KOR-A15)"
+        siege = "the player may besiege the city (KOR-A16 roman_option, DP-B16)" if c.get("asks") else \
+            "the battle becomes a siege of the city (KOR-A16)"
+        self.say(block.first, f"Attacked in {self.place(c.get('place', -1))}, a city of its people, the "
+                 f"{self.war(c.get('war', -1))} withdraws inside the walls (5.7.1): its {c.get('units', '?')} unit(s) "
+                 f"and leader join the city's defenders, {reactions}, and {siege}"
+                 f"{rule_tag(self.rows[at].rule) if at is not None else ''}.", block.steps)
 
     def tell_decide_advance(self, block):
         e = self.rows[block.first]

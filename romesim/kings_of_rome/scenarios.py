@@ -14,6 +14,7 @@ from ..core.policy import resolve as _resolve_policies
 from ..core.scenario import Scenario, Seat, option_table, param, register
 from . import armies as _armies
 from . import battle as _battle
+from . import corruption as _corruption
 from . import exact as _exact
 from . import reference as _reference
 from .cocles import ATTEMPT as COCLES_ATTEMPT_INDEX
@@ -1118,7 +1119,7 @@ CAMPAIGN_METRICS = (
      "invasions_beaten", "cities_lost", "p_rome_taken", "sieges", "sieges_won", "battles", "battles_won",
      "pillages", "corruptions", "intimidations", "hostile_reactions", "roman_actions", "duels", "duels_won",
      "naval_battles", "naval_battles_won", "sea_moves", "p_diarchy", "tribunes_won", "tribunes_beaten",
-     "advances")
+     "advances", "withdrawals")
     + tuple(f"p_mission_{k}" for k in range(1, 8)) + tuple(f"r_{e}" for e in EVENT_KEYS)
     + tuple(f"nr_{e}" for e in EVENT_KEYS))
 
@@ -1220,6 +1221,8 @@ class Campaign(Scenario):
     triumph_infantry_scope: str = option("triumph_infantry_scope")
     phase3_cost_scope: str = option("phase3_cost_scope")
     porsenna_kill_scope: str = option("porsenna_kill_scope")
+    orphan_reaction_line_owner: str = option("orphan_reaction_line_owner")
+    withdrawal_converts_to_siege: str = option("withdrawal_converts_to_siege")
 
     def check(self):
         super().check()
@@ -1307,6 +1310,8 @@ class Campaign(Scenario):
         cp[_C.CP_NR_WITHDRAWAL] = self.nr_victory_withdrawal == "nearest_friendly_city"
         cp[_C.CP_CONTINUATION_REACTIONS] = self.continuation_battle_reactions == "two_per_battle"
         cp[_C.CP_PORSENNA_ANY_BATTLE] = self.porsenna_kill_scope == "any_battle_while_porsenna_on_map"
+        cp[_C.CP_WITHDRAWAL_REACTIONS] = self.orphan_reaction_line_owner in ("preventive_withdrawal", "both")
+        cp[_C.CP_WITHDRAWAL_ASKS] = self.withdrawal_converts_to_siege == "roman_option"
         city = np.zeros((n, _C.CT_SEA + n), np.int64)
         city[:, _C.CT_PEOPLE] = cmap.people
         if self.falerii_people == "latin":  # KOR-A48: Falerii in 3.5's Latin group, not the Rasna one
@@ -1350,6 +1355,8 @@ class Campaign(Scenario):
             pv0[k, _battle.P_TRIUMPH_WHOLE] = self.triumph_infantry_scope == "whole_army"
             # KOR-A25: phase 3 costs 1 IP in Rome's own battles (``campaign.fight``), in every battle under always
             pv0[k, _battle.P_PHASE3_COST] = self.phase3_cost_scope == "always"
+        # KOR-A15: the orphan reaction line of 5.7.1 read as corruption's too
+        pv0[_C.PROC_CORRUPTION, _corruption.REACTION_COUNT] = self.orphan_reaction_line_owner in ("corruption", "both")
         # DP-K03 (9.2.7.3-9.2.7.4): the royal army's roads while the Falisci hold Falerii (held bit 1), the
         # Capenati Capena (bit 2), both, or neither (0, also every other army's roads): ``campaign.held_homes``
         homes = ("Falerii", "Capena")
