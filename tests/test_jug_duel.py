@@ -422,6 +422,33 @@ def test_d4_default_split_attacks_when_closing_in(ap, distance, split):
     assert divmod(action, 100) == split
 
 
+@pytest.mark.parametrize("turn, ap, distance, split", [(10, 11, 2, (2, 6)), (11, 11, 2, (3, 8)), (11, 11, 1, (1, 10)),
+                                                       (11, 9, 5, (5, 4)), (10, 9, 5, (5, 2))])
+def test_the_default_split_keeps_no_reserve_point_after_the_all_in_turn(turn, ap, distance, split):
+    """JUG-A15 c (``dodge_mode = per_hex``): « esquiver le filet : 1 point par hexagone » read for every dodge, an
+    assault is dodged out of reach for 1 RP. From ``ALL_IN_TURN`` + 1 the default split keeps no reserve, the odd
+    point an even combat allowance leaves included. Worked by hand, 11 AP closing in from distance 2 (1 step):
+    on turn 10, M = 1 step + 1 spare, R = 2, C = 11 - 2 - 2 = 7 made even, 6, its odd point to R (M 2, C 6, R 3);
+    on turn 11, R = 0, C = 11 - 2 = 9 made even, 8, its odd point to M (M 3, C 8, R 0). Engaged with 11 AP: C 10,
+    M 1. 9 AP from distance 5 (4 steps): M 5 and C 4 on turn 11, M 5, C 2, R 2 on turn 10."""
+    state = np.zeros(pol.STATE_SIZE, np.int64)
+    state[pol.S_AP], state[pol.S_DIST], state[pol.S_REACH], state[pol.S_TURN] = ap, distance, 1, turn
+    m, c = divmod(pol._allocate(pol.CODE_DEFAULT, np.zeros(8), state, new_stream()), 100)
+    assert (m, c) == split and c % 2 == 0
+    if turn > pol.ALL_IN_TURN:
+        assert m + c == ap
+
+
+def test_per_hex_dodges_no_longer_stall_two_default_bots():
+    """JUG-A15 c: two Thraces (early, 11 AP) under ``dodge_mode = per_hex`` each put one assault into reach every
+    turn, and the other dodged it out of reach with the one reserve point its split kept: 34 % of the duels ran to
+    the 500-turn guard (400 duels, seed 0). With no reserve point kept after ``ALL_IN_TURN`` every duel ends, by a
+    death, mercy or cowardice, as the invariants ask of built-in bots."""
+    got = romesim.simulate(romesim.scenario("jugule.duel", a="thraex_early", b="thraex_early", dodge_mode="per_hex"),
+                           400, seed=0)
+    assert got["p_unfinished"] == 0 and got["turns"] < 50
+
+
 def test_d4_crupellarius_is_no_longer_executed_as_a_coward_most_of_the_time():
     """12.6: Crupellarius (4 AP) against Hoplomachus ended by cowardice in 82 % of duels when the default split left
     him no combat point while closing in; now he attacks and cowardice ends far fewer."""

@@ -229,9 +229,13 @@ def _allocate(code, params, state, stream):
         # default: everything to the attack once engaged, one parry in reserve (two points against a net or a
         # lasso, which only reserve can answer), enough movement to close in otherwise
         c_share, m_share, min_res = 1.0, 0.0, 2
+    all_in = 0
     if state[S_TURN] > ALL_IN_TURN:
-        # two bots that parry every attack would never end the duel: after ALL_IN_TURN turns they keep no reserve
-        c_share, min_res = 1.0, 0
+        # two bots that parry every attack would never end the duel: after ALL_IN_TURN turns they keep no reserve,
+        # not even the odd point an even combat allowance leaves, which goes to movement: under dodge_mode =
+        # per_hex (JUG-A15 c) that one point dodges an assault out of reach, and two bots keeping it dodged each
+        # other's single assault every turn to the turn guard
+        c_share, min_res, all_in = 1.0, 0, 1
     reserve = min(max(0, min_res), ap - need)
     ranged = state[S_JAVELINS] > 0 and 2 <= state[S_DIST] <= 10
     if _engaged(state) or ranged:
@@ -264,6 +268,7 @@ def _allocate(code, params, state, stream):
         c = ap - reserve - m
         if c % 2 == 1 and state[S_JAVELINS] == 0:
             c -= 1
+            m += all_in  # the odd point: to the reserve, or to movement when none is kept
         return m * 100 + c
     if code == CODE_PARAMETRIC:
         m = max(need, int((ap - reserve) * m_share + 0.5))
@@ -273,6 +278,7 @@ def _allocate(code, params, state, stream):
     c = ap - reserve - m
     if c % 2 == 1 and state[S_JAVELINS] == 0:
         c -= 1
+        m += all_in
     return m * 100 + c
 
 
