@@ -154,9 +154,9 @@ def test_the_same_seed_tells_the_same_story(traced):
     assert again.narrative() != traced(SEEDS[1]).narrative()
 
 
-@pytest.mark.parametrize("seed, drawn_from_r", [(2, True), (12, False)])
+@pytest.mark.parametrize("seed, drawn_from_r", [(34, True), (12, False)])
 def test_the_alba_longa_war_is_told_with_its_duel(seed, drawn_from_r):
-    """KoR 9.3.7.2-9.3.7.3 in a whole campaign: the Alba Longa War drawn from R (seed 2) is fought by the Horatii,
+    """KoR 9.3.7.2-9.3.7.3 in a whole campaign: the Alba Longa War drawn from R (seed 34) is fought by the Horatii,
     from NR (seed 12) the royal army marches and besieges; each told in its own line, with the duel's result read
     from the outcome columns (``duels_won``), and nothing left to a generic line."""
     events = romesim.trace(romesim.scenario("kings_of_rome.campaign"), seed=seed, legal=False)
@@ -172,14 +172,14 @@ def test_the_alba_longa_war_is_told_with_its_duel(seed, drawn_from_r):
 
 
 @pytest.fixture(scope="module")
-def seed_7():
-    return romesim.trace(romesim.scenario("kings_of_rome.campaign"), seed=7, legal=False)
+def seed_0():
+    return romesim.trace(romesim.scenario("kings_of_rome.campaign"), seed=0, legal=False)
 
 
-def test_an_alba_longa_war_after_the_horatii_left_play_is_told_without_a_duel(seed_7):
+def test_an_alba_longa_war_after_the_horatii_left_play_is_told_without_a_duel(seed_0):
     """KoR 9.3.6: the Horatii token leaves play at the end of Tullus' period; the Alba Longa War drawn from R later
-    (seed 7: in Servius Tullius' period) brings no duel, and its line says so rather than « fought by the Horatii »."""
-    events = seed_7
+    (seed 0) brings no duel, and its line says so rather than « fought by the Horatii »."""
+    events = seed_0
     sentences = events.sentences()
     war = [s.text for s in sentences if s.text.startswith("The Alba Longa war (9.3.7.3)")]
     assert war == ["The Alba Longa war (9.3.7.3): the Horatii have left play: no duel [KoR 9.3.7.3]."]
@@ -188,11 +188,11 @@ def test_an_alba_longa_war_after_the_horatii_left_play_is_told_without_a_duel(se
 
 
 def test_the_other_armies_and_the_diarchy_are_told():
-    """4.2, 9.1.8.1-9.1.8.2, 9.2.7.1 in a whole campaign (``sensible`` with ``offices`` and ``diarchy``, seed 3):
+    """4.2, 9.1.8.1-9.1.8.2, 9.2.7.1 in a whole campaign (``sensible`` with ``offices`` and ``diarchy``, seed 55):
     Titus Tatius' Sabines come as his army, the Diarchy has its own line, DP-K01's choice of army names the army
     and its leader, and the Rex Vicarius' army forms from the Rome reserve; nothing is left to a generic line."""
     policies = {"action": ("sensible", {"offices": 1.0, "diarchy": 1.0})}
-    events = romesim.trace(romesim.scenario("kings_of_rome.campaign", turns=8), seed=3, legal=False,
+    events = romesim.trace(romesim.scenario("kings_of_rome.campaign", turns=8), seed=55, legal=False,
                            policies=policies)
     texts = [s.text for s in events.sentences()]
     assert [s.text for s in events.sentences() if s.generic] == []
@@ -218,10 +218,13 @@ def test_a_rout_and_an_advance_after_combat_are_told():
     assert len(advanced) == events.outcome["advances"] > 0
 
 
-def test_romes_sortie_from_a_city_the_piceni_besiege_is_told(seed_7):
-    """KOR-A44 mirror_5_5 (5.5.1 mirrored): seed 7's Piceni besiege Rome, where Numa's army comes out; the siege's
-    line says the sortie ended it, and the battle's line names it a sortie, Rome attacking."""
-    texts = [s.text for s in seed_7.sentences()]
-    assert "The Piceni army besieges Rome (Roman); the sortie holds, the siege fails" in "\n".join(texts)
-    sortie = [t for t in texts if t.startswith("Sortie from the besieged city (5.5.1, KOR-A44 mirror_5_5) at Rome: ")]
+def test_romes_sortie_from_a_city_the_piceni_besiege_is_told(seed_0):
+    """KOR-A44 mirror_5_5 (5.5.1 mirrored): seed 0's Piceni besiege Nomentum, Rome's, where Tarquinius Superbus'
+    army comes out and destroys them; the siege's line says the sortie ended it, and the battle's line names it a
+    sortie, Rome attacking."""
+    texts = [s.text for s in seed_0.sentences()]
+    assert "The Piceni army besieges Nomentum (Roman); the sortie beats the besiegers to the last unit" in \
+        "\n".join(texts)
+    sortie = [t for t in texts if t.startswith("Sortie from the besieged city (5.5.1, KOR-A44 mirror_5_5) at "
+                                               "Nomentum: ")]
     assert len(sortie) == 1 and "Rome defending" not in sortie[0] and "against the Piceni army" in sortie[0]

@@ -819,6 +819,120 @@ def test_royal_army_steps_away_from_adjacent_nr_units():
     assert asked and chosen["nearest"] == nearest
     candidates = one_hex | {c for c in free if cost[0, aricia, c] == cost[0, aricia, nearest]}
     assert chosen["toward_rome"] == min(candidates, key=lambda c: (cost[0, c, cp[C.CP_ROME]], cost[0, aricia, c]))
+    # an invasion army is NR units too: with one standing in the nearest free place, that place and its neighbours
+    # are no longer free (the army used to step into the invaders' own place)
+    k = 0
+    ws[k, C.WS_WAR], ws[k, C.WS_AT] = C.W_VOLSCI, nearest
+    volsci = np.flatnonzero((tok[:, C.TK_CODE] == C.W_VOLSCI + 1) & (ts0[:, C.TS_LOC] == C.L_RESERVE))[0]
+    C.put(ts0, volsci, C.L_WAR, k, C.FACE_NR)
+    g = g0.copy()
+    C.map_conflicts(city, cost, cp, tok, ts0, ws, g, dstate, 0, C.nr_places(tok, ts0, ws))
+    assert g[C.G_ARMY_AT] != nearest and not cmap.adjacent[g[C.G_ARMY_AT], nearest]
+    assert dstate[C.kd(nearest, C.KD_ALLOWED)] == 0
+
+
+def test_metius_and_the_other_nr_leaders_go_back_into_nr_at_the_periods_end():
+    """KoR 7.3: « Tous les chefs et unités NR présents sur la carte sont remis dans le récipient NR. Seules les
+    garnisons NR restent » (all NR leaders and units on the map go back into the NR container; only NR garrisons
+    stay), Metius Fufetius too (9.3.7.1: « il agit comme n'importe quel chef NR », he acts as any NR leader): at
+    the end of Tullus' period, Metius and his units in Alba Longa and an ordinary NR leader go into NR, Alba
+    Longa's garrison stays, and so does an invasion's unit holding a city (KOR-A55: invasions that stay until
+    eradicated, the Etruscans here). Before, Metius stayed in Alba Longa for the rest of the campaign."""
+    args, scratch, row = set_up(171, 10, 3)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    assert g[C.G_TURN] == per[3, C.PR_LAST]
+    alba = cp[C.CP_ALBA]
+    metius = np.flatnonzero((tok[:, C.TK_KIND] == C.LEADER) & (tok[:, C.TK_CODE] == C.LD_METIUS))[0]
+    other = np.flatnonzero((tok[:, C.TK_KIND] == C.LEADER) & (tok[:, C.TK_CODE] == C.LD_OTHER))[0]
+    latins = units_at(tok, ts, C.L_RESERVE, people=C.LATINS)[:2]
+    etruscan = np.flatnonzero((tok[:, C.TK_CODE] == C.W_ETRUSCAN + 1) & (ts[:, C.TS_LOC] == C.L_RESERVE))[0]
+    veii = romesim.scenario("kings_of_rome.campaign").data()[0].index("Veio")
+    for t, at in ((metius, alba), (latins[0], alba), (latins[1], alba), (other, veii), (etruscan, veii)):
+        C.put(ts, t, C.L_CITY, at, C.FACE_NR)
+    garrisons = np.flatnonzero((ts[:, C.TS_LOC] == C.L_CITY) & (tok[:, C.TK_KIND] == C.GARRISON))
+    C.period_end(stream_of(SEED, 172), city, cp, tok, per, war, ts, cs, ws, g, row)
+    for t in (metius, latins[0], latins[1], other):
+        assert ts[t, C.TS_LOC] == C.L_NR and ts[t, C.TS_FACE] == C.FACE_NR
+    assert ts[etruscan, C.TS_LOC] == C.L_CITY and ts[etruscan, C.TS_AT] == veii
+    assert (ts[garrisons, C.TS_LOC] == C.L_CITY).all()
+
+
+def test_the_named_tokens_left_over_at_a_periods_start_are_shared_at_random():
+    """KoR 9.2.2: « Les chefs et les événements restants seront placés au hasard pour moitié dans la réserve R et
+    pour moitié dans la réserve NR. S'ils sont en nombre impair, la majorité doit être placée dans NR. » (The
+    leaders and events left over are placed at random, half in R and half in NR; an odd one more in NR.) Numa's
+    N named tokens prepared alone (no units or garrisons), one drawn into each container, the N - 2 left over
+    shared: NR gets 1 + ceil((N - 2) / 2), R the rest, every token alike, so over 400 preparations the Magister
+    Populi lands in NR with probability (1 + ceil((N - 2) / 2)) / N, within 5 sigma (before, the left-over tokens
+    went alternately in counter order, NR first, and a left-over Magister Populi always into NR)."""
+    hits = 0
+    for game in range(400):
+        args, scratch, row = set_up(1000 + game, 4, 2)
+        cp, city, cost, tok, per, war = args[:6]
+        per = per.copy()
+        per[2, C.PR_PREP_UNITS] = per[2, C.PR_PREP_GARRISONS] = 0
+        per[2, C.PR_PER_CONTAINER] = 1
+        ts, g = scratch[:2]
+        named = [t for t in range(len(tok)) if C.enters_containers(tok, t, 2) and ts[t, C.TS_LOC] == C.L_ASIDE]
+        C.prepare_period(stream_of(SEED, 2000 + game), cp, city, tok, per, ts, g, row, 2)
+        n = len(named)
+        in_nr = [t for t in named if ts[t, C.TS_LOC] == C.L_NR]
+        assert len(in_nr) == 1 + (n - 1) // 2 and sum(ts[t, C.TS_LOC] == C.L_R for t in named) == n - len(in_nr)
+        mp = [t for t in named if tok[t, C.TK_KIND] == C.OFFICE and tok[t, C.TK_CODE] == C.OF_MAGISTER_POPULI]
+        hits += mp[0] in in_nr
+    p = (1 + (n - 1) // 2) / n
+    assert n >= 4 and abs(hits - 400 * p) <= 5 * np.sqrt(400 * p * (1 - p))
+
+
+def test_an_ambush_is_reinforced_from_the_map_then_the_reserve_then_the_container():
+    """KoR 6.4 a: « Renforcée par une unité de sa nationalité prise au hasard, dans l'ordre, sur la carte, dans la
+    réserve ou dans le récipient » (reinforced by a unit of its nationality taken at random, in this order, from
+    the map, the reserve or the container). A Latin leader with a unit in Tusculum ambushes Aricia, Rome's with a
+    garrison: the reinforcement joins him in Tusculum from Praeneste, the only other Latin unit on the map; with
+    none on the map, a Latin base unit of the general reserve (never an invasion army's counter); with none there,
+    one of the NR container."""
+    cmap = romesim.scenario("kings_of_rome.campaign").data()[0]
+    tusculum, praeneste, aricia = (cmap.index(n) for n in ("Tusculum", "Praeneste", "Aricia"))
+    for source in ("map", "reserve", "container"):
+        args, scratch, row = set_up(181, 4, 2)
+        cp, city, cost, tok, per, war, pv0, stab = args
+        ts, g, cs, ws = scratch[:4]
+        for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_FACE] == C.FACE_NR) &
+                                (tok[:, C.TK_KIND] != C.GARRISON)):
+            C.put(ts, t, C.L_OUT, 0, C.FACE_ROMAN)  # no other ambusher, no other unit on the map
+        cs[:, C.CS_ROMAN] = 0
+        cs[cp[C.CP_ROME], C.CS_ROMAN] = cs[aricia, C.CS_ROMAN] = 1
+        latin = (tok[:, C.TK_PEOPLE] == C.LATINS) & np.isin(tok[:, C.TK_KIND], (C.INF, C.CAV))
+        leader = np.flatnonzero((tok[:, C.TK_KIND] == C.LEADER) & (tok[:, C.TK_PEOPLE] == C.LATINS))[0]
+        base = np.flatnonzero(latin & (tok[:, C.TK_CODE] == 0))
+        C.put(ts, leader, C.L_CITY, tusculum, C.FACE_NR)
+        C.put(ts, base[0], C.L_CITY, tusculum, C.FACE_NR)
+        expected = set()
+        if source == "map":
+            C.put(ts, base[1], C.L_CITY, praeneste, C.FACE_NR)
+            expected = {base[1]}
+        else:
+            C.put(ts, base[1], C.L_OUT, 0, C.FACE_ROMAN)
+        for t in base[2:]:
+            if source != "reserve":
+                C.put(ts, t, C.L_OUT, 0, C.FACE_ROMAN)
+        if source == "reserve":
+            expected = {t for t in base[2:] if ts[t, C.TS_LOC] == C.L_RESERVE}
+        if source == "container":
+            C.put(ts, base[2], C.L_NR, 0, C.FACE_NR)
+            expected = {base[2]}
+        for t in np.flatnonzero(latin & (tok[:, C.TK_CODE] != 0)):
+            C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)  # invasion counters of the Latin people, if any
+        assert expected
+        before = ts.copy()
+        done, err = C.ambush(stream_of(SEED, 182), city, cost, cp, tok, ts, cs, ws, g, war, pv0, POLICIES.codes,
+                             POLICIES.params, None, scratch[5], *scratch[7:13], scratch[14], row)
+        assert done and err == 0
+        joined = {t for t in np.flatnonzero(latin) if before[t, C.TS_LOC] != C.L_CITY or
+                  before[t, C.TS_AT] != tusculum} & {t for t in np.flatnonzero(latin)
+                                                      if ts[t, C.TS_LOC] == C.L_CITY and ts[t, C.TS_AT] == tusculum}
+        assert len(joined) == 1 and joined <= expected, (source, joined)
 
 
 def test_falisci_holding_falerii_outlive_the_period_until_beaten():

@@ -945,8 +945,8 @@ def enters_containers(tok, t, period):
 def prepare_period(stream, cp, city, tok, per, ts, g, row, period):
     """9.x.2 container preparation (3.6 for the first period): the period's random units and garrisons from the
     general reserve and its named tokens, shuffled; ``PR_PER_CONTAINER`` into each container; what is left:
-    units and garrisons back to the general reserve, named tokens shared R/NR, the odd one to NR (9.2.2), or
-    events to NR (9.4.2)."""
+    units and garrisons back to the general reserve, named tokens shared R/NR at random, the odd one to NR (9.2.2),
+    or events to NR (9.4.2)."""
     for _ in range(per[period, PR_PREP_UNITS]):
         t = pick_base(tok, ts, -1, stream)
         if t >= 0:
@@ -968,22 +968,23 @@ def prepare_period(stream, cp, city, tok, per, ts, g, row, period):
         t = pick_at(ts, L_PREP, stream)
         if t >= 0:
             put(ts, t, L_NR, 0, FACE_NR)
-    # what is left, in counter order: an odd one of the named tokens goes to NR (9.2.2)
-    to_nr = True
+    # what is left: units and garrisons back to the general reserve; the leaders and events « seront placés au
+    # hasard pour moitié dans la réserve R et pour moitié dans la réserve NR. S'ils sont en nombre impair, la
+    # majorité doit être placée dans NR » (9.2.2: at random, half in R and half in NR, the odd one in NR); in
+    # period 4 the events to NR and the rest to the general reserve (9.4.2)
     for t in range(tok.shape[0]):
-        if ts[t, TS_LOC] != L_PREP:
-            continue
         kind = tok[t, TK_KIND]
-        if kind == INF or kind == CAV or kind == GARRISON:
-            put(ts, t, L_RESERVE, 0, FACE_ROMAN)
-        elif period == 4:
-            if kind == EVENT:
+        if ts[t, TS_LOC] == L_PREP and (kind == INF or kind == CAV or kind == GARRISON or period == 4):
+            if period == 4 and kind == EVENT:
                 put(ts, t, L_NR, 0, FACE_NR)
             else:
                 put(ts, t, L_RESERVE, 0, FACE_ROMAN)
-        else:
-            put(ts, t, L_NR if to_nr else L_R, 0, FACE_NR if to_nr else FACE_ROMAN)
-            to_nr = not to_nr
+    to_nr = True
+    t = pick_at(ts, L_PREP, stream)
+    while t >= 0:
+        put(ts, t, L_NR if to_nr else L_R, 0, FACE_NR if to_nr else FACE_ROMAN)
+        to_nr = not to_nr
+        t = pick_at(ts, L_PREP, stream)
 
 
 # ============================================================================================== period start
@@ -2797,10 +2798,10 @@ def treason(stream, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow
 def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
            brow, wbuf, row):
     """KoR 6.4: an NR army with a leader (a leader with units in a city of his people; proposed: the one nearest a
-    Roman-held city of his people) falls on that city, reinforced by a random unit of its people (the general
-    reserve, then the NR container). Roman troops or the army there: the ambush battle (6.4 c; Rome's victory
-    +2 VP, KOR-A44 stack); only a garrison: an NR siege with +1 on the first roll (6.4 b). It starts no further
-    reaction. Returns ``(executed, error)``."""
+    Roman-held city of his people) falls on that city, reinforced by a random unit of its people (from another
+    city on the map, else the general reserve, else the NR container). Roman troops or the army there: the ambush
+    battle (6.4 c; Rome's victory +2 VP, KOR-A44 stack); only a garrison: an NR siege with +1 on the first roll
+    (6.4 b). It starts no further reaction. Returns ``(executed, error)``."""
     best, best_cost, src = -1, 1 << 40, -1
     virt = np.zeros(1, np.int64)
     for t in range(ts.shape[0]):
@@ -2815,11 +2816,19 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, 
         return False, 0
     c0 = ts[src, TS_AT]
     people = tok[src, TK_PEOPLE]
-    u = pick(tok, ts, L_RESERVE, -1, people, False, 0, stream)
-    if u < 0 or tok[u, TK_CODE] != 0:
-        u = pick(tok, ts, L_NR, -1, people, False, 0, stream)
+    # 6.4 a: « Renforcée par une unité de sa nationalité prise au hasard, dans l'ordre, sur la carte, dans la
+    # réserve ou dans le récipient » (a unit of its people at random, from the map, else the general reserve, else
+    # the NR container; a base unit, not an invasion army's)
+    u = pick_on_map(tok, ts, -1, people, c0, stream)
+    if u < 0:
+        u = pick(tok, ts, L_RESERVE, -1, people, True, 0, stream)
+    if u < 0:
+        u = pick(tok, ts, L_NR, -1, people, True, 0, stream)
     if u >= 0:
         put(ts, u, L_CITY, c0, FACE_NR)
+        check_containers(ts, g, row)  # 8.0 a: the reinforcement may have been the NR container's last token
+        if g[G_ENDED]:
+            return True, 0
     a = army_here(tok, ts, g, best)
     if a >= 0:
         err, won = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
@@ -3258,6 +3267,16 @@ def end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row, dstat
     return -1
 
 
+@njit(cache=True)
+def invasion_counter(tok, t):
+    """Whether counter ``t`` is an invasion army's: a unit of a later period (``TK_CODE`` its war + 1) or a war's
+    leader (kept aside between its wars); not a leader drawn from the containers (Metius, Porsenna, the others)."""
+    code = tok[t, TK_CODE]
+    if tok[t, TK_KIND] == LEADER:
+        return code == LD_WAR or code == LD_LARTH or code == LD_ZILATH
+    return code > 0
+
+
 @njit(cache=True, apart=True)
 def period_end(stream, city, cp, tok, per, war, ts, cs, ws, g, row):
     """KOR-A55's every-turn readings of 7.1-7.2 and, at a period's end, 7.3 and the mission of 7.4."""
@@ -3272,12 +3291,13 @@ def period_end(stream, city, cp, tok, per, war, ts, cs, ws, g, row):
             ws[k, WS_AT], ws[k, WS_PASSED] = ws[k, WS_START], -1
     if not last:
         return
-    # 7.3 (KOR-A55): NR leaders and units on the map back into the NR container, invasions that stay until
-    # eradicated excepted; the others go home
-    # (invaders' units holding cities stay: excess units, Umbrians garrisoning an Etruscan city)
+    # 7.3 (KOR-A55): « Tous les chefs et unités NR présents sur la carte sont remis dans le récipient NR », Metius
+    # among them (9.3.7.1: « il agit comme n'importe quel chef NR »), invasions that stay until eradicated
+    # excepted; the others go home (invaders' counters holding cities stay: excess units, Umbrians garrisoning an
+    # Etruscan city, an army gone inside walls)
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and tok[t, TK_KIND] != GARRISON and \
-                (tok[t, TK_CODE] == 0 or cp[CP_INVADERS_NOT_EXEMPT]):
+                (not invasion_counter(tok, t) or cp[CP_INVADERS_NOT_EXEMPT]):
             put(ts, t, L_NR, 0, FACE_NR)
     umbrians_at_period_end(city, tok, ts, ws, g)
     for k in range(MAX_WARS):
@@ -3323,6 +3343,7 @@ def turn_close(stream, city, cp, tok, per, ts, cs, g, row):
                 u = pick(tok, ts, L_NR, -1, -1, False, 0, stream)
                 if u >= 0:
                     put(ts, u, L_R, 0, FACE_ROMAN)
+            check_containers(ts, g, row)
         h = horatii_token(tok, ts)
         if h >= 0:
             put(ts, h, L_OUT, 0, FACE_ROMAN)
@@ -3404,16 +3425,6 @@ def nr_places(tok, ts, ws):
     return places
 
 
-@njit(cache=True)
-def nr_unit_cities(tok, ts):
-    """The cities where NR military units stand (``nr_units_in`` > 0), a bitmask."""
-    cities = 0
-    for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and is_kind(tok, t, -1):
-            cities |= 1 << ts[t, TS_AT]
-    return cities
-
-
 @njit(cache=True, inline="always")
 def nr_near(city, nr, c):
     """Whether NR military units stand in a place adjacent to ``c`` (7.1), ``nr`` the places they stand in."""
@@ -3435,9 +3446,8 @@ def map_conflicts(city, cost, cp, tok, ts, ws, g, dstate, a, nr):
         return False
     rome = cp[CP_ROME]
     best, best_key = rome, 1 << 60
-    held = nr_unit_cities(tok, ts)
     for c in range(cp[CP_CITIES]):
-        free = not (c == at or city[c, CT_ENTRY] or cost[0, at, c] < 0 or (held >> c) & 1 or nr_near(city, nr, c))
+        free = not (c == at or city[c, CT_ENTRY] or cost[0, at, c] < 0 or (nr >> c) & 1 or nr_near(city, nr, c))
         dstate[kd(c, KD_ALLOWED)] = free
         dstate[kd(c, KD_DISTANCE)], dstate[kd(c, KD_TO_ROME)] = cost[0, at, c], cost[0, c, rome]
         key = cost[0, at, c] * (1 << 30) + cost[0, c, rome]
