@@ -260,6 +260,17 @@ def test_play_keeps_every_invariant(bot, game):
     play(romesim.scenario("kings_of_rome.campaign"), bot, game)
 
 
+def test_every_probability_metric_is_0_or_1_in_each_campaign():
+    """A ``p_`` metric says whether something happened in a campaign: 0 or 1 in every game. Rome taken by two wars
+    in one campaign (9.5.7.3, 9.7.7.3: -5 IP -5 VP each time) counted 2, and the summary's interval failed
+    (``sensible`` without defence, 400 campaigns, seed 16, had one)."""
+    for bot in ("sensible", ("sensible", {"defend": 0})):
+        got = romesim.simulate("kings_of_rome.campaign", 400, seed=16, keep=True, policies={"action": bot})
+        p = [m for m in got.metrics if m.startswith("p_")]
+        assert got.outcomes[p].isin([0, 1]).all().all()
+        got.summary()
+
+
 def campaign_options():
     """Every rule option of the campaign that has more than one value, with its values other than the default."""
     scenario = romesim.scenario("kings_of_rome.campaign")
@@ -933,6 +944,77 @@ def test_an_ambush_is_reinforced_from_the_map_then_the_reserve_then_the_containe
                   before[t, C.TS_AT] != tusculum} & {t for t in np.flatnonzero(latin)
                                                       if ts[t, C.TS_LOC] == C.L_CITY and ts[t, C.TS_AT] == tusculum}
         assert len(joined) == 1 and joined <= expected, (source, joined)
+
+
+@pytest.mark.parametrize("w, where", [(C.W_AEQUI, C.L_R), (C.W_VOLSCI, C.L_NR), (C.W_UMBRIAN, C.L_NR),
+                                      (C.W_SAMNITE, C.L_OUT), (C.W_GALLIC, C.L_OUT)])
+def test_a_beaten_wars_token_goes_where_its_rule_sends_it(w, where):
+    """KoR 9.1.8.3: « le jeton de guerre doit être replacé dans le récipient R » (the Aequi's war token goes back
+    into R); 9.2.7.2 the Volsci's into NR; 9.6.7.3 « le jeton ombrien doit être replacé dans le récipient NR »; the
+    Samnite and Gallic tokens are removed after use. Beaten (every unit lost), a war's token goes where its rule
+    sends it, as when its army goes home; it used to leave play for every war."""
+    args, scratch, row = set_up(191, 1, 1)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    code = {C.W_AEQUI: C.EV_AEQUI, C.W_VOLSCI: C.EV_VOLSCI, C.W_UMBRIAN: C.EV_UMBRIAN, C.W_SAMNITE: C.EV_SAMNITE,
+            C.W_GALLIC: C.EV_GALLIC}[w]
+    token = event_token(tok, code)
+    C.start_war(stream_of(SEED, 192), city, cost, tok, war, ts, g, cs, ws, row, w, token, 1)
+    k = int(np.flatnonzero(ws[:, C.WS_WAR] == w)[0])
+    for t in war_army(tok, ts, k):
+        C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)  # every unit lost
+    C.end_war(tok, war, ts, g, ws, k, True, row)
+    assert ts[token, C.TS_LOC] == where and ws[k, C.WS_WAR] == -1 and row[C.M_WARS_BEATEN] == 1
+
+
+def test_an_invasion_army_takes_its_counters_at_random():
+    """KoR 9.4.7.3 « pions d'infanterie (choisis au hasard dans la réserve samnite) », 9.5.7.3 « Les unités acquises
+    sont choisies au hasard parmi celles de la zone gauloise », 9.6.7.2 « choisies au hasard dans la réserve
+    grecque »: the Samnite army's infantry is drawn at random from the Samnite counters of the general reserve (it
+    used to take the first in the manifest, always the same Virtus). Over 300 wars, Samnite infantry counter 1 is in
+    the army with probability (infantry in the army) / (Samnite infantry counters), within 5 sigma."""
+    hits, expected, variance = 0, 0.0, 0.0
+    for game in range(300):
+        args, scratch, row = set_up(3000 + game, 11, 4)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws = scratch[:4]
+        pool = np.flatnonzero((tok[:, C.TK_CODE] == C.W_SAMNITE + 1) & (tok[:, C.TK_KIND] == C.INF) &
+                              (ts[:, C.TS_LOC] == C.L_RESERVE))
+        C.start_war(stream_of(SEED, 4000 + game), city, cost, tok, war, ts, g, cs, ws, row, C.W_SAMNITE,
+                    event_token(tok, C.EV_SAMNITE), 1)
+        k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_SAMNITE)[0])
+        in_army = [t for t in pool if ts[t, C.TS_LOC] == C.L_WAR and ts[t, C.TS_AT] == k]
+        p = len(in_army) / len(pool)
+        expected += p
+        variance += p * (1 - p)
+        hits += pool[0] in in_army
+    assert 0 < expected < 300 and abs(hits - expected) <= 5 * np.sqrt(variance)
+
+
+def test_the_rape_of_the_sabines_from_r_takes_four_tokens_of_the_general_reserve():
+    """KoR 9.1.8.1: « Si cet événement est pioché dans le récipient R vous prenez 4 jetons de la réserve générale et
+    les placez dans le même récipient » (drawn from R: 4 tokens of the general reserve into R; KOR-A63): units or
+    garrisons, at random, not an invasion army's counters (it used to take military units only). Over 200 draws the
+    garrisons among the 4 follow the hypergeometric law: mean 4 G / (G + U), within 5 sigma."""
+    got, mean, variance = 0, 0.0, 0.0
+    for game in range(200):
+        args, scratch, row = set_up(5000 + game)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws = scratch[:4]
+        base = (ts[:, C.TS_LOC] == C.L_RESERVE) & (tok[:, C.TK_CODE] == 0)
+        garrisons = np.flatnonzero(base & (tok[:, C.TK_KIND] == C.GARRISON))
+        units = np.flatnonzero(base & np.isin(tok[:, C.TK_KIND], (C.INF, C.CAV)))
+        sabines = event_token(tok, C.EV_SABINES)
+        r = (ts[:, C.TS_LOC] == C.L_R).sum() - (ts[sabines, C.TS_LOC] == C.L_R)  # the token itself leaves play
+        C.apply_event(stream_of(SEED, 6000 + game), cp, city, cost, tok, war, ts, g, cs, ws, *PLAIN, row, sabines,
+                      True)
+        moved = [t for t in (*garrisons, *units) if ts[t, C.TS_LOC] == C.L_R]
+        assert len(moved) == 4 and (ts[:, C.TS_LOC] == C.L_R).sum() == r + 4
+        n, big_g = len(garrisons) + len(units), len(garrisons)
+        got += sum(t in garrisons for t in moved)
+        mean += 4 * big_g / n
+        variance += 4 * big_g / n * (1 - big_g / n) * (n - 4) / (n - 1)
+    assert abs(got - mean) <= 5 * np.sqrt(variance) and got > 0
 
 
 def test_falisci_holding_falerii_outlive_the_period_until_beaten():

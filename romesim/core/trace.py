@@ -229,6 +229,7 @@ class _Recorder:
         self.events, self.positions, self.stack, self.deciding = [], {}, [], None
         # a state machine's stage is entered again with each answer: its rule is shown once, not at each decision
         self.rules_at, self.resumed = {}, False  # depth -> the function whose rule was shown last there
+        self.deciding_at = -1  # the event of the last decision
         self.machine, self.searching = getattr(scenario, "machine", None), None  # the search bot's frame, if one runs
         self.open_rules = {}  # id of a rule procedure's frame -> its event, until it returns
 
@@ -273,7 +274,7 @@ class _Recorder:
         if event == "call":
             self.stack.append(name)
             if name.startswith("decide") and self.deciding is None:
-                self.resumed = True
+                self.resumed, self.deciding_at = True, len(self.events)
                 self.deciding = _Pending(frame, len(self.events), self._state(frame), self._where())
                 self.events.append(("decision", self.deciding.where, "", name, None, None, name,
                                     {f"[{i}]": v for i, v in enumerate(self.deciding.state)}, "", None,
@@ -297,9 +298,13 @@ class _Recorder:
                     self.events.append(("rule", self._where(), rule.group(0), f"{name}: {first}", None, None,
                                         None, None, None, None, self._context("rule", frame, None)))
         elif event == "return":
+            at = self.open_rules.pop(id(frame), None)
+            if at is not None and self.deciding_at > at and self.rules_at.get(len(self.stack)) == name:
+                # a decision was made inside this call: calling the function again is a new call, not the stage
+                # entered again with an answer (a treason's DP-T01 inside one reaction, then the next reaction)
+                del self.rules_at[len(self.stack)]
             if self.stack:
                 self.stack.pop()
-            at = self.open_rules.pop(id(frame), None)
             if at is not None:
                 returned = self._context("return", frame, arg)
                 if returned:

@@ -45,6 +45,7 @@ from .senate import senate_consents
 
 # ---------------------------------------------------------------------------------------------------- counters
 INF, CAV, GARRISON, LEADER, KING, OFFICE, EVENT, SHIP = range(8)          # campaign_data.KINDS
+TOKEN = -3  # is_kind: a military unit or a garrison (-1: a military unit)
 (ROMAN, LATINS, SABINES, VOLSCI, ETRUSCANS, AEQUI, PICENI, FALISCI, CAPENATI, SAMNITES, GAULS, GREEKS, UMBRI,
  OSCAN, N_PEOPLES) = range(15)                                             # campaign_data.PEOPLES
 # tok[t]: the manifest
@@ -310,7 +311,11 @@ def pick_at(ts, loc, stream):
 
 @njit(cache=True)
 def is_kind(tok, t, kind):
+    """Whether counter ``t`` is of ``kind``: -1 either military kind (infantry, cavalry), ``TOKEN`` a military unit
+    or a garrison."""
     k = tok[t, TK_KIND]
+    if kind == TOKEN:
+        return k == INF or k == CAV or k == GARRISON
     if kind < 0:
         return k == INF or k == CAV
     return k == kind
@@ -1254,9 +1259,10 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, 
             return True
         put(ts, t, L_OUT, 0, FACE_ROMAN)
         if roman:
-            # KOR-A63: 4 random general-reserve units into R, then 2 extra R draws
+            # KOR-A63: « vous prenez 4 jetons de la réserve générale et les placez dans le même récipient » (4
+            # tokens of the general reserve, units or garrisons, into R), then 2 extra R draws
             for _ in range(4):
-                u = pick_base(tok, ts, -1, stream)
+                u = pick(tok, ts, L_RESERVE, TOKEN, -1, True, 0, stream)
                 if u >= 0:
                     put(ts, u, L_R, 0, FACE_ROMAN)
             g[G_EXTRA_R_DRAWS] += cp[CP_SABINES_EXTRA]
@@ -1806,7 +1812,7 @@ def start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurr
         put(ts, leader, L_WAR, k, FACE_NR)
     for kind, want, in_army in ((INF, inf, army_inf), (CAV, cav, army_cav)):
         for j in range(want):
-            u = war_unit(tok, ts, w, kind)
+            u = war_unit(tok, ts, w, kind, stream)
             if u < 0:
                 break  # the fixed counter mix caps the dice (9.4.7.3)
             if j < in_army:
@@ -1866,11 +1872,22 @@ def excess_held(city, cost, cs, tok, ts, w, people, start, c):
 
 
 @njit(cache=True)
-def war_unit(tok, ts, w, kind):
-    """An invasion counter of war ``w`` (``TK_CODE`` = w + 1) of ``kind`` waiting in the general reserve."""
+def war_unit(tok, ts, w, kind, stream):
+    """An invasion counter of war ``w`` (``TK_CODE`` = w + 1) of ``kind`` waiting in the general reserve, at random:
+    « choisis au hasard dans la réserve samnite » (9.4.7.3), « choisies au hasard parmi celles de la zone gauloise »
+    (9.5.7.3), « choisies au hasard dans la réserve grecque » (9.6.7.2); -1 for none."""
+    n = 0
     for t in range(tok.shape[0]):
         if tok[t, TK_CODE] == w + 1 and tok[t, TK_KIND] == kind and ts[t, TS_LOC] == L_RESERVE:
-            return t
+            n += 1
+    if n == 0:
+        return -1
+    k = rng.dn(stream, n)
+    for t in range(tok.shape[0]):
+        if tok[t, TK_CODE] == w + 1 and tok[t, TK_KIND] == kind and ts[t, TS_LOC] == L_RESERVE:
+            k -= 1
+            if k == 0:
+                return t
     return -1
 
 
@@ -1886,7 +1903,9 @@ def war_units(tok, ts, k):
 @njit(cache=True, apart=True)
 def end_war(tok, war, ts, g, ws, k, beaten, row):
     """An invasion army gone: beaten (every unit lost) or sent home at a period end (7.3, KOR-A55). Its
-    counters go back to the general reserve, its token where its war's rule says."""
+    counters go back to the general reserve, its token where its war's rule says, beaten or not: back into R or
+    NR (9.1.8.3 « le jeton de guerre doit être replacé dans le récipient R », 9.2.7.2-9.2.7.4, 9.6.7.3 « le jeton
+    ombrien doit être replacé dans le récipient NR »), out of play for the wars whose token is removed after use."""
     w = ws[k, WS_WAR]
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k:
@@ -1897,7 +1916,7 @@ def end_war(tok, war, ts, g, ws, k, beaten, row):
         pass  # the Umbrians joined the Etruscans: their token waits for the period's end (9.6.7.3)
     elif ws[k, WS_LINGER]:
         put(ts, token, L_NR, 0, FACE_NR)  # 9.2.7.3: set aside until they are beaten, then into NR
-    elif beaten or after == AFTER_REMOVED:
+    elif after == AFTER_REMOVED:
         put(ts, token, L_OUT, 0, FACE_ROMAN)
     else:
         put(ts, token, L_R if after == AFTER_R else L_NR, 0, FACE_ROMAN if after == AFTER_R else FACE_NR)
@@ -3203,7 +3222,7 @@ def war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, param
                                 and garrison_value(tok, ts, c, FACE_ROMAN) == 0)
         if c == rome and result > 0 and war[w, WR_ROME_TAKEN]:
             # 9.5.7.3 ... 9.7.7.3: Rome taken (Vae victis), -5 IP -5 VP; the army has reached its goal
-            row[M_ROME_TAKEN] += 1
+            row[M_ROME_TAKEN] = 1  # p_rome_taken: whether, not how often (a second war may take it again)
             g[G_VP] -= 5
             add_ip(g, row, -5)
             end_war(tok, war, ts, g, ws, k, False, row)
