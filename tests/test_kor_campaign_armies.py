@@ -228,6 +228,29 @@ def test_tatius_commands_his_sabines_until_the_diarchy_and_leaves_with_romulus()
             assert all(ts[u, C.TS_LOC] == C.L_ROME for u in sabines)
 
 
+def test_tatius_sabines_come_from_the_containers_when_the_general_reserve_has_none():
+    """9.1.8.1: his 2 infantry and 1 Sabine cavalry are « prises dans la réserve générale ou dans les réserves, selon
+    ce qui vient en premier » (taken from the general reserve or the containers, whichever comes first). With no
+    Sabine cavalry left in the general reserve, his cavalry comes from the R or NR container (before, he came
+    without it); with none anywhere, without it. Never an invasion army's counter."""
+    for where in (C.L_R, C.L_NR, None):
+        args, scratch, row = set_up(155, 2, 1)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g = scratch[:2]
+        cav = np.flatnonzero((tok[:, C.TK_PEOPLE] == C.SABINES) & (tok[:, C.TK_KIND] == C.CAV) &
+                             (tok[:, C.TK_CODE] == 0))
+        for t in cav:
+            if ts[t, C.TS_LOC] in (C.L_RESERVE, C.L_R, C.L_NR):
+                C.put(ts, t, C.L_OUT, 0, C.FACE_ROMAN)
+        if where is not None:
+            C.put(ts, cav[0], where, 0, C.FACE_NR if where == C.L_NR else C.FACE_ROMAN)
+        C.tatius(stream_of(SEED, 156), cp, tok, ts, g)
+        a = C.army_of(g, tatius_token(tok))
+        kinds = sorted(tok[units_at(tok, ts, C.L_ARMY, at=a), C.TK_KIND])
+        assert kinds == ([C.INF, C.INF, C.CAV] if where is not None else [C.INF, C.INF])
+        assert (ts[cav[0], C.TS_LOC] == C.L_ARMY) == (where is not None)
+
+
 def test_a_tribune_never_engaged_goes_back_into_r_at_the_reigns_end():
     """9.2.7.1: « S'il est enlevé lors de la phase de fin de règne (parce qu'il n'a jamais participé à une guerre),
     un tribun retourne automatiquement dans le conteneur R, sans gain ni perte de PI » (removed at the reign's end,

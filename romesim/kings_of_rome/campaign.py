@@ -1268,6 +1268,7 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, 
             g[G_EXTRA_R_DRAWS] += cp[CP_SABINES_EXTRA]
         else:
             tatius(stream, cp, tok, ts, g)
+            check_containers(ts, g, row)  # 8.0 a: a unit from the NR container may have been its last token
     elif code == EV_AEQUI or code == EV_VOLSCI or code == EV_PICENI or code == EV_FALISCI or \
             code == EV_CAPENA or code == EV_SAMNITE or code == EV_UMBRIAN:
         w = EVENT_WAR[code]
@@ -1354,16 +1355,29 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, 
 
 @njit(cache=True)
 def tatius(stream, cp, tok, ts, g):
-    """9.1.8.1 NR: Titus Tatius « entre à Rome avec deux unités d'infanterie et une unité de cavalerie sabine » (enters
-    Rome with 2 infantry and 1 Sabine cavalry): his army, which he alone commands and only they may join."""
+    """9.1.8.1 NR: Titus Tatius « entre à Rome avec deux unités d'infanterie et une unité de cavalerie sabine, prises
+    dans la réserve générale ou dans les réserves, selon ce qui vient en premier » (enters Rome with 2 infantry and
+    1 Sabine cavalry, taken from the general reserve or the containers, whichever comes first: the general reserve,
+    else either container at random): his army, which he alone commands and only they may join."""
     a = -1
     for t in range(tok.shape[0]):
         if tok[t, TK_KIND] == LEADER and tok[t, TK_CODE] == LD_TATIUS:
             put(ts, t, L_ROME, 0, FACE_ROMAN)
             a = raise_army(g, cp, t)
     for k in range(3):
-        u = pick(tok, ts, L_RESERVE, CAV if k == 2 else INF, SABINES, False, 0, stream)
-        if u >= 0 and tok[u, TK_CODE] == 0:
+        kind = CAV if k == 2 else INF
+        u = pick(tok, ts, L_RESERVE, kind, SABINES, True, 0, stream)
+        if u < 0:
+            in_r = 0
+            for t in range(ts.shape[0]):
+                in_r += matches(tok, ts, t, L_R, kind, SABINES, True, 0)
+            in_nr = 0
+            for t in range(ts.shape[0]):
+                in_nr += matches(tok, ts, t, L_NR, kind, SABINES, True, 0)
+            if in_r + in_nr > 0:
+                from_r = rng.dn(stream, in_r + in_nr) <= in_r
+                u = pick(tok, ts, L_R if from_r else L_NR, kind, SABINES, True, 0, stream)
+        if u >= 0:
             put(ts, u, L_ARMY, a, FACE_ROMAN)  # a free slot: no office is in play in Romulus' period
 
 
