@@ -138,7 +138,7 @@ PV_SIZE = 64
 # choice an action); G_VICARIUS: Titus Tatius made Rex Vicarius (9.1.8.2); G_RETREAT_NEXT: 1 + the next army 7.1
 # looks at (0: the end of the turn not begun; the army asked DP-K07 is the acting one); G_PURSUIT: 1 + the
 # invasion army the acting army has just beaten in its action's battle (DP-B16 to ask), G_ADVANCE the answer;
-# G_WITHDREW: that army withdrew inside its walls instead (5.7.1, KOR-A16 roman_option: DP-B16 asks the siege)
+# G_WITHDREW: that army withdrew inside its walls instead (5.7.1): DP-B16's siege follows (asked: KOR-A16 roman_option)
 (G_TURN, G_PERIOD, G_IP, G_VP, G_STAGE, G_ACTIONS, G_ACTING, G_KING, G_COMMANDER, G_REACTIONS, G_IMMEDIATE,
  G_ENDED, G_WON, G_END_REASON, G_OMEN, G_OMEN_DRAWN, G_STOP_ACTIONS, G_BRIDGE, G_PORSENNA_EVER,
  G_ETRUSCAN_WARS, G_ETRUSCAN_RUNNING, G_FIRST_ETRUSCAN_LEADER, G_WAR_PEOPLE, G_PRESTIGE_DONE, G_EXTRA_R_DRAWS,
@@ -3826,8 +3826,8 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params
     if at == cp[CP_FALERII]:
         g[G_FALERII_DUE] = 0  # 9.2.6: "Rome doit attaquer les Falerii, quel que soit le résultat"
     reactions, immediate = g[G_REACTIONS], g[G_IMMEDIATE]
-    err = operation(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu,
-                    bl, bstat, bg, bst, brow, prow, wbuf, row, at, op)
+    err = operation(stream, city, cost, cp, tok, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu, bl,
+                    bstat, bg, bst, brow, prow, wbuf, row, at, op)
     react_in_time(cp, g, reactions, immediate)
     return err
 
@@ -3880,8 +3880,8 @@ def advance(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, slo
     reactions, immediate = g[G_REACTIONS], g[G_IMMEDIATE]
     err = 0
     if choice == ADVANCE_PURSUE:
-        err = battle_action(stream, city, cost, cp, tok, per, ts, cs, g, war, ws, pv0, stab, codes, params, slots, pv,
-                            sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row, k, 2)
+        err = battle_action(stream, city, cost, cp, tok, ts, cs, g, war, ws, pv0, codes, params, slots, pv, bu, bl,
+                            bstat, bg, bst, brow, wbuf, row, k, 2)
     elif declare_war(stream, per, g, cp, city[at, CT_PEOPLE]):
         if at == cp[CP_FALERII]:
             g[G_FALERII_DUE] = 0
@@ -3892,8 +3892,8 @@ def advance(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, slo
 
 
 @njit(cache=True, apart=True)
-def operation(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu, bl,
-              bstat, bg, bst, brow, prow, wbuf, row, at, op):
+def operation(stream, city, cost, cp, tok, war, pv0, stab, codes, params, slots, ts, g, cs, ws, pv, sst, bu, bl, bstat,
+              bg, bst, brow, prow, wbuf, row, at, op):
     """DP-K01's operation ``op`` where the acting army stands, by its procedure."""
     if op == OP_SIEGE:
         return army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, params, slots, pv, sst, bu, bl,
@@ -3907,22 +3907,22 @@ def operation(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params, s
                                   at)
     for k in range(MAX_WARS):
         if ws[k, WS_WAR] >= 0 and ws[k, WS_AT] == at and attackable(tok, ts, ws, cp, k):
-            return battle_action(stream, city, cost, cp, tok, per, ts, cs, g, war, ws, pv0, stab, codes, params,
-                                 slots, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row, k, 1)
+            return battle_action(stream, city, cost, cp, tok, ts, cs, g, war, ws, pv0, codes, params, slots, pv, bu,
+                                 bl, bstat, bg, bst, brow, wbuf, row, k, 1)
     return 0
 
 
 @njit(cache=True, apart=True)
-def battle_action(stream, city, cost, cp, tok, per, ts, cs, g, war, ws, pv0, stab, codes, params, slots, pv, sst, bu,
-                  bl, bstat, bg, bst, brow, prow, wbuf, row, k, roman_attacks):
+def battle_action(stream, city, cost, cp, tok, ts, cs, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg,
+                  bst, brow, wbuf, row, k, roman_attacks):
     """KoR 5.7: the acting army attacks invasion army ``k`` where it stands, as its action (``roman_attacks`` 1)
     or pursuing it (2: 5.7.14 a, the same action). Standing in a city of its people, the army withdraws inside the
     walls and the battle becomes a siege (5.7.1, ``withdraw_inside_walls``). Won with no Triumph claimed, DP-B16
     is asked next (``G_PURSUIT``)."""
     w = ws[k, WS_WAR]
     if friendly_city(city, cs, ws[k, WS_AT], war[w, WR_PEOPLE]):
-        return withdraw_inside_walls(stream, city, cp, tok, per, ts, cs, ws, g, war, pv0, stab, codes, params, slots,
-                                     pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row, k)
+        withdraw_inside_walls(cp, tok, ts, g, war, ws, row, k)
+        return 0
     err, won = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst, brow,
                      wbuf, row, g[G_ACTING], L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE], war[w, WR_INVADER],
                      roman_attacks, _battle.MODE_BATTLE, True)
@@ -3934,30 +3934,22 @@ def battle_action(stream, city, cost, cp, tok, per, ts, cs, g, war, ws, pv0, sta
     return err
 
 
-@njit(cache=True, apart=True)
-def withdraw_inside_walls(stream, city, cp, tok, per, ts, cs, ws, g, war, pv0, stab, codes, params, slots, pv, sst,
-                          bu, bl, bstat, bg, bst, brow, prow, wbuf, row, k):
+@njit(cache=True)
+def withdraw_inside_walls(cp, tok, ts, g, war, ws, row, k):
     """KoR 5.7.1, « Une armée NR se replie toujours dans les murs d'une Cité amie (étoile de la même couleur) s'il
     y en a une dans l'hexagone. Une telle opération transforme une bataille en siège » (an NR army always
     withdraws inside the walls of a friendly city, same star colour, when there is one in the hex; this turns a
     battle into a siege): invasion army ``k``, attacked in a city of its people Rome does not hold, goes inside
     (``into_walls``) with « Réactions Hostiles : 1 action hostile » (KOR-A15 preventive_withdrawal); the Roman action
-    goes on as a siege of the city at once (KOR-A16 forced), the Senate asked as for any siege (9.3.4), or, under
-    roman_option, DP-B16 asks the player whether to besiege. Not in the NR's own attacks (a relief, an ambush, a
+    goes on as DP-B16's siege of the city (``advance``, the Senate asked as for any siege, 9.3.4): at once (KOR-A16
+    forced), or if the player chooses it there (roman_option). Not in the NR's own attacks (a relief, an ambush, a
     march on a Roman army): the rule is the attacked army's."""
-    at = ws[k, WS_AT]
     into_walls(tok, war, ts, g, ws, k, row)
     row[M_WITHDRAWALS] += 1
     g[G_REACTIONS] += cp[CP_WITHDRAWAL_REACTIONS]
-    if cp[CP_WITHDRAWAL_ASKS]:
-        g[G_PURSUIT], g[G_WITHDREW] = 1 + k, 1
-        return 0
-    if not declare_war(stream, per, g, cp, city[at, CT_PEOPLE]):
-        return 0
-    if at == cp[CP_FALERII]:
-        g[G_FALERII_DUE] = 0
-    return army_siege(stream, city, cp, tok, ts, cs, ws, g, war, pv0, stab, codes, params, slots, pv, sst, bu, bl,
-                      bstat, bg, bst, brow, prow, wbuf, row, at)
+    g[G_PURSUIT], g[G_WITHDREW] = 1 + k, 1
+    if not cp[CP_WITHDRAWAL_ASKS]:
+        g[G_ADVANCE_ASKED], g[G_ADVANCE] = 1, ADVANCE_BESIEGE
 
 
 @njit(cache=True)

@@ -805,8 +805,9 @@ class _Story:
         people = C.CURIA[c["people"]] if 0 <= c.get("people", -1) < len(C.CURIA) else -1
         who = PEOPLE_NAMES[people] + "s" if people >= 0 else "a Curia people"
         dice = self.dice(block)
-        answer = ("consents" if end.get("consents") else
-                  "refuses: no war on them this turn, the action is not spent")
+        # asked by DP-K01, the action is not spent; by the siege after a battle (5.7.14 b, 5.7.1), it was
+        spent = "no siege" if "advance" in block.prefix else "the action is not spent"
+        answer = "consents" if end.get("consents") else f"refuses: no war on them this turn, {spent}"
         self.say(block.first, f"The Senate is asked for war on the {who}: {self.rolls(dice)}, it {answer} "
                  f"[KoR 9.3.4].", block.steps)
 
