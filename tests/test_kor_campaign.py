@@ -899,10 +899,10 @@ def test_the_named_tokens_left_over_at_a_periods_start_are_shared_at_random():
 def test_an_ambush_is_reinforced_from_the_map_then_the_reserve_then_the_container():
     """KoR 6.4 a: « Renforcée par une unité de sa nationalité prise au hasard, dans l'ordre, sur la carte, dans la
     réserve ou dans le récipient » (reinforced by a unit of its nationality taken at random, in this order, from
-    the map, the reserve or the container). A Latin leader with a unit in Tusculum ambushes Aricia, Rome's with a
-    garrison: the reinforcement joins him in Tusculum from Praeneste, the only other Latin unit on the map; with
-    none on the map, a Latin base unit of the general reserve (never an invasion army's counter); with none there,
-    one of the NR container."""
+    the map, the reserve or the container). A Latin leader with two units in Tusculum (an army, 6.0 « Armées NR avec
+    un Chef ») ambushes Aricia, Rome's with a garrison: the reinforcement joins him in Tusculum from Praeneste, the
+    only other Latin unit on the map; with none on the map, a Latin base unit of the general reserve (never an
+    invasion army's counter); with none there, one of the NR container."""
     cmap = romesim.scenario("kings_of_rome.campaign").data()[0]
     tusculum, praeneste, aricia = (cmap.index(n) for n in ("Tusculum", "Praeneste", "Aricia"))
     for source in ("map", "reserve", "container"):
@@ -918,21 +918,22 @@ def test_an_ambush_is_reinforced_from_the_map_then_the_reserve_then_the_containe
         leader = np.flatnonzero((tok[:, C.TK_KIND] == C.LEADER) & (tok[:, C.TK_PEOPLE] == C.LATINS))[0]
         base = np.flatnonzero(latin & (tok[:, C.TK_CODE] == 0))
         C.put(ts, leader, C.L_CITY, tusculum, C.FACE_NR)
-        C.put(ts, base[0], C.L_CITY, tusculum, C.FACE_NR)
+        for t in base[:2]:
+            C.put(ts, t, C.L_CITY, tusculum, C.FACE_NR)
         expected = set()
         if source == "map":
-            C.put(ts, base[1], C.L_CITY, praeneste, C.FACE_NR)
-            expected = {base[1]}
+            C.put(ts, base[2], C.L_CITY, praeneste, C.FACE_NR)
+            expected = {base[2]}
         else:
-            C.put(ts, base[1], C.L_OUT, 0, C.FACE_ROMAN)
-        for t in base[2:]:
+            C.put(ts, base[2], C.L_OUT, 0, C.FACE_ROMAN)
+        for t in base[3:]:
             if source != "reserve":
                 C.put(ts, t, C.L_OUT, 0, C.FACE_ROMAN)
         if source == "reserve":
-            expected = {t for t in base[2:] if ts[t, C.TS_LOC] == C.L_RESERVE}
+            expected = {t for t in base[3:] if ts[t, C.TS_LOC] == C.L_RESERVE}
         if source == "container":
-            C.put(ts, base[2], C.L_NR, 0, C.FACE_NR)
-            expected = {base[2]}
+            C.put(ts, base[3], C.L_NR, 0, C.FACE_NR)
+            expected = {base[3]}
         for t in np.flatnonzero(latin & (tok[:, C.TK_CODE] != 0)):
             C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)  # invasion counters of the Latin people, if any
         assert expected
@@ -2013,25 +2014,6 @@ def test_enemy_garrisons_next_to_the_battle_give_pre_battle_penalties():
     assert pre_battle((other_one, alba, C.FACE_ROMAN)) == (rome, nr + 1)
 
 
-def piceni_at_rome(seed, army_units):
-    """Numa's campaign just set up with the Piceni War (9.2.7.2: leader + 3 infantry) at Rome's gates and the royal
-    army in Rome holding ``army_units`` units: (args, scratch, row, k)."""
-    args, scratch, row = set_up(seed, 4, 2)
-    cp, city, cost, tok, per, war = args[:6]
-    ts, g, cs, ws = scratch[:4]
-    C.start_war(stream_of(SEED, seed), city, cost, tok, war, ts, g, cs, ws, row, C.W_PICENI,
-                event_token(tok, C.EV_PICENI), 1)
-    k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_PICENI)[0])
-    assert C.war_units(tok, ts, k) == 3
-    ws[k, C.WS_AT] = cp[C.CP_ROME]
-    g[C.G_ARMY_AT] = cp[C.CP_ROME]
-    army = units_at(tok, ts, C.L_ARMY, 0)
-    for t in army[army_units:]:
-        C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
-    assert C.army_units(tok, ts, 0) == army_units
-    return args, scratch, row, k
-
-
 def test_a_roman_army_in_a_city_the_piceni_besiege_sallies():
     """KOR-A44 mirror_5_5 (« Roman sortie if a Roman leader and enough units are inside »), 5.5.1 mirrored: « Si la
     Cité cible contient un chef et un nombre d'unités militaires supérieur ou égal à celui des assiégeants (à
@@ -2045,7 +2027,7 @@ def test_a_roman_army_in_a_city_the_piceni_besiege_sallies():
     and against 2, for the side that starts a battle needs 3 units (KOR-A14 initiator_only)."""
     held = beaten = 0
     for game in range(40):
-        args, scratch, row, k = piceni_at_rome(900 + game, 3)
+        args, scratch, row, k = war_at_rome(900 + game, C.W_PICENI, 3)
         (g, cs, ws), pv, brow = scratch[1:4], scratch[5], scratch[12]
         rome = args[0][C.CP_ROME]
         reactions = g[C.G_REACTIONS]
@@ -2063,7 +2045,7 @@ def test_a_roman_army_in_a_city_the_piceni_besiege_sallies():
     assert held > 0 and beaten > 0
     for game in range(10):
         for piceni in (3, 2):  # fewer units than the besiegers; as many, but not the 3 that start a battle (KOR-A14)
-            args, scratch, row, k = piceni_at_rome(900 + game, 2)
+            args, scratch, row, k = war_at_rome(900 + game, C.W_PICENI, 2)
             ts = scratch[0]
             for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_WAR) & np.isin(args[3][:, C.TK_KIND], (C.INF, C.CAV)))[
                     piceni:]:
@@ -2324,3 +2306,239 @@ def test_under_roman_option_the_player_chooses_the_siege_after_a_withdrawal():
         advance(stream, *game_arrays)
         assert row[C.M_SIEGES] == (choice == C.ADVANCE_BESIEGE) and row[C.M_ADVANCES] == 0
         assert g[C.G_ACTIONS] == 2 and g[C.G_WITHDREW] == 0
+
+
+def reaction(args, scratch, row, stream):
+    cp, city, cost, tok, per, war, pv0, stab = args
+    ts, g, cs, ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf = scratch
+    return C.reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, POLICIES.codes, POLICIES.params, None, pv,
+                      sst, bu, bl, bstat, bg, bst, brow, prow, wbuf, row)
+
+
+def military_reaction(args, scratch, row, stream, k):
+    cp, city, cost, tok, per, war, pv0, stab = args
+    ts, g, cs, ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf = scratch
+    return C.military_reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, POLICIES.codes, POLICIES.params,
+                               None, pv, bu, bl, bstat, bg, bst, brow, wbuf, row, k)
+
+
+@pytest.mark.parametrize("pending", [1, 2])
+def test_a_new_armys_first_reaction_is_military_only_when_several_are_to_come(pending):
+    """KoR 6.0: « Lorsque [...] une armée NR est formée (i.e., Guerre des Volsques), le premier choix de cette armée,
+    si vous avez plusieurs réactions disponibles, doit être A. Par la suite, les réactions sont choisies au hasard en
+    lançant 1D6 » (when an NR army is formed, e.g. the Volsci War, that army's first choice, if you have several
+    reactions available, must be A; after that the reactions are chosen at random with 1d6). A Volsci army formed
+    in Numa's first turn, the reaction phase with ``pending`` reactions: with two, the first is the army's military
+    reaction and no die is rolled; with one, the d6 of table 6.0 decides it (1: military, 1/6 of the games within 5
+    sigma), die for die the one the stream gives."""
+    n, military = 300, 0
+    for game in range(n):
+        args, scratch, row = set_up(game, 4, 2)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws = scratch[:4]
+        stream = stream_of(SEED, 3000 + game)
+        C.start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, C.W_VOLSCI, event_token(tok, C.EV_VOLSCI), 1)
+        k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_VOLSCI)[0])
+        g[C.G_STAGE], g[C.G_REACTIONS], g[C.G_IMMEDIATE] = C.ST_REACTIONS, pending - 1, 0  # this one counted off
+        die = rng.d6(stream.copy())
+        assert reaction(args, scratch, row, stream) == 0
+        made = ws[k, C.WS_NEW] == 0  # cleared by the army's military reaction only
+        military += made
+        if pending == 1:
+            assert made == (die == 1), game
+    if pending == 2:
+        assert military == n
+    else:
+        assert abs(military / n - 1 / 6) <= five_sigma(1 / 6, n)
+
+
+def war_at_rome(seed, w, army_units):
+    """Numa's campaign just set up with war ``w``'s army at Rome's gates and the royal army in Rome holding
+    ``army_units`` units: (args, scratch, row, k)."""
+    args, scratch, row = set_up(seed, 4, 2)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    event = {C.W_PICENI: C.EV_PICENI, C.W_VOLSCI: C.EV_VOLSCI}[w]
+    C.start_war(stream_of(SEED, seed), city, cost, tok, war, ts, g, cs, ws, row, w, event_token(tok, event), 1)
+    k = int(np.flatnonzero(ws[:, C.WS_WAR] == w)[0])
+    ws[k, C.WS_AT] = cp[C.CP_ROME]
+    g[C.G_ARMY_AT] = cp[C.CP_ROME]
+    army = units_at(tok, ts, C.L_ARMY, 0)
+    for t in army[army_units:]:
+        C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+    assert C.army_units(tok, ts, 0) == army_units
+    return args, scratch, row, k
+
+
+@pytest.mark.parametrize("army_units", [2, 4])
+def test_an_army_that_fights_roman_armies_besieges_rome_whoever_is_inside(army_units):
+    """KoR 6.1: « si la Cité atteinte est Rome, un siège est toujours obligatoire » (if the city reached is Rome, a
+    siege is always obligatory). The Volsci fight the Roman armies they meet (9.2.7.2), but at Rome they besiege it
+    even with Romulus' army inside: with 2 units against their 4 the army stays inside, no battle, and the NR siege is
+    rolled (KOR-A44 mirror_5_5; the Volsci cannot take Rome, so the siege ends there, 9.2.7.2); with 4 units it comes
+    out against them (5.5.1 mirrored), a battle Rome starts (``P_ROMAN_ATTACKER``), not one the Volsci offer."""
+    battles = 0
+    for game in range(20):
+        args, scratch, row, k = war_at_rome(700 + game, C.W_VOLSCI, army_units)
+        (g, cs, ws), pv = scratch[1:4], scratch[5]
+        rome = args[0][C.CP_ROME]
+        assert C.war_units(args[3], scratch[0], k) == 4
+        assert march(args, scratch, row, stream_of(SEED, 750 + game), k) == 0
+        if army_units == 2:
+            assert row[C.M_BATTLES] == 0 and ws[k, C.WS_PASSED] == rome and ws[k, C.WS_AT] == rome
+        else:
+            assert row[C.M_BATTLES] == 1 and pv[C.PROC_BATTLE][C._battle.P_ROMAN_ATTACKER] == 1
+        battles += row[C.M_BATTLES]
+        assert g[C.G_ARMY_AT] == rome and cs[rome, C.CS_ROMAN]
+    assert battles == (20 if army_units == 4 else 0)
+
+
+def gauls_far_away(seed, **options):
+    """Tarquinius Priscus' reign (period 5, turn 13) with the Gallic War just formed at Sena Gallica (9.5.7.3),
+    further from Rome than an army moves in a turn: (args, scratch, row, k)."""
+    args, scratch, row = set_up(seed, 13, 5, **options)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    C.start_war(stream_of(SEED, seed), city, cost, tok, war, ts, g, cs, ws, row, C.W_GALLIC,
+                event_token(tok, C.EV_GALLIC), 1)
+    k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_GALLIC)[0])
+    return args, scratch, row, k
+
+
+def test_a_military_reaction_reaches_the_nearest_enemy_position_however_far():
+    """KoR 6.1: « L'armée NR atteint la position ennemie la plus proche en suivant un itinéraire routier et effectue
+    l'action principalement contre des Cités R » (the NR army reaches the nearest enemy position by road and acts
+    there, mainly against Roman cities); no movement allowance is named. The Gauls, formed at Sena Gallica, attack
+    only Roman cities and armies (9.5.7.3). Their military reaction takes them to the enemy position nearest by road
+    whatever the distance: with no Roman army in the field, Rome (45 half-MP away, more than the 14 MP a turn of
+    5.2), which they besiege; with the royal army at Reate, nearer, they fight it there. Checked against the map: no
+    Roman city or army is nearer by road. Under ``military_reaction = movement_allowance`` they march toward Rome,
+    one road (to the Umbri entry at Narnia), nothing fought."""
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    rome, reate = cmap.index("Rome"), cmap.index("Reate")
+    for game in range(10):
+        for army_at in (rome, reate):
+            args, scratch, row, k = gauls_far_away(40 + game)
+            cost = args[2]
+            ts, g, cs, ws = scratch[:4]
+            start = ws[k, C.WS_AT]
+            g[C.G_ARMY_AT] = army_at
+            if army_at == rome:  # no army to come out: the siege itself
+                for t in units_at(args[3], ts, C.L_ARMY, 0):
+                    C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+            assert cost[0, start, rome] > C.MP_INFANTRY
+            assert military_reaction(args, scratch, row, stream_of(SEED, 60 + game), k) == 0
+            enemy = [c for c in range(len(cmap.cities)) if cs[c, C.CS_ROMAN] or c == army_at]  # 9.5.7.3's targets
+            nearest = min(cost[0, start, c] for c in enemy)
+            if army_at == reate:
+                assert row[C.M_BATTLES] == 1 and cost[0, start, reate] == nearest
+            else:
+                assert row[C.M_BATTLES] == 0 and (ws[k, C.WS_PASSED] == rome or row[C.M_ROME_TAKEN])
+                assert cost[0, start, rome] == nearest
+        args, scratch, row, k = gauls_far_away(40 + game, military_reaction="movement_allowance")
+        ws = scratch[3]
+        assert military_reaction(args, scratch, row, stream_of(SEED, 60 + game), k) == 0
+        assert cmap.cities[ws[k, C.WS_AT]] == "Umbri entry"
+        assert row[C.M_BATTLES] == 0 and ws[k, C.WS_PASSED] == -1
+
+
+def test_an_invasion_army_takes_a_road_longer_than_its_allowance_in_one_move():
+    """KoR 5.2 on the abstract map (data/kor_map README: « Armies between nodes are not modelled: a move ends at a
+    node »; « Two infantry moves are needed from [...] Sena Gallica (22.5) »): the Gauls' first road, Sena Gallica to
+    the Umbri entry, is 14.5 MP, more than the 14 MP of infantry; their march takes it in one move rather than never
+    leaving, and stops there (the next road would pass the allowance); the next march reaches Rome (8 MP more) and
+    besieges it."""
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    args, scratch, row, k = gauls_far_away(7)
+    cost, tok = args[2], args[3]
+    ts, ws = scratch[0], scratch[3]
+    start, entry, rome = ws[k, C.WS_AT], cmap.index("Umbri entry"), cmap.index("Rome")
+    assert cmap.cities[start] == "Sena Gallica" and cost[0, start, entry] == 29 > C.MP_INFANTRY
+    assert (tok[(ts[:, C.TS_LOC] == C.L_WAR) & (ts[:, C.TS_AT] == k), C.TK_KIND] == C.INF).any()
+    for t in units_at(tok, ts, C.L_ARMY, 0):  # no Roman army to come out of Rome: the siege itself
+        C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+    assert march(args, scratch, row, stream_of(SEED, 8), k) == 0
+    assert ws[k, C.WS_AT] == entry
+    march(args, scratch, row, stream_of(SEED, 9), k)
+    assert (ws[k, C.WS_AT] == rome and ws[k, C.WS_PASSED] == rome) or row[C.M_ROME_TAKEN]
+
+
+def ambush(args, scratch, row, stream):
+    cp, city, cost, tok, per, war, pv0, stab = args
+    ts, g, cs, ws = scratch[:4]
+    return C.ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, POLICIES.codes, POLICIES.params, None,
+                    scratch[5], *scratch[7:13], scratch[14], row)
+
+
+@pytest.mark.parametrize("roman_army", [False, True])
+def test_an_ambush_is_made_by_an_nr_army_an_invasion_army_included(roman_army):
+    """KoR 6.4: « Une armée NR sur la carte (même si elle a déjà exécuté une réaction militaire) doit être placée dans
+    une Cité occupée par Rome qui appartenait à l'origine à sa nation » (an NR army on the map, even one that has
+    made a military reaction, is placed in a city Rome holds that was its nation's), executed by « Armées NR avec un
+    Chef » (table 6.0), an army being « deux unités militaires ou plus » led by a leader (glossary). A Volsci army
+    at its entry and Satricum, a Volscian city, Rome's with a garrison: the army is placed in Satricum, reinforced
+    by one Volscian unit, and rolls an NR siege with +1 (6.4 b); with Romulus' army in Satricum, the ambush battle
+    is fought there instead (6.4 c), one battle, no siege. A Latin leader with one unit in Tusculum is no army and
+    makes no ambush on Aricia: the reaction finds no executor (KOR-A42)."""
+    cmap = romesim.scenario("kings_of_rome.campaign").data()[0]
+    satricum, tusculum, aricia = (cmap.index(n) for n in ("Satricum", "Tusculum", "Aricia"))
+    for game in range(12):
+        args, scratch, row, k = war_at_rome(1200 + game, C.W_VOLSCI, 4)
+        cp, city, cost, tok = args[:4]
+        ts, g, cs, ws = scratch[:4]
+        for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_FACE] == C.FACE_NR) &
+                                (tok[:, C.TK_KIND] == C.LEADER)):
+            C.put(ts, t, C.L_OUT, 0, C.FACE_ROMAN)  # no city's army to ambush instead
+        cs[:, C.CS_ROMAN] = 0
+        cs[cp[C.CP_ROME], C.CS_ROMAN] = cs[satricum, C.CS_ROMAN] = 1
+        C.flip_garrisons(tok, ts, satricum, C.FACE_ROMAN)
+        ws[k, C.WS_AT] = ws[k, C.WS_START]
+        g[C.G_ARMY_AT] = satricum if roman_army else cp[C.CP_ROME]
+        units = C.war_units(tok, ts, k)
+        done, err = ambush(args, scratch, row, stream_of(SEED, 1300 + game))
+        assert done and err == 0
+        if roman_army:
+            assert row[C.M_BATTLES] == 1 and scratch[5][C.PROC_BATTLE][C._battle.P_ROMAN_ATTACKER] == 0
+        else:
+            assert row[C.M_BATTLES] == 0
+            assert ws[k, C.WS_AT] == satricum and C.war_units(tok, ts, k) == units + 1
+    args, scratch, row = set_up(1400, 4, 2)
+    cp, city, cost, tok = args[:4]
+    ts, g, cs, ws = scratch[:4]
+    for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_FACE] == C.FACE_NR) &
+                            (tok[:, C.TK_KIND] != C.GARRISON)):
+        C.put(ts, t, C.L_OUT, 0, C.FACE_ROMAN)
+    cs[:, C.CS_ROMAN] = 0
+    cs[cp[C.CP_ROME], C.CS_ROMAN] = cs[aricia, C.CS_ROMAN] = 1
+    latin = np.flatnonzero((tok[:, C.TK_PEOPLE] == C.LATINS) & (tok[:, C.TK_KIND] == C.INF) & (tok[:, C.TK_CODE] == 0))
+    leader = np.flatnonzero((tok[:, C.TK_KIND] == C.LEADER) & (tok[:, C.TK_PEOPLE] == C.LATINS))[0]
+    C.put(ts, leader, C.L_CITY, tusculum, C.FACE_NR)
+    C.put(ts, latin[0], C.L_CITY, tusculum, C.FACE_NR)
+    assert ambush(args, scratch, row, stream_of(SEED, 1401)) == (False, 0)
+    C.put(ts, latin[1], C.L_CITY, tusculum, C.FACE_NR)
+    assert ambush(args, scratch, row, stream_of(SEED, 1401)) == (True, 0)
+
+
+def test_a_failed_gallic_siege_scores_a_vp_for_each_gallic_counter_eliminated():
+    """KoR 9.5.7.3: « Si le siège échoue, le joueur gagne 1 PV pour chaque pion Gaulois éliminé ou capturé » (if the
+    siege fails, the player gains 1 VP for each Gallic counter eliminated or captured). The Gauls at Rome besiege it
+    (6.1) with Romulus' army inside, which comes out (KOR-A44 mirror_5_5); when the sortie holds, Rome scores the
+    battle's own result and one VP more for each Gallic unit the battle eliminated or captured."""
+    held = eliminated = 0
+    for game in range(30):
+        args, scratch, row, k = gauls_far_away(80 + game)
+        ts, g, cs, ws = scratch[:4]
+        brow = scratch[12]
+        rome = args[0][C.CP_ROME]
+        ws[k, C.WS_AT], g[C.G_ARMY_AT] = rome, rome
+        if not C.sallies(args[3], ts, g, 0, C.war_units(args[3], ts, k)):
+            continue
+        vp = g[C.G_VP]
+        assert march(args, scratch, row, stream_of(SEED, 90 + game), k) == 0
+        assert row[C.M_BATTLES] == 1
+        if brow[C._battle.LOSS] == 0:
+            lost = brow[C._battle.NR_LOST] + brow[C._battle.NR_CAPTURED]
+            assert g[C.G_VP] - vp == brow[C._battle.VP] + lost
+            held += 1
+            eliminated += lost
+    assert held > 0 and eliminated > 0

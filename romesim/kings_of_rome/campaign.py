@@ -118,7 +118,7 @@ WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_R
  CP_INVADERS_NOT_EXEMPT, CP_BAD_OMEN_TO_R, CP_END_OF_ACTIONS_NR, CP_VOLSCI_RETURN, CP_OSTIA, CP_INVADERS_BY_SEA,
  CP_INTERCEPTION, CP_INTIMIDATION_NO_ROOM, CP_TREASON_UNITS, CP_ROUT_WALLS, CP_ROUT_PROTECTED,
  CP_NR_WITHDRAWAL, CP_CONTINUATION_REACTIONS, CP_PORSENNA_ANY_BATTLE, CP_WITHDRAWAL_REACTIONS,
- CP_WITHDRAWAL_ASKS, N_CP) = range(51)
+ CP_WITHDRAWAL_ASKS, CP_REACTION_MARCHES, N_CP) = range(52)
 # CP_INTERCEPTION: when the Roman fleet intercepts an invader's fleet (DP-N02), in Campaign.interception's order
 INTERCEPT_EVEN_ODDS, INTERCEPT_ALWAYS, INTERCEPT_NEVER = range(3)
 # CP_COCLES_PREREQUISITE (KOR-A47), in kor_options.csv's order
@@ -1772,7 +1772,7 @@ def roll_units(stream, base, die):
 def start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurrence):
     """An invasion army formed (9.1.8.3 ... 9.7.7.3): its leader and the units its dice give, within the army's
     caps (KOR-A60 max_cavalry_allowed_then_infantry for the Etruscans); the units over the caps stay in the
-    start place as NR units. It must make the first hostile reaction of the turn (6.0)."""
+    start place as NR units. Its first hostile reaction is a military one when more are to come (6.0)."""
     k = -1
     for i in range(MAX_WARS):
         if ws[i, WS_WAR] < 0:
@@ -2728,24 +2728,26 @@ def roman_intimidation(stream, city, cost, cp, tok, ts, cs, g, pv0, codes, param
 @njit(cache=True, apart=True)
 def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, sst, bu, bl, bstat, bg,
              bst, brow, prow, wbuf, row):
-    """One hostile reaction (6.0, table kor_reactions.csv): an invasion army formed this turn makes the first
-    one a military reaction; else a d6: 1 military (6.1), 2-4 revolt (6.2), 5 ambush (6.4), 6 treason (6.3). A
-    reaction no one can execute is a revolt (KOR-A42 revolt; ``lost``: nothing)."""
+    """KoR 6.0, one hostile reaction (table kor_reactions.csv): an invasion army formed this turn makes it a military
+    reaction when more reactions are to come (« le premier choix de cette armée, si vous avez plusieurs réactions
+    disponibles, doit être A »: that army's first choice, if you have several reactions available, must be A);
+    else a d6: 1 military (6.1), 2-4 revolt (6.2), 5 ambush (6.4), 6 treason (6.3). A reaction no one can execute is
+    a revolt (KOR-A42 revolt; ``lost``: nothing)."""
     row[M_REACTIONS] += 1
+    several = (g[G_IMMEDIATE] if g[G_STAGE] == ST_ACTIONS else g[G_REACTIONS]) > 0  # this one already counted off
     k = -1
     for i in range(MAX_WARS):
         if ws[i, WS_WAR] >= 0 and ws[i, WS_NEW]:
             k = i
-    if k >= 0:
-        ws[k, WS_NEW] = 0
-        return march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg,
-                     bst, brow, wbuf, row, k)
+    if k >= 0 and several:
+        return military_reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu,
+                                 bl, bstat, bg, bst, brow, wbuf, row, k)
     die = rng.d6(stream)
     if die == 1:
         for i in range(MAX_WARS):
             if ws[i, WS_WAR] >= 0 and ws[i, WS_LEADER] >= 0:
-                return march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl,
-                             bstat, bg, bst, brow, wbuf, row, i)
+                return military_reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots,
+                                         pv, bu, bl, bstat, bg, bst, brow, wbuf, row, i)
     elif die == 5:
         done, err = ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl,
                            bstat, bg, bst, brow, wbuf, row)
@@ -2830,42 +2832,62 @@ def treason(stream, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow
 @njit(cache=True, apart=True)
 def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
            brow, wbuf, row):
-    """KoR 6.4: an NR army with a leader (a leader with units in a city of his people; proposed: the one nearest a
-    Roman-held city of his people) falls on that city, reinforced by a random unit of its people (from another
-    city on the map, else the general reserve, else the NR container). Roman troops or the army there: the ambush
-    battle (6.4 c; Rome's victory +2 VP, KOR-A44 stack); only a garrison: an NR siege with +1 on the first roll
+    """KoR 6.4: « Une armée NR sur la carte (même si elle a déjà exécuté une réaction militaire) doit être placée dans
+    une Cité occupée par Rome qui appartenait à l'origine à sa nation » (an NR army on the map, even one that has
+    made a military reaction, is placed in a city Rome holds that was its nation's). Table 6.0 has it executed by
+    « Armées NR avec un Chef », an army being two military units or more led by a leader (glossary): an invasion
+    army with its leader, or an NR leader with two units or more in a city. Of those, the one nearest (by road) a
+    Roman-held city of its people falls on it (ties: cities' armies first, then the lowest index), reinforced by a
+    random unit of its people (6.4 a: from a city on the map, else the general reserve, else the NR container).
+    Roman troops with a leader there: the ambush battle (6.4 c; Rome's victory +2 VP, KOR-A44 stack; an invasion
+    army's rout or withdrawal after it, 5.7.11-5.7.13); only a garrison: an NR siege with +1 on the first roll
     (6.4 b). It starts no further reaction. Returns ``(executed, error)``."""
-    best, best_cost, src = -1, 1 << 40, -1
+    best, best_cost, src, k = -1, 1 << 40, -1, -1
     virt = np.zeros(1, np.int64)
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and tok[t, TK_KIND] == LEADER:
             c0 = ts[t, TS_AT]
-            if nr_units_in(tok, ts, c0, virt) == 0:
+            if nr_units_in(tok, ts, c0, virt) < 2:
                 continue
             for c in range(cs.shape[0]):
-                if cs[c, CS_ROMAN] and city[c, CT_PEOPLE] == tok[t, TK_PEOPLE] and cost[0, c0, c] < best_cost:
+                if cs[c, CS_ROMAN] and city[c, CT_PEOPLE] == tok[t, TK_PEOPLE] and 0 <= cost[0, c0, c] < best_cost:
                     best, best_cost, src = c, cost[0, c0, c], t
+    for i in range(MAX_WARS):
+        if ws[i, WS_WAR] >= 0 and ws[i, WS_LEADER] >= 0 and war_units(tok, ts, i) >= 2:
+            for c in range(cs.shape[0]):
+                if cs[c, CS_ROMAN] and city[c, CT_PEOPLE] == war[ws[i, WS_WAR], WR_PEOPLE] and \
+                        0 <= cost[0, ws[i, WS_AT], c] < best_cost:
+                    best, best_cost, src, k = c, cost[0, ws[i, WS_AT], c], ws[i, WS_LEADER], i
     if best < 0:
         return False, 0
-    c0 = ts[src, TS_AT]
-    people = tok[src, TK_PEOPLE]
+    if k >= 0:
+        w = ws[k, WS_WAR]
+        people, c0, nr_loc, nr_at = war[w, WR_PEOPLE], ws[k, WS_AT], L_WAR, k
+        ws[k, WS_AT] = best  # placed in the city
+    else:
+        w = -1
+        people, c0 = tok[src, TK_PEOPLE], ts[src, TS_AT]
+        nr_loc, nr_at = L_CITY, c0
     # 6.4 a: « Renforcée par une unité de sa nationalité prise au hasard, dans l'ordre, sur la carte, dans la
     # réserve ou dans le récipient » (a unit of its people at random, from the map, else the general reserve, else
     # the NR container; a base unit, not an invasion army's)
-    u = pick_on_map(tok, ts, -1, people, c0, stream)
+    u = pick_on_map(tok, ts, -1, people, c0 if k < 0 else -1, stream)
     if u < 0:
         u = pick(tok, ts, L_RESERVE, -1, people, True, 0, stream)
     if u < 0:
         u = pick(tok, ts, L_NR, -1, people, True, 0, stream)
     if u >= 0:
-        put(ts, u, L_CITY, c0, FACE_NR)
+        put(ts, u, nr_loc, nr_at, FACE_NR)
         check_containers(ts, g, row)  # 8.0 a: the reinforcement may have been the NR container's last token
         if g[G_ENDED]:
             return True, 0
     a = army_here(tok, ts, g, best)
     if a >= 0:
         err, won = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
-                         brow, wbuf, row, a, L_CITY, c0, src, people, 0, 0, _battle.MODE_AMBUSH, True)
+                         brow, wbuf, row, a, nr_loc, nr_at, src, people, war[w, WR_INVADER] if k >= 0 else 0, 0,
+                         _battle.MODE_AMBUSH, True)
+        if k >= 0:
+            after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
         return True, err
     garrison, leader = roman_defence(tok, ts, g, cp, best)
     result = nr_siege(stream, garrison, leader, tok[src, TK_ASTUTIA], cp[CP_AMBUSH_DRM])
@@ -2911,20 +2933,90 @@ def is_target(city, cs, tok, ts, g, war, ws, cp, k, c):
 
 
 @njit(cache=True, apart=True)
-def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
-          brow, wbuf, row, k):
-    """6.1 and the wars of 9.1-9.7: invasion army ``k`` moves toward Rome along the cheapest road path, at most
-    its movement allowance (5.2: 14 MP with infantry, 20 without), and stops to fight a Roman army where it
-    meets one (if its war fights Roman armies: 5.7, Rome defending), or to besiege a city its war attacks (NR
-    sieges: KOR-A44 mirror_5_5). Invader results: a romanized city taken -2 IP, Rome taken -5 IP -5 VP (then the
-    army has reached its goal and leaves), a failed siege +1 VP for the Etruscans and Greeks."""
+def engage(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
+           brow, wbuf, row, k, at):
+    """What invasion army ``k`` does at place ``at`` on its way: fight the Roman army standing there, if its war
+    fights Roman armies (5.7, Rome defending; a leader there without units withdraws to Rome), or besiege a city its
+    war attacks (``is_target``; NR sieges: KOR-A44 mirror_5_5). At Rome it besieges, whoever stands inside: 6.1 « si
+    la Cité atteinte est Rome, un siège est toujours obligatoire » (if the city reached is Rome, a siege is always
+    obligatory); the army inside may sally (``war_siege``). Returns ``(acted, error)``."""
     w = ws[k, WS_WAR]
-    rome = cp[CP_ROME]
+    if war[w, WR_FIGHTS_ARMIES] and at != cp[CP_ROME]:
+        a = army_here(tok, ts, g, at)
+        for b in range(MAX_ARMIES):
+            if b != a and army_exists(g, b) and g[G_ARMY_AT + b] == at and army_units(tok, ts, b) == 0:
+                army_home(tok, ts, g, cp, b)  # a leader alone withdraws to Rome
+        if a >= 0:
+            err, won = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg,
+                             bst, brow, wbuf, row, a, L_WAR, k, ws[k, WS_LEADER], war[w, WR_PEOPLE],
+                             war[w, WR_INVADER], 0, _battle.MODE_BATTLE, True)
+            after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
+            return True, err
+    if is_target(city, cs, tok, ts, g, war, ws, cp, k, at):
+        return True, war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl,
+                               bstat, bg, bst, brow, wbuf, row, k, at)
+    return False, 0
+
+
+@njit(cache=True)
+def marching(tok, ts, ws, war, g, row, k):
+    """Whether invasion army ``k`` moves at all: not when it has no unit left (its war ends, beaten), not a
+    Falisci (Capenati) army holding its city past its period."""
     if war_units(tok, ts, k) == 0:
         end_war(tok, war, ts, g, ws, k, True, row)
+        return False
+    return not ws[k, WS_LINGER]
+
+
+@njit(cache=True)
+def nearest_enemy(city, cost, cp, tok, ts, cs, ws, g, war, k):
+    """6.1: « L'armée NR atteint la position ennemie la plus proche en suivant un itinéraire routier » (the NR army
+    reaches the nearest enemy position by road): the nearest place by road (ties: the lowest index) holding a Roman
+    army its war fights, or a city its war attacks (``is_target``: Roman cities and, « si elles sont les plus
+    proches », cities of other peoples it may legally besiege, 9.1-9.7). -1: none within reach."""
+    at = ws[k, WS_AT]
+    rome = cp[CP_ROME]
+    fights = war[ws[k, WS_WAR], WR_FIGHTS_ARMIES]
+    best, best_cost = -1, 1 << 40
+    for c in range(cs.shape[0]):
+        d = cost[0, at, c]
+        if 0 <= d < best_cost and ((fights and c != rome and army_here(tok, ts, g, c) >= 0) or
+                                   is_target(city, cs, tok, ts, g, war, ws, cp, k, c)):
+            best, best_cost = c, d
+    return best
+
+
+@njit(cache=True, apart=True)
+def military_reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat,
+                      bg, bst, brow, wbuf, row, k):
+    """KoR 6.1, a military reaction of invasion army ``k``: it goes by road to the nearest enemy position
+    (``nearest_enemy``, however far) and acts there (``engage``); with none within reach it stays. Under
+    ``military_reaction = movement_allowance`` it marches on Rome as after the reactions (``march``)."""
+    ws[k, WS_NEW] = 0  # its first choice made (6.0)
+    if cp[CP_REACTION_MARCHES]:
+        return march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat,
+                     bg, bst, brow, wbuf, row, k)
+    if not marching(tok, ts, ws, war, g, row, k):
         return 0
-    if ws[k, WS_LINGER]:
-        return 0  # holds its city
+    c = nearest_enemy(city, cost, cp, tok, ts, cs, ws, g, war, k)
+    if c < 0:
+        return 0
+    ws[k, WS_AT] = c
+    return engage(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg,
+                  bst, brow, wbuf, row, k, c)[1]
+
+
+@njit(cache=True, apart=True)
+def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
+          brow, wbuf, row, k):
+    """KoR 5.2, the wars of 9.1-9.7 after the reactions: invasion army ``k`` moves toward Rome along the
+    cheapest road path, at most its movement allowance (5.2: 14 MP with infantry, 20 without) but at least one road,
+    and stops where it fights or besieges (``engage``). Invader results: a romanized city taken -2 IP, Rome taken
+    -5 IP -5 VP (then the army has reached its goal and leaves), a failed siege +1 VP for the Etruscans and
+    Greeks."""
+    w = ws[k, WS_WAR]
+    if not marching(tok, ts, ws, war, g, row, k):
+        return 0
     if w == W_VOLSCI and cp[CP_VOLSCI_RETURN]:
         ws[k, WS_AT] = ws[k, WS_START]  # KOR-A65 return_to_entry_box_each_turn: back after the reactions
         return 0
@@ -2934,29 +3026,20 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, s
             mp = MP_INFANTRY
     at = ws[k, WS_AT]
     spent = 0
-    people = war[w, WR_PEOPLE]
-    leader = ws[k, WS_LEADER]
     while True:
-        if war[w, WR_FIGHTS_ARMIES]:
-            a = army_here(tok, ts, g, at)
-            for b in range(MAX_ARMIES):
-                if b != a and army_exists(g, b) and g[G_ARMY_AT + b] == at and army_units(tok, ts, b) == 0:
-                    army_home(tok, ts, g, cp, b)  # a leader alone withdraws to Rome
-            if a >= 0:
-                err, won = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat,
-                                 bg, bst, brow, wbuf, row, a, L_WAR, k, leader, people, war[w, WR_INVADER], 0,
-                                 _battle.MODE_BATTLE, True)
-                after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
-                return err
-        if is_target(city, cs, tok, ts, g, war, ws, cp, k, at):
-            return war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl,
-                             bstat, bg, bst, brow, wbuf, row, k, at)
+        acted, err = engage(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl,
+                            bstat, bg, bst, brow, wbuf, row, k, at)
+        if acted:
+            return err
         if spent == 0 and cp[CP_INVADERS_BY_SEA]:
             port = landing_port(city, cost, cp, tok, ts, k, at)
             if port >= 0:
                 return sail(stream, city, cp, tok, ts, g, ws, war, pv0, codes, params, slots, pv, row, k, port)
-        nxt = hop_to(cost, at, rome)
-        if nxt < 0 or spent + cost[0, at, nxt] > mp:
+        # a move ends at a place (the abstract map has none between its nodes, data/kor_map README « Armies between
+        # nodes are not modelled: a move ends at a node »): its first road is taken however long, so a road longer
+        # than the allowance (Sena Gallica-Narnia, 14.5 MP) is one move, not a wall
+        nxt = hop_to(cost, at, cp[CP_ROME])
+        if nxt < 0 or (spent > 0 and spent + cost[0, at, nxt] > mp):
             return 0
         spent += cost[0, at, nxt]
         at = nxt
@@ -3223,11 +3306,16 @@ def war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, param
             if err:
                 return err
             after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
-            if ws[k, WS_WAR] != w:
-                return 0  # the besiegers beaten to the last unit, or gone inside walls of their own (5.7.13)
             held = brow[_battle.LOSS] == 0
             if held:
+                # the siege failed; 9.5.7.3 « Si le siège échoue, le joueur gagne 1 PV pour chaque pion Gaulois
+                # éliminé ou capturé » (a failed Gallic siege: +1 VP a Gallic counter eliminated or captured)
                 g[G_VP] += war[w, WR_FAILED_VP]
+                if w == W_GALLIC:
+                    g[G_VP] += brow[_battle.NR_LOST] + brow[_battle.NR_CAPTURED]
+            if ws[k, WS_WAR] != w:
+                return 0  # the besiegers beaten to the last unit, or gone inside walls of their own (5.7.13)
+            if held:
                 ws[k, WS_PASSED] = c
                 return 0
         garrison, lead = roman_defence(tok, ts, g, cp, c)

@@ -34,13 +34,18 @@ from . import pillage as PL
 from . import siege as S
 from . import treason as TR
 
+
+def units(n):
+    return f"{n} unit{'s' if n != 1 else ''}"
+
+
 # the game functions whose events a sentence tells together (a block: the function's call and all it does)
 BLOCKS = frozenset((
     "campaign_setup", "start_period", "draw", "allowance", "decide_action", "roman_action", "post_action",
     "roman_siege", "roman_pillage", "roman_corruption", "roman_intimidation", "fight", "senate_consents", "reaction",
-    "treason", "ambush", "march", "war_siege", "start_war", "end_war", "end_of_turn", "mission_losses",
-    "mission_failed", "decide_army", "decide_garrison", "decide_loss", "decide_retreat", "decide_excess",
-    "greek_excess",
+    "treason", "ambush", "military_reaction", "march", "war_siege", "start_war", "end_war", "end_of_turn",
+    "mission_losses", "mission_failed", "decide_army", "decide_garrison", "decide_loss", "decide_retreat",
+    "decide_excess", "greek_excess",
     "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_march", "alba_siege", "cocles", "map_conflicts",
     "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle", "port_interception",
     "diarchy", "office_fate", "after_battle", "decide_advance", "post_advance", "advance", "battle_action",
@@ -276,7 +281,7 @@ class CampaignNarrator(Narrator):
             new = [int(ws[k, C.WS_WAR]) for k in range(C.MAX_WARS) if ws[k, C.WS_WAR] >= 0 and ws[k, C.WS_NEW]]
             read.update(new_war=new[-1] if new else -1, immediate=int(g[C.G_STAGE] == C.ST_ACTIONS),
                         fallback_lost=int(local["cp"][C.CP_REACTION_FALLBACK_LOST]))
-        elif name in ("march", "end_war", "after_battle", "withdraw_inside_walls"):
+        elif name in ("military_reaction", "march", "end_war", "after_battle", "withdraw_inside_walls"):
             ws, k = local["ws"], int(local["k"])
             read.update(k=k, war=int(ws[k, C.WS_WAR]), place=int(ws[k, C.WS_AT]), leader=int(ws[k, C.WS_LEADER]),
                         units=int(C.war_units(tok, ts, k)), token=int(ws[k, C.WS_TOKEN]))
@@ -353,8 +358,8 @@ class CampaignNarrator(Narrator):
             end["done"] = int(executed)
             if executed:
                 end.update(city=int(local["best"]), origin=int(local["c0"]), leader=int(local["src"]),
-                           reinforcement=int(local["u"]), fought=int("won" in local))
-        elif name == "march":
+                           reinforcement=int(local["u"]), fought=int("won" in local), war=int(local["w"]))
+        elif name in ("military_reaction", "march"):
             ws, k = local["ws"], int(local["k"])
             end.update(place=int(ws[k, C.WS_AT]), gone=int(ws[k, C.WS_WAR] < 0))
         elif name == "after_battle":
@@ -968,18 +973,18 @@ class _Story:
         children = [child.name for child in block.children]
         when = " (at once, KOR-A2)" if c.get("immediate") else ""
         dice = self.dice(block, ("reaction",))
-        if c.get("new_war", -1) >= 0:
-            text = f"the new {self.war(c['new_war'])} makes it: it marches (6.0, 6.1)"
+        if c.get("new_war", -1) >= 0 and not dice:
+            text = f"the new {self.war(c['new_war'])} makes it a military reaction, more reactions to come (6.0)"
         elif dice:
             d = dice[0].value
             text = f"d6 = {d}, {REACTIONS.get(d, '?')}"
             if d in (1, 5):
                 ambush = next((child for child in block.children if child.name == "ambush"), None)
-                executed = "march" in children if d == 1 else \
+                executed = "military_reaction" in children if d == 1 else \
                     ambush is not None and self.end(ambush.first).get("done")
                 if not executed:
                     text += (": no invasion army with a leader" if d == 1 else
-                             ": no NR leader with troops near a Roman city of his people")
+                             ": no NR army with a leader and a Roman city of its people")
                     text += ", a revolt instead (KOR-A42)" if "draw" in children else ", nothing happens (KOR-A42)"
             if d in (2, 3, 4):
                 text += ": one token drawn from NR"
@@ -1017,9 +1022,10 @@ class _Story:
             falls = any(c == end["city"] and not roman for c, roman in end.get("cities", []))
             how = (f"only a garrison defends: {self.nr_siege(block)}: {self.place(end['city'])} "
                    f"{'falls' if falls else 'holds'} (6.4 b){self.points(self.ctx(at), end)}")
-        self.say(block.first, f"Ambush: {self.counter(end['leader'])} leads his troops from "
-                 f"{self.place(end['origin'])} against {self.place(end['city'])}{reinforced}; {how} [KoR 6.4].",
-                 block.steps)
+        city, origin, leader = self.place(end["city"]), self.place(end["origin"]), self.counter(end["leader"])
+        who = f"the {self.war(end['war'])} under {leader} is placed in {city} (from {origin})" \
+            if end.get("war", -1) >= 0 else f"{leader} leads his troops from {origin} against {city}"
+        self.say(block.first, f"Ambush: {who}{reinforced}; {how} [KoR 6.4].", block.steps)
 
     def nr_siege(self, block):
         """The NR siege rolls among ``block``'s events (KOR-A44 mirror_5_5): against what, the dice, the result."""
@@ -1037,21 +1043,32 @@ class _Story:
         return (f"NR siege against {', '.join(a for a in against if a) or 'no defender'}{bonus} "
                 f"[{self.rows[at].rule}]: {self.rolls(dice) or 'no roll'}, {result}")
 
-    def tell_march(self, block):
+    def tell_army_move(self, block, told_by, moved, stayed):
+        """An invasion army's move in one line: ``moved(from, to)`` or ``stayed(place)``; silent when its child block
+        ``told_by`` tells it."""
         at = self.anchor(block)
         c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
-        if not c or any(child.name == "sail" for child in block.children):
+        if not c or any(child.name == told_by for child in block.children):
             self.say(block.first, "", block.steps)
             return
-        army = self.war(c["war"])
+        army = f"The {self.war(c['war'])}"
         if not c.get("units"):
-            text = f"The {army} has no unit left"
+            text = f"{army} has no unit left"
         elif end.get("place", c["place"]) != c["place"]:
-            text = f"The {army} ({c['units']} units) marches from {self.place(c['place'])} to " \
-                   f"{self.place(end['place'])}"
+            text = f"{army} ({units(c['units'])}) {moved(self.place(c['place']), self.place(end['place']))}"
         else:
-            text = f"The {army} ({c['units']} units) stays at {self.place(c['place'])}"
+            text = f"{army} ({units(c['units'])}) {stayed(self.place(c['place']))}"
         self.say(block.first, text + f"{rule_tag(self.rows[at].rule)}.", block.steps)
+
+    def tell_military_reaction(self, block):
+        # under military_reaction = movement_allowance the march tells it
+        acted = any(child.name in ("fight", "war_siege") for child in block.children)
+        self.tell_army_move(block, "march", lambda a, b: f"goes by road from {a} to {b}, the nearest enemy position",
+                            lambda a: f"acts at {a}, the nearest enemy position" if acted else
+                            f"finds no enemy position by road from {a}")
+
+    def tell_march(self, block):
+        self.tell_army_move(block, "sail", lambda a, b: f"marches from {a} to {b}", lambda a: f"stays at {a}")
 
     def ships(self, ships):
         return f"{len(ships)} ship{'s' if len(ships) > 1 else ''} of Virtus " + \
@@ -1064,7 +1081,7 @@ class _Story:
             self.say(block.first, "", block.steps)
             return
         landed = "it is lost at sea with its ship" if end.get("gone") else f"it lands at {self.place(end['place'])}"
-        self.say(block.first, f"The {self.war(c['war'])} ({c['units']} units) sails from {self.place(c['place'])} "
+        self.say(block.first, f"The {self.war(c['war'])} ({units(c['units'])}) sails from {self.place(c['place'])} "
                  f"for {self.place(c['port'])} on {self.ships(c['ships'])}: {landed}, which ends its move"
                  f"{rule_tag(self.rows[at].rule)}.", block.steps)
 
@@ -1138,7 +1155,7 @@ class _Story:
         text = (f"The {name} War begins: at {self.place(end['start'])}, {leader}{self.army_size(end['army'])} "
                 f"({self.rolls(dice) + ': ' if dice else ''}{inf} infantry, {cav} cavalry rolled")
         text += f"; over the caps {self.counters(left)} stay there" if left else ""
-        text += "); it makes the first hostile reaction of the turn (6.0)"
+        text += "); its first hostile reaction is military when more are to come (6.0)"
         text += f", and {extra} more" if extra > 0 else ""
         self.say(block.first, text + rule_tag(self.rows[at].rule) + ".", block.steps)
 

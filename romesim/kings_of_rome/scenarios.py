@@ -1161,6 +1161,12 @@ class Campaign(Scenario):
     invaders_by_sea: bool = param(True, doc="an Etruscan or Greek army with ships sails from its port to the port "
                                             "nearest Rome its fleet reaches (\"they may go by land and/or sea\"); "
                                             "false: they march by land", rule="9.5.7.4, 9.6.7.2, 5.8")
+    military_reaction: str = param("nearest_enemy", choices=("nearest_enemy", "movement_allowance"),
+                                   doc="how far an invasion army goes in a military reaction: by road to the nearest "
+                                       "enemy position, however far, and acts there (« L'armée NR atteint la "
+                                       "position ennemie la plus proche en suivant un itinéraire routier »); "
+                                       "movement_allowance: its movement allowance toward Rome, as its war's march "
+                                       "after the reactions", rule="6.1")
     interception: str = param("even_odds", choices=("even_odds", "always", "never"),
                               doc="when the Roman fleet intercepts an invader's fleet it can reach (DP-N02): when its "
                                   "ships expect as many hits a round as the invader's (at evenly drawn targets), "
@@ -1312,6 +1318,7 @@ class Campaign(Scenario):
         cp[_C.CP_PORSENNA_ANY_BATTLE] = self.porsenna_kill_scope == "any_battle_while_porsenna_on_map"
         cp[_C.CP_WITHDRAWAL_REACTIONS] = self.orphan_reaction_line_owner in ("preventive_withdrawal", "both")
         cp[_C.CP_WITHDRAWAL_ASKS] = self.withdrawal_converts_to_siege == "roman_option"
+        cp[_C.CP_REACTION_MARCHES] = self.military_reaction == "movement_allowance"
         city = np.zeros((n, _C.CT_SEA + n), np.int64)
         city[:, _C.CT_PEOPLE] = cmap.people
         if self.falerii_people == "latin":  # KOR-A48: Falerii in 3.5's Latin group, not the Rasna one
