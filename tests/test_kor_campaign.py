@@ -1166,6 +1166,29 @@ def test_bad_omen_back_to_the_r_container_still_costs_the_action():
         assert allowances[0] == allowances[1] - 1
 
 
+@pytest.mark.parametrize("disposal", ["stay_on_map", "back_to_r_container"])
+def test_a_bad_omen_drawn_in_the_action_phase_or_after_it_costs_an_action(disposal):
+    """KoR 9.5.7.1: « Le mauvais présage a pour effet de supprimer l'une des actions disponibles pour le joueur » (the
+    Bad Omen takes away one of the player's available actions). Drawn from NR during the action phase (a revolt's
+    draw at once, KOR-A2), it takes one of the actions left: 3 become 2; drawn in the reactions at the phase's end,
+    when none is left, it takes one of the next turn's allowance (the same dice give one action fewer)."""
+    allowances = {}
+    for stage in (C.ST_ACTIONS, C.ST_REACTIONS, None):
+        args, scratch, row = set_up(101, 13, 5, bad_omen_disposal=disposal)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws = scratch[:4]
+        g[C.G_STAGE], g[C.G_ACTIONS] = C.ST_ACTIONS if stage is None else stage, 3
+        if stage is not None:
+            C.apply_event(stream_of(SEED, 102), cp, city, cost, tok, war, ts, g, cs, ws, *PLAIN, row,
+                          event_token(tok, C.EV_OMEN), False)
+        assert g[C.G_ACTIONS] == (2 if stage == C.ST_ACTIONS else 3)
+        g[C.G_TURN] += 1
+        C.allowance(stream_of(SEED, 103), cp, tok, per, ts, g)
+        allowances[stage] = g[C.G_ACTIONS]
+    assert allowances[C.ST_REACTIONS] == allowances[None] - 1
+    assert allowances[C.ST_ACTIONS] == allowances[None]  # lost already, in the turn it was drawn
+
+
 @pytest.mark.parametrize("fill", ["max_cavalry_allowed_then_infantry", "infantry_first"])
 def test_etruscan_army_takes_its_units_as_kor_a60_says(fill):
     """KOR-A60 (9.5.7.4): 3 units and the leader, cavalry fewer than infantry; ``max_cavalry_allowed_then_infantry``
@@ -1418,14 +1441,15 @@ def test_roman_fleet_intercepts_with_the_naval_battles_exact_odds():
 def test_royal_army_intercepts_the_enemy_ships_in_port_before_landing():
     """KoR 9.4.7.1: « Il est cependant possible d'intercepter les navires ennemis dans le port AVANT de débarquer »
     (it is possible, though, to intercept the enemy ships in the port BEFORE landing). The royal army (three units
-    and the King) sails from Antium to Kaieta (15 sea hexes; 31 half-MP by road, beyond 28), where the Etruscan
-    army stands with one ship of Virtus 2; one Roman ship of Virtus 3 carries it. DP-N02 ``even_odds`` fights (4
-    faces against 3). The naval battle of ``kings_of_rome.naval``, exact there: Rome wins with 43/108 and lands;
-    the Roman ship sinks with 43/72 and the army with it (KOR-A41 eliminated_c4: its units to the general reserve,
-    the Interrex for the King, KOR-A38); undecided after three rounds (1/216), « les deux forces se retirent dans le
-    port ami le plus proche »: the army lands in the Roman port nearest Kaieta. ``interception = never`` lands."""
+    and the King) sails from Ostia to Kaieta (22 sea hexes; the road made longer than a move, ``sea_only``), where
+    the Etruscan army stands with one ship of Virtus 2; one Roman ship of Virtus 3 carries it. DP-N02 ``even_odds``
+    fights (4 faces against 3). The naval battle of ``kings_of_rome.naval``, exact there: Rome wins with 43/108 and
+    lands; the Roman ship sinks with 43/72 and the army with it (KOR-A41 eliminated_c4: its units to the general
+    reserve, the Interrex for the King, KOR-A38); undecided after three rounds (1/216), « les deux forces se
+    retirent dans le port ami le plus proche »: the army lands in the Roman port nearest Kaieta. ``interception =
+    never`` lands. The ships go back to Ostia after the landing."""
     cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
-    antium, kaieta = cmap.index("Antium"), cmap.index("Kaieta")
+    ostia, kaieta = cmap.index("Ostia"), cmap.index("Kaieta")
     exact = romesim.exact(romesim.scenario("kings_of_rome.naval", roman=[3], nr=[2])).exact_values
     p_won, p_sunk = float(exact["p_win"]), float(exact["roman_ships_lost"])
     assert (exact["p_win"], exact["roman_ships_lost"]) == (F(43, 108), F(43, 72))
@@ -1434,19 +1458,20 @@ def test_royal_army_intercepts_the_enemy_ships_in_port_before_landing():
         args, scratch, row, stream, k = war_at_sea(game, C.W_ETRUSCAN)
         cp, city, cost, tok, per, war = args[:6]
         ts, g, cs, ws = scratch[:4]
+        sea_only(cost, ostia, kaieta)
         assert ws[k, C.WS_AT] == kaieta
         ships = np.flatnonzero(tok[:, C.TK_KIND] == C.SHIP)
         roman = [t for t in ships if tok[t, C.TK_PEOPLE] == C.ROMAN and tok[t, C.TK_VIRTUS] == 3][0]
         two = [t for t in ships if tok[t, C.TK_PEOPLE] == C.ETRUSCANS and tok[t, C.TK_VIRTUS] == 2][0]
         for t in ships:
             C.put(ts, t, C.L_ASIDE, 0, C.FACE_ROMAN)
-        C.put(ts, roman, C.L_FLEET, antium, C.FACE_ROMAN)
+        C.put(ts, roman, C.L_FLEET, ostia, C.FACE_ROMAN)
         C.put(ts, two, C.L_WAR, k, C.FACE_NR)
         army = np.flatnonzero(ts[:, C.TS_LOC] == C.L_ARMY)
         for t in army[3:]:
             C.put(ts, t, C.L_ROME, 0, C.FACE_ROMAN)
         king = g[C.G_COMMANDER]
-        g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP], g[C.G_OMEN] = antium, 3, 5, C.OMEN_NONE
+        g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP], g[C.G_OMEN] = ostia, 3, 5, C.OMEN_NONE
         assert C.army_mp(tok, ts, 0) == C.MP_INFANTRY and ts[king, C.TS_LOC] != C.L_OUT
         ip, vp = g[C.G_IP], g[C.G_VP]
         C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, scratch[4])
@@ -1461,68 +1486,82 @@ def test_royal_army_intercepts_the_enemy_ships_in_port_before_landing():
             assert (g[C.G_IP], g[C.G_VP]) == (ip - 2, vp - 2)
         elif ts[two, C.TS_LOC] == C.L_ASIDE:  # the Etruscan ship sank: the army lands
             won += 1
-            assert g[C.G_ARMY_AT] == kaieta and ts[roman, C.TS_AT] == kaieta
+            assert g[C.G_ARMY_AT] == kaieta and ts[roman, C.TS_AT] == ostia
             assert (ts[army[:3], C.TS_LOC] == C.L_ARMY).all() and (g[C.G_IP], g[C.G_VP]) == (ip - 2 + 2, vp + 1)
         else:  # undecided: back to the nearest port Rome holds, or Ostia, Rome's own
             retired += 1
             friendly = [d for d in range(len(cmap.cities)) if d != kaieta and cmap.port[d]
                         and (cs[d, C.CS_ROMAN] or cmap.people[d] == cmap.people[cp[C.CP_ROME]])]
-            nearest = min(friendly + [antium], key=lambda d: (cmap.sea_cost[kaieta, d], d))
-            assert g[C.G_ARMY_AT] == nearest == ts[roman, C.TS_AT] and ts[two, C.TS_LOC] == C.L_WAR
+            nearest = min(friendly + [ostia], key=lambda d: (cmap.sea_cost[kaieta, d], d))
+            assert g[C.G_ARMY_AT] == nearest and ts[roman, C.TS_AT] == ostia and ts[two, C.TS_LOC] == C.L_WAR
     assert abs(won / n - p_won) < five_sigma(p_won, n)
     assert abs(sunk / n - p_sunk) < five_sigma(p_sunk, n)
     assert abs(retired / n - 1 / 216) < five_sigma(1 / 216, n)
     args, scratch, row, stream, k = war_at_sea(0, C.W_ETRUSCAN, interception="never")
     cp, city, cost, tok, per, war = args[:6]
     ts, g, cs, ws = scratch[:4]
+    sea_only(cost, ostia, kaieta)
     for t in np.flatnonzero((tok[:, C.TK_KIND] == C.SHIP) & (tok[:, C.TK_PEOPLE] == C.ROMAN)):
-        C.put(ts, t, C.L_FLEET, antium, C.FACE_ROMAN)
-    g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP] = antium, 3, 5
+        C.put(ts, t, C.L_FLEET, ostia, C.FACE_ROMAN)
+    g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP] = ostia, 3, 5
     C.roman_action(stream, city, cost, cp, tok, per, war, *args[6:], *PLAIN, ts, g, cs, ws, *scratch[5:], row,
                    1 + kaieta)
     assert g[C.G_ARMY_AT] == kaieta and row[C.M_NAVAL_BATTLES] == 0
 
 
-def test_royal_army_sails_from_the_fleets_port():
-    """KoR 9.4.7.1 and 5.8: « L'embarquement et le mouvement naval sont automatiques, mais le joueur consomme une
-    action » (embarking and the voyage cost one action), 2 IP for carrying troops, « Les navires peuvent
-    transporter jusqu'à trois unités plus un chef » (three units and a leader a ship), 25 sea hexes, « Il n'est pas
-    possible de débarquer et d'effectuer d'autres actions » (landing ends the action: no operation follows, even
-    under KOR-A1 combined), no landing in a Rasna port during an Etruscan war (a) nor in a Greek port during the
-    Greek war (b). Played through DP-K01 on a constructed position: the army (5 units) and the two Roman ships in
-    Antium; Cumae is 24 sea hexes away and 42 half-MP by road, beyond the army's 28."""
+def sea_only(cost, a, b):
+    """Places ``a`` and ``b`` of a constructed map joined by sea only, as far as an army's move goes: their road made
+    longer than any army's allowance (on the abstract map every port a fleet reaches from Ostia is within a move)."""
+    cost[:, a, b] = cost[:, b, a] = C.MP_CAVALRY + 1
+
+
+def test_royal_army_sails_from_ostia():
+    """KoR 9.4.7.1 and 5.8: « Procédures d'embarquement et de débarquement : l'armée à embarquer doit atteindre ou se
+    trouver à Ostia. L'embarquement et le mouvement naval sont automatiques, mais le joueur consomme une action »
+    (the army to embark must reach or be at Ostia; embarking and the voyage cost one action), 2 IP for carrying
+    troops, « Les navires peuvent transporter jusqu'à trois unités plus un chef » (three units and a leader a ship),
+    25 sea hexes, « Il n'est pas possible de débarquer et d'effectuer d'autres actions » (landing ends the action: no
+    operation follows, even under KOR-A1 combined), no landing in a Rasna port during an Etruscan war (a) nor in a
+    Greek port during the Greek war (b). Played through DP-K01 on a constructed position: the army (5 units) and
+    the two Roman ships in Ostia, Tarquinia (13 sea hexes) and Kaieta (22) joined to it by sea only; Cumae is 32
+    sea hexes away. Landed, the army cannot sail on from Kaieta, and the ships are back in Ostia."""
     cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
-    antium, tarquinia, cumae, cosa = (cmap.index(c) for c in ("Antium", "Tarquinia", "Cumae", "Cosa"))
+    ostia, tarquinia, kaieta, cumae = (cmap.index(c) for c in ("Ostia", "Tarquinia", "Kaieta", "Cumae"))
     args, scratch, row = set_up(21, 13, 5, action_accounting="combined")
     cp, city, cost, tok, per, war = args[:6]
     ts, g, cs, ws, dstate = scratch[:5]
+    for port in (tarquinia, kaieta):
+        sea_only(cost, ostia, port)
     for t in np.flatnonzero((tok[:, C.TK_KIND] == C.SHIP) & (tok[:, C.TK_PEOPLE] == C.ROMAN)):
-        C.put(ts, t, C.L_FLEET, antium, C.FACE_ROMAN)
-    g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP] = antium, 3, 5
+        C.put(ts, t, C.L_FLEET, ostia, C.FACE_ROMAN)
+    g[C.G_ARMY_AT], g[C.G_ACTIONS], g[C.G_IP] = ostia, 3, 5
     assert len(np.flatnonzero(ts[:, C.TS_LOC] == C.L_ARMY)) == 5
 
     def by_sea(place):
         C.post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate)
         return dstate[C.kc(place, C.KC_SEA)] == 1 and C.action_legal(dstate, 1 + place)
 
-    assert by_sea(tarquinia) and by_sea(cumae) and not by_sea(cosa)  # Antium-Cosa: 27 sea hexes
+    assert by_sea(tarquinia) and by_sea(kaieta) and not by_sea(cumae)
     ws[0, C.WS_WAR] = C.W_ETRUSCAN
-    assert not by_sea(tarquinia) and by_sea(cumae)
+    assert not by_sea(tarquinia) and by_sea(kaieta)
     ws[0, C.WS_WAR] = C.W_DANAI
-    assert by_sea(tarquinia) and not by_sea(cumae)
+    assert by_sea(tarquinia) and not C.roman_may_land(city, ws, cumae)
     ws[0, C.WS_WAR] = -1
+    assert C.roman_may_land(city, ws, cumae)
     g[C.G_IP] = 1
-    assert not by_sea(cumae)
+    assert not by_sea(kaieta)
     g[C.G_IP] = 5
     C.roman_action(stream_of(SEED, 22), city, cost, cp, tok, per, war, *args[6:], *PLAIN, ts, g, cs, ws,
-                   *scratch[5:], row, 1 + cumae)
-    assert g[C.G_ARMY_AT] == cumae and g[C.G_IP] == 3 and g[C.G_ACTIONS] == 2 and g[C.G_MOVED] == 0
+                   *scratch[5:], row, 1 + kaieta)
+    assert g[C.G_ARMY_AT] == kaieta and g[C.G_IP] == 3 and g[C.G_ACTIONS] == 2 and g[C.G_MOVED] == 0
     assert row[C.M_SEA_MOVES] == 1
-    assert ((ts[:, C.TS_LOC] == C.L_FLEET) & (ts[:, C.TS_AT] == cumae)).sum() == 2
-    assert by_sea(antium)
+    assert ((ts[:, C.TS_LOC] == C.L_FLEET) & (ts[:, C.TS_AT] == ostia)).sum() == 2
+    assert not by_sea(ostia) and not by_sea(tarquinia)  # not from Kaieta: from Ostia only
+    g[C.G_ARMY_AT] = ostia
+    assert by_sea(kaieta)
     for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_RESERVE) & (tok[:, C.TK_KIND] == C.INF))[:2]:
         C.put(ts, t, C.L_ARMY, 0, C.FACE_ROMAN)  # 7 units: more than two ships carry
-    assert not by_sea(antium)
+    assert not by_sea(kaieta)
 
 
 def test_royal_army_goes_around_a_held_falerii_or_must_attack_it():

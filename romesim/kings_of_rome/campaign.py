@@ -1314,10 +1314,16 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, 
         g[G_BRIDGE] = 1  # 9.4.7.2: stays on the Rome map from either container
         put(ts, t, L_OUT, 0, FACE_ROMAN)
     elif code == EV_OMEN:
-        # 9.5.7.1 (KOR-A58 stay_on_map): Good Omen from R, Bad Omen from NR (one action lost this turn)
+        # 9.5.7.1 (KOR-A58 stay_on_map): Good Omen from R, Bad Omen from NR, « Le mauvais présage a pour effet de
+        # supprimer l'une des actions disponibles pour le joueur » (it takes away one of the player's available
+        # actions): drawn before the action phase, one of the turn's allowance; during it (a reaction's draw at
+        # once, KOR-A2), one of the actions left; after it (the reactions at its end), one of the next turn's
         g[G_OMEN_DRAWN] = 1
         if not roman:
-            g[G_BAD_OMEN_TURN] = g[G_TURN]
+            if g[G_STAGE] == ST_ACTIONS:
+                g[G_ACTIONS] = max(g[G_ACTIONS] - 1, 0)
+            else:
+                g[G_BAD_OMEN_TURN] = g[G_TURN] + (g[G_STAGE] > ST_ACTIONS)
         if not roman and cp[CP_BAD_OMEN_TO_R]:
             put(ts, t, L_R, 0, FACE_ROMAN)  # KOR-A58 back_to_r_container: the action lost, no omen on the map
         else:
@@ -2415,8 +2421,9 @@ def post_action(city, cost, tok, ts, cs, ws, g, cp, per, dstate):
         dstate[kc(c, KC_PEOPLE)] = city[c, CT_PEOPLE]
         dstate[kc(c, KC_ALLOWED)] = war_allowed(per, g, cp, city[c, CT_PEOPLE])
         dstate[kc(c, KC_ENTRY)] = city[c, CT_ENTRY]
-    # 5.8, 9.4.7.1: the army sails from the port where the Roman fleet is, three units a ship, for 2 IP
-    if not pinned and ships > 0 and inf + cav <= 3 * ships and g[G_IP] >= 2:
+    # 5.8, 9.4.7.1: « l'armée à embarquer doit atteindre ou se trouver à Ostia » (the army to embark must reach or
+    # be at Ostia), where the Roman fleet is, three units a ship, for 2 IP
+    if not pinned and at == cp[CP_OSTIA] and ships > 0 and inf + cav <= 3 * ships and g[G_IP] >= 2:
         for c in range(n):
             dstate[kc(c, KC_SEA)] = c != at and 0 < city[at, CT_SEA + c] <= SHIP_MP and roman_may_land(city, ws, c)
     city_ops(city, tok, ts, cs, ws, g, cp, per, at, inf, cav, dstate[K_OPS:K_OPS + N_OPS])
@@ -3886,10 +3893,10 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params
         row[M_ACTIONS] += 1
         road = cost[held_homes(cp, tok, ts, ws), at, c]
         if road < 0 or road > army_mp(tok, ts, a):
-            # 5.8, 9.4.7.1: by sea (legal checked the fleet, the port and the IP); "L'embarquement et le mouvement
-            # naval sont automatiques, mais le joueur consomme une action", the transport costs 2 IP, and "il n'est
-            # pas possible de débarquer et d'effectuer d'autres actions": the landing ends the action, after the
-            # enemy ships in the port may be intercepted (port_interception)
+            # 5.8, 9.4.7.1: by sea from Ostia (legal checked the fleet, the port and the IP); "L'embarquement et le
+            # mouvement naval sont automatiques, mais le joueur consomme une action", the transport costs 2 IP, and
+            # "il n'est pas possible de débarquer et d'effectuer d'autres actions": the landing ends the action,
+            # after the enemy ships in the port may be intercepted (port_interception)
             for t in range(ts.shape[0]):
                 if ts[t, TS_LOC] == L_FLEET and ts[t, TS_AT] == at:
                     ts[t, TS_AT] = c
@@ -3897,7 +3904,13 @@ def roman_action(stream, city, cost, cp, tok, per, war, pv0, stab, codes, params
             row[M_SEA_MOVES] += 1
             g[G_ACTIONS] -= 1
             g[G_MOVED] = 0
-            return port_interception(stream, city, cp, tok, ts, g, cs, ws, pv0, codes, params, slots, pv, row, at, c)
+            err = port_interception(stream, city, cp, tok, ts, g, cs, ws, pv0, codes, params, slots, pv, row, at, c)
+            # the army landed, the ships go back to their port, Ostia (5.8 « Les flottes Romaines extraites du
+            # récipient sont placées à Ostia »), where the next army embarks
+            for t in range(ts.shape[0]):
+                if ts[t, TS_LOC] == L_FLEET:
+                    ts[t, TS_AT] = cp[CP_OSTIA]
+            return err
         # 5.2: along roads and tracks, within the allowance (checked by legal)
         # KOR-A1: each move is an action (separate); combined, a move and the operation after it are one, paid
         # by the operation, a move followed by another move by that next move

@@ -106,7 +106,7 @@ def _picked(frame, value):
 
 def _flags(g):
     return {"omen": int(g[C.G_OMEN]), "bridge": int(g[C.G_BRIDGE]), "stop": int(g[C.G_STOP_ACTIONS]),
-            "extra": int(g[C.G_EXTRA_R_DRAWS]), "ostia": int(g[C.G_OSTIA_BACK])}
+            "extra": int(g[C.G_EXTRA_R_DRAWS]), "ostia": int(g[C.G_OSTIA_BACK]), "stage": int(g[C.G_STAGE])}
 
 
 def _moves(before, ts):
@@ -723,8 +723,11 @@ class _Story:
         if after.get("extra", 0) > before.get("extra", 0):
             notes.append(f"{after['extra'] - before.get('extra', 0)} extra R draws (KOR-A63)")
         if after.get("omen") != before.get("omen"):
+            stage = after.get("stage", C.ST_DRAW_NR)
+            lost = "one action fewer this turn" if stage < C.ST_ACTIONS else \
+                "one of the actions left is lost" if stage == C.ST_ACTIONS else "one action fewer next turn"
             notes.append({C.OMEN_GOOD: "the Good Omen is on the map (9.5.7.1)",
-                          C.OMEN_BAD: "the Bad Omen: one action fewer this turn (9.5.7.1)"}.get(
+                          C.OMEN_BAD: f"the Bad Omen: {lost} (9.5.7.1)"}.get(
                 after.get("omen"), "the omen leaves play (9.5.7.2)"))
         if after.get("bridge") != before.get("bridge"):
             notes.append("the Sublicius Bridge stands (9.4.7.2)" if after.get("bridge") else
