@@ -262,3 +262,12 @@ def test_an_invasion_armys_ambush_is_told_with_where_it_is_placed(whole):
     placed = [s.text for s in sentences if s.text.startswith("Ambush: the ") and " army under " in s.text]
     assert placed and all(" is placed in " in t and " (from " in t and t.endswith("[KoR 6.4].") for t in placed)
     assert all("(6.4 b)" in t or "(6.4 c)" in t for t in placed)
+
+
+def test_an_etruscan_army_stopped_by_another_nr_army_is_told(whole):
+    """KoR 9.5.7.4 in a whole campaign (seed 11): « Si la route est bloquée par des armées NR, l'armée Étrusque doit
+    s'arrêter »; the military reaction's line names the enemy position it made for and the place where it stopped."""
+    texts = [s.text for s in whole(11).sentences()]
+    stopped = [t for t in texts if "behind another NR army (9.5.7.4)" in t]
+    assert stopped and all(t.startswith("The Etruscan army") for t in stopped)
+    assert any(", the nearest enemy position, and stops at " in t for t in stopped)

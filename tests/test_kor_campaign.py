@@ -2581,3 +2581,70 @@ def test_a_failed_gallic_siege_scores_a_vp_for_each_gallic_counter_eliminated():
             held += 1
             eliminated += lost
     assert held > 0 and eliminated > 0
+
+
+def war_siege(args, scratch, row, stream, k, c):
+    cp, city, cost, tok, per, war, pv0, stab = args
+    ts, g, cs, ws, dstate, pv, sst, bu, bl, bstat, bg, bst, brow, prow, wbuf = scratch
+    return C.war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, POLICIES.codes, POLICIES.params, None,
+                       pv, bu, bl, bstat, bg, bst, brow, wbuf, row, k, c)
+
+
+@pytest.mark.parametrize("w", [C.W_ETRUSCAN, C.W_VOLSCI])
+def test_a_failed_etruscan_siege_falls_back_and_comes_again(w):
+    """KoR 9.5.7.4: « S'ils perdent, ils reculent d'une case et le joueur gagne 1 PV » (if they lose, they fall back
+    one hex and the player gains 1 VP; 9.7.7.3 likewise). On the abstract map the hex back is still the city's place:
+    an Etruscan army whose siege of Nomentum (a Sabine city Rome holds) fails scores Rome its VP and is not past the
+    city, so its next move toward Rome besieges it again. Another war (the Volsci) goes on past the city it failed to
+    take (no VP)."""
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    nomentum = cmap.index("Nomentum")
+    failed = again = 0
+    for game in range(40):
+        args, scratch, row, stream, k = war_at_sea(500 + game, C.W_ETRUSCAN, 3)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws = scratch[:4]
+        if w == C.W_VOLSCI:
+            C.end_war(tok, war, ts, g, ws, k, False, row)
+            C.start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, event_token(tok, C.EV_VOLSCI), 1)
+            k = int(np.flatnonzero(ws[:, C.WS_WAR] == w)[0])
+        cs[nomentum, C.CS_ROMAN] = 1
+        C.flip_garrisons(tok, ts, nomentum, C.FACE_ROMAN)
+        ws[k, C.WS_AT] = nomentum
+        vp = g[C.G_VP]
+        assert war_siege(args, scratch, row, stream, k, nomentum) == 0
+        if not cs[nomentum, C.CS_ROMAN]:
+            continue  # taken
+        failed += 1
+        assert g[C.G_VP] == vp + (w == C.W_ETRUSCAN)
+        assert ws[k, C.WS_PASSED] == (-1 if w == C.W_ETRUSCAN else nomentum)
+        vp = g[C.G_VP]
+        march(args, scratch, row, stream, k)
+        if w == C.W_ETRUSCAN:  # besieged again: taken, or failed again (+1 VP), without moving
+            assert ws[k, C.WS_AT] == nomentum
+            assert not cs[nomentum, C.CS_ROMAN] or g[C.G_VP] == vp + 1
+            again += 1
+        else:
+            assert ws[k, C.WS_AT] != nomentum
+    assert failed > 0 and again == (failed if w == C.W_ETRUSCAN else 0)
+
+
+def test_an_etruscan_army_stops_behind_another_nr_army():
+    """KoR 9.5.7.4: « Si la route est bloquée par des armées NR, l'armée Étrusque doit s'arrêter et attendre que
+    l'armée NR se déplace » (if the road is blocked by NR armies, the Etruscan army must stop and wait until the NR
+    army moves). The third Etruscan war at Vetulonia, its road to Rome through Cosa: a Volsci army standing at Cosa
+    stops both its march and its military reaction at Vetulonia; gone, the Etruscans pass Cosa."""
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    vetulonia, cosa = cmap.index("Vetulonia"), cmap.index("Cosa")
+    for move in (march, military_reaction):
+        for blocker in (True, False):
+            args, scratch, row, stream, k = war_at_sea(600, C.W_ETRUSCAN, 3)
+            cp, city, cost, tok, per, war = args[:6]
+            ts, g, cs, ws = scratch[:4]
+            assert ws[k, C.WS_AT] == vetulonia and C.hop_to(cost, vetulonia, cp[C.CP_ROME]) == cosa
+            C.start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, C.W_VOLSCI, event_token(tok, C.EV_VOLSCI),
+                        1)
+            v = int(np.flatnonzero(ws[:, C.WS_WAR] == C.W_VOLSCI)[0])
+            ws[v, C.WS_AT] = cosa if blocker else ws[v, C.WS_START]
+            assert move(args, scratch, row, stream, k) == 0
+            assert (ws[k, C.WS_AT] == vetulonia) == blocker, (move.__name__, blocker)

@@ -2976,6 +2976,19 @@ def marching(tok, ts, ws, war, g, row, k):
 
 
 @njit(cache=True)
+def blocked(tok, ts, ws, k, c):
+    """Whether an Etruscan army ``k`` must stop before place ``c``: « Si la route est bloquée par des armées NR,
+    l'armée Étrusque doit s'arrêter et attendre que l'armée NR se déplace » (9.5.7.4: if the road is blocked by NR
+    armies, the Etruscan army must stop and wait until the NR army moves): another invasion army stands there."""
+    if ws[k, WS_WAR] != W_ETRUSCAN:
+        return False
+    for i in range(MAX_WARS):
+        if i != k and ws[i, WS_WAR] >= 0 and ws[i, WS_AT] == c and war_units(tok, ts, i) > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def nearest_enemy(city, cost, cp, tok, ts, cs, ws, g, war, k):
     """6.1: « L'armée NR atteint la position ennemie la plus proche en suivant un itinéraire routier » (the NR army
     reaches the nearest enemy position by road): the nearest place by road (ties: the lowest index) holding a Roman
@@ -3008,6 +3021,13 @@ def military_reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, code
     c = nearest_enemy(city, cost, cp, tok, ts, cs, ws, g, war, k)
     if c < 0:
         return 0
+    at = ws[k, WS_AT]
+    while at != c:
+        nxt = hop_to(cost, at, c)
+        if blocked(tok, ts, ws, k, nxt):
+            ws[k, WS_AT] = at
+            return 0  # it waits behind the NR army (9.5.7.4)
+        at = nxt
     ws[k, WS_AT] = c
     return engage(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg,
                   bst, brow, wbuf, row, k, c)[1]
@@ -3018,9 +3038,9 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, s
           brow, wbuf, row, k):
     """KoR 5.2, the wars of 9.1-9.7 after the reactions: invasion army ``k`` moves toward Rome along the
     cheapest road path, at most its movement allowance (5.2: 14 MP with infantry, 20 without) but at least one road,
-    and stops where it fights or besieges (``engage``). Invader results: a romanized city taken -2 IP, Rome taken
-    -5 IP -5 VP (then the army has reached its goal and leaves), a failed siege +1 VP for the Etruscans and
-    Greeks."""
+    and stops where it fights or besieges (``engage``), an Etruscan army also behind another NR army (``blocked``).
+    Invader results: a romanized city taken -2 IP, Rome taken -5 IP -5 VP (then the army has reached its goal and
+    leaves), a failed siege +1 VP for the Etruscans and Greeks."""
     w = ws[k, WS_WAR]
     if not marching(tok, ts, ws, war, g, row, k):
         return 0
@@ -3046,7 +3066,7 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, s
         # nodes are not modelled: a move ends at a node »): its first road is taken however long, so a road longer
         # than the allowance (Sena Gallica-Narnia, 14.5 MP) is one move, not a wall
         nxt = hop_to(cost, at, cp[CP_ROME])
-        if nxt < 0 or (spent > 0 and spent + cost[0, at, nxt] > mp):
+        if nxt < 0 or (spent > 0 and spent + cost[0, at, nxt] > mp) or blocked(tok, ts, ws, k, nxt):
             return 0
         spent += cost[0, at, nxt]
         at = nxt
@@ -3288,6 +3308,15 @@ def sallies(tok, ts, g, a, besiegers):
     return besiegers > 0 and inf + cav >= besiegers and min(inf, max_inf) + min(cav, max_cav) >= 3
 
 
+@njit(cache=True)
+def siege_failed(ws, k, c):
+    """Invasion army ``k``'s siege of ``c`` failed: it goes on past ``c`` (``is_target`` spares the city it passed),
+    but the Etruscans fall back and come again: « S'ils perdent, ils reculent d'une case » (9.5.7.4, 9.7.7.3: if they
+    lose, they fall back one hex); on the abstract map that hex is still ``c``'s place, and their next move toward
+    Rome besieges ``c`` again."""
+    ws[k, WS_PASSED] = -1 if ws[k, WS_WAR] == W_ETRUSCAN else c
+
+
 @njit(cache=True, apart=True)
 def war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
               brow, wbuf, row, k, c):
@@ -3323,7 +3352,7 @@ def war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, param
             if ws[k, WS_WAR] != w:
                 return 0  # the besiegers beaten to the last unit, or gone inside walls of their own (5.7.13)
             if held:
-                ws[k, WS_PASSED] = c
+                siege_failed(ws, k, c)
                 return 0
         garrison, lead = roman_defence(tok, ts, g, cp, c)
         result = nr_siege(stream, garrison, lead, astutia, 0)
@@ -3345,7 +3374,7 @@ def war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, param
             return 0
         if not falls:
             g[G_VP] += war[w, WR_FAILED_VP]
-        ws[k, WS_PASSED] = c
+        siege_failed(ws, k, c)
         return 0
     lead = nr_leader_in(tok, ts, c)
     result = nr_siege(stream, garrison_value(tok, ts, c, FACE_NR), tok[lead, TK_VIRTUS] if lead >= 0 else 0,

@@ -361,7 +361,7 @@ class CampaignNarrator(Narrator):
                            reinforcement=int(local["u"]), fought=int("won" in local), war=int(local["w"]))
         elif name in ("military_reaction", "march"):
             ws, k = local["ws"], int(local["k"])
-            end.update(place=int(ws[k, C.WS_AT]), gone=int(ws[k, C.WS_WAR] < 0))
+            end.update(place=int(ws[k, C.WS_AT]), gone=int(ws[k, C.WS_WAR] < 0), target=int(local.get("c", -1)))
         elif name == "after_battle":
             ws, k = local["ws"], int(local["k"])
             end.update(place=int(ws[k, C.WS_AT]), gone=int(ws[k, C.WS_WAR] < 0), routed=int(ws[k, C.WS_ROUTED]))
@@ -1065,9 +1065,18 @@ class _Story:
 
     def tell_military_reaction(self, block):
         # under military_reaction = movement_allowance the march tells it
+        at = self.anchor(block)
+        target = self.end(at).get("target", -1) if at is not None else -1
         acted = any(child.name in ("fight", "war_siege") for child in block.children)
-        self.tell_army_move(block, "march", lambda a, b: f"goes by road from {a} to {b}, the nearest enemy position",
-                            lambda a: f"acts at {a}, the nearest enemy position" if acted else
+
+        def moved(a, b):
+            if acted or target < 0 or self.place(target) == b:
+                return f"goes by road from {a} to {b}, the nearest enemy position"
+            return (f"goes by road from {a} toward {self.place(target)}, the nearest enemy position, and stops at {b} "
+                    f"behind another NR army (9.5.7.4)")
+
+        self.tell_army_move(block, "march", moved, lambda a: f"acts at {a}, the nearest enemy position" if acted else
+                            f"waits at {a} behind another NR army (9.5.7.4)" if target >= 0 else
                             f"finds no enemy position by road from {a}")
 
     def tell_march(self, block):
