@@ -2515,12 +2515,14 @@ def test_an_ambush_is_made_by_an_nr_army_an_invasion_army_included(roman_army):
     une Cité occupée par Rome qui appartenait à l'origine à sa nation » (an NR army on the map, even one that has
     made a military reaction, is placed in a city Rome holds that was its nation's), executed by « Armées NR avec un
     Chef » (table 6.0), an army being « deux unités militaires ou plus » led by a leader (glossary). A Volsci army
-    at its entry and Satricum, a Volscian city, Rome's with a garrison: the army is placed in Satricum, reinforced
-    by one Volscian unit, and rolls an NR siege with +1 (6.4 b); with Romulus' army in Satricum, the ambush battle
-    is fought there instead (6.4 c), one battle, no siege. A Latin leader with one unit in Tusculum is no army and
+    at its entry and Satricum, a Volscian city, Rome's with three garrisons: the army is placed in Satricum, reinforced
+    by one Volscian unit, and rolls an NR siege with +1 (6.4 b), the city held worth +2 VP (« Si le joueur Romain
+    sort victorieux de l'embuscade, il gagne 2 PV »); with Romulus' army in Satricum, the ambush battle is fought
+    there instead (6.4 c), one battle, no siege. A Latin leader with one unit in Tusculum is no army and
     makes no ambush on Aricia: the reaction finds no executor (KOR-A42)."""
     cmap = romesim.scenario("kings_of_rome.campaign").data()[0]
     satricum, tusculum, aricia = (cmap.index(n) for n in ("Satricum", "Tusculum", "Aricia"))
+    held = 0
     for game in range(12):
         args, scratch, row, k = war_at_rome(1200 + game, C.W_VOLSCI, 4)
         cp, city, cost, tok = args[:4]
@@ -2530,10 +2532,12 @@ def test_an_ambush_is_made_by_an_nr_army_an_invasion_army_included(roman_army):
             C.put(ts, t, C.L_OUT, 0, C.FACE_ROMAN)  # no city's army to ambush instead
         cs[:, C.CS_ROMAN] = 0
         cs[cp[C.CP_ROME], C.CS_ROMAN] = cs[satricum, C.CS_ROMAN] = 1
+        for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_RESERVE) & (tok[:, C.TK_KIND] == C.GARRISON))[:2]:
+            C.put(ts, t, C.L_CITY, satricum, C.FACE_ROMAN)  # a garrison strong enough to hold now and then
         C.flip_garrisons(tok, ts, satricum, C.FACE_ROMAN)
         ws[k, C.WS_AT] = ws[k, C.WS_START]
         g[C.G_ARMY_AT] = satricum if roman_army else cp[C.CP_ROME]
-        units = C.war_units(tok, ts, k)
+        units, vp = C.war_units(tok, ts, k), g[C.G_VP]
         done, err = ambush(args, scratch, row, stream_of(SEED, 1300 + game))
         assert done and err == 0
         if roman_army:
@@ -2541,6 +2545,10 @@ def test_an_ambush_is_made_by_an_nr_army_an_invasion_army_included(roman_army):
         else:
             assert row[C.M_BATTLES] == 0
             assert ws[k, C.WS_AT] == satricum and C.war_units(tok, ts, k) == units + 1
+            held += cs[satricum, C.CS_ROMAN]
+            # « Si le joueur Romain sort victorieux de l'embuscade, il gagne 2 PV »: the siege failed, +2 VP
+            assert g[C.G_VP] == vp + (2 if cs[satricum, C.CS_ROMAN] else 0)
+    assert roman_army or 0 < held < 12  # the siege both fails and succeeds in these games
     args, scratch, row = set_up(1400, 4, 2)
     cp, city, cost, tok = args[:4]
     ts, g, cs, ws = scratch[:4]

@@ -2848,7 +2848,8 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, 
     random unit of its people (6.4 a: from a city on the map, else the general reserve, else the NR container).
     Roman troops with a leader there: the ambush battle (6.4 c; Rome's victory +2 VP, KOR-A44 stack; an invasion
     army's rout or withdrawal after it, 5.7.11-5.7.13); only a garrison: an NR siege with +1 on the first roll
-    (6.4 b). It starts no further reaction. Returns ``(executed, error)``."""
+    (6.4 b), and the city held, Rome victorious from the ambush, +2 VP. It starts no further reaction. Returns
+    ``(executed, error)``."""
     best, best_cost, src, k = -1, 1 << 40, -1, -1
     virt = np.zeros(1, np.int64)
     for t in range(ts.shape[0]):
@@ -2902,6 +2903,8 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, 
                        and garrison_value(tok, ts, best, FACE_ROMAN) == 0):
         city_falls(tok, ts, cs, g, cp, best, True)
         row[M_CITIES_LOST] += 1
+    else:
+        g[G_VP] += 2  # « Si le joueur Romain sort victorieux de l'embuscade, il gagne 2 PV »: the city held
     return True, 0
 
 
