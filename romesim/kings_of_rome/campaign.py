@@ -1374,11 +1374,9 @@ def tatius(stream, cp, tok, ts, g):
         kind = CAV if k == 2 else INF
         u = pick(tok, ts, L_RESERVE, kind, SABINES, True, 0, stream)
         if u < 0:
-            in_r = 0
+            in_r, in_nr = 0, 0
             for t in range(ts.shape[0]):
                 in_r += matches(tok, ts, t, L_R, kind, SABINES, True, 0)
-            in_nr = 0
-            for t in range(ts.shape[0]):
                 in_nr += matches(tok, ts, t, L_NR, kind, SABINES, True, 0)
             if in_r + in_nr > 0:
                 from_r = rng.dn(stream, in_r + in_nr) <= in_r
@@ -2998,13 +2996,15 @@ def nearest_enemy(city, cost, cp, tok, ts, cs, ws, g, war, k):
     army its war fights, or a city its war attacks (``is_target``: Roman cities and, « si elles sont les plus
     proches », cities of other peoples it may legally besiege, 9.1-9.7). -1: none within reach."""
     at = ws[k, WS_AT]
-    rome = cp[CP_ROME]
-    fights = war[ws[k, WS_WAR], WR_FIGHTS_ARMIES]
+    armies = 0  # the places of the Roman armies its war fights (with units; not Rome, besieged instead), a bitmask
+    if war[ws[k, WS_WAR], WR_FIGHTS_ARMIES]:
+        for a in range(MAX_ARMIES):
+            if army_exists(g, a) and g[G_ARMY_AT + a] != cp[CP_ROME] and army_units(tok, ts, a) > 0:
+                armies |= 1 << g[G_ARMY_AT + a]
     best, best_cost = -1, 1 << 40
     for c in range(cs.shape[0]):
         d = cost[0, at, c]
-        if 0 <= d < best_cost and ((fights and c != rome and army_here(tok, ts, g, c) >= 0) or
-                                   is_target(city, cs, tok, ts, g, war, ws, cp, k, c)):
+        if 0 <= d < best_cost and ((armies >> c) & 1 or is_target(city, cs, tok, ts, g, war, ws, cp, k, c)):
             best, best_cost = c, d
     return best
 
@@ -3025,7 +3025,7 @@ def military_reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, code
     if c < 0:
         return 0
     at = ws[k, WS_AT]
-    while at != c:
+    while ws[k, WS_WAR] == W_ETRUSCAN and at != c:  # only an Etruscan army waits behind another on its road
         nxt = hop_to(cost, at, c)
         if blocked(tok, ts, ws, k, nxt):
             ws[k, WS_AT] = at
