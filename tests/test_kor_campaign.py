@@ -1640,10 +1640,11 @@ def test_the_player_forms_the_royal_army_in_rome():
 def test_a_roman_garrison_drawn_joins_the_city_the_player_chooses():
     """4.1.1 (DP-K05): a Roman garrison drawn from R joins a Roman city, Rome aside, whose garrison stays within 3
     points. Two romanized cities, one with a garrison of 1 and one with none, a third with 2: a garrison of 2 may
-    go to the first two only; the default puts it with the weakest, ``strongest`` with the other. It is asked when
-    the draw is over; with no such city the garrison goes to the general reserve."""
+    go to the first two only; the default, ``strongest``, puts it with the strongest garrison it fits in (one city
+    made hard to take: +0.029 [+0.019, +0.039] in ``p_win`` over ``weakest``, notebook 07), ``weakest`` with the
+    other. It is asked when the draw is over; with no such city the garrison goes to the general reserve."""
     chosen = {}
-    for bot in ("weakest", "strongest", None):
+    for bot in ("weakest", "strongest", "default", None):
         args, scratch, row = set_up(121)
         game_arrays = (*args, *scratch, row)
         cp, city, cost, tok, per, war = args[:6]
@@ -1673,10 +1674,10 @@ def test_a_roman_garrison_drawn_joins_the_city_the_player_chooses():
         allowed = {c for c in range(cp[C.CP_CITIES]) if dstate[C.kd(c, C.KD_ALLOWED)]}
         assert allowed == {places[0], places[1]}
         assert [dstate[C.kd(c, C.KD_ROMAN_GARRISON)] for c in places] == [0, 1, 2]
-        chosen[bot] = answer(stream, C.P_GARRISON, game_arrays, {"garrison": bot})
+        chosen[bot] = answer(stream, C.P_GARRISON, game_arrays, None if bot == "default" else {"garrison": bot})
         assert list(ts[drawn]) == [C.L_CITY, chosen[bot], C.FACE_ROMAN] and g[C.G_DRAWN] == 0
         assert not dstate[C.D_HEADER:C.D_UNITS].any()
-    assert chosen == {"weakest": places[0], "strongest": places[1]}
+    assert chosen == {"weakest": places[0], "strongest": places[1], "default": places[1]}
 
 
 USER_BOTS = """
@@ -1707,7 +1708,7 @@ def places(state):
 
 
 def garrison(state, params, stream):
-    return min(places(state), key=lambda c: state[S.roman_garrison + c])
+    return max(places(state), key=lambda c: state[S.roman_garrison + c])  # the default, strongest: the first of equals
 
 
 def loss(state, params, stream):
@@ -2502,6 +2503,30 @@ def test_an_invasion_army_takes_a_road_longer_than_its_allowance_in_one_move():
     assert (ws[k, C.WS_AT] == rome and ws[k, C.WS_PASSED] == rome) or row[C.M_ROME_TAKEN]
 
 
+def latin_country(seed, **options):
+    """Numa's reign (period 2, turn 4) with no NR leader or unit on the map, Rome holding Rome and Aricia only, and
+    the royal army away at Ostia (no sortie): (args, scratch, row, latin units, Latin leaders)."""
+    args, scratch, row = set_up(seed, 4, 2, **options)
+    cp, city, cost, tok = args[:4]
+    ts, g, cs, ws = scratch[:4]
+    for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_FACE] == C.FACE_NR) &
+                            (tok[:, C.TK_KIND] != C.GARRISON)):
+        C.put(ts, t, C.L_OUT, 0, C.FACE_ROMAN)
+    cs[:, C.CS_ROMAN] = 0
+    aricia = romesim.scenario("kings_of_rome.campaign").data()[0].index("Aricia")
+    cs[cp[C.CP_ROME], C.CS_ROMAN] = cs[aricia, C.CS_ROMAN] = 1
+    g[C.G_ARMY_AT] = cp[C.CP_OSTIA]
+    latin = np.flatnonzero((tok[:, C.TK_PEOPLE] == C.LATINS) & np.isin(tok[:, C.TK_KIND], (C.INF, C.CAV)) &
+                           (tok[:, C.TK_CODE] == 0))
+    leaders = np.flatnonzero((tok[:, C.TK_KIND] == C.LEADER) & (tok[:, C.TK_PEOPLE] == C.LATINS) &
+                             (tok[:, C.TK_CODE] == C.LD_OTHER))
+    return args, scratch, row, latin, leaders
+
+
+def in_nr(ts):
+    return int((ts[:, C.TS_LOC] == C.L_NR).sum())
+
+
 def ambush(args, scratch, row, stream):
     cp, city, cost, tok, per, war, pv0, stab = args
     ts, g, cs, ws = scratch[:4]
@@ -2521,7 +2546,7 @@ def test_an_ambush_is_made_by_an_nr_army_an_invasion_army_included(roman_army):
     there instead (6.4 c), one battle, no siege. A Latin leader with one unit in Tusculum is no army and
     makes no ambush on Aricia: the reaction finds no executor (KOR-A42)."""
     cmap = romesim.scenario("kings_of_rome.campaign").data()[0]
-    satricum, tusculum, aricia = (cmap.index(n) for n in ("Satricum", "Tusculum", "Aricia"))
+    satricum, tusculum = (cmap.index(n) for n in ("Satricum", "Tusculum"))
     held = 0
     for game in range(12):
         args, scratch, row, k = war_at_rome(1200 + game, C.W_VOLSCI, 4)
@@ -2549,17 +2574,9 @@ def test_an_ambush_is_made_by_an_nr_army_an_invasion_army_included(roman_army):
             # « Si le joueur Romain sort victorieux de l'embuscade, il gagne 2 PV »: the siege failed, +2 VP
             assert g[C.G_VP] == vp + (2 if cs[satricum, C.CS_ROMAN] else 0)
     assert roman_army or 0 < held < 12  # the siege both fails and succeeds in these games
-    args, scratch, row = set_up(1400, 4, 2)
-    cp, city, cost, tok = args[:4]
-    ts, g, cs, ws = scratch[:4]
-    for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_FACE] == C.FACE_NR) &
-                            (tok[:, C.TK_KIND] != C.GARRISON)):
-        C.put(ts, t, C.L_OUT, 0, C.FACE_ROMAN)
-    cs[:, C.CS_ROMAN] = 0
-    cs[cp[C.CP_ROME], C.CS_ROMAN] = cs[aricia, C.CS_ROMAN] = 1
-    latin = np.flatnonzero((tok[:, C.TK_PEOPLE] == C.LATINS) & (tok[:, C.TK_KIND] == C.INF) & (tok[:, C.TK_CODE] == 0))
-    leader = np.flatnonzero((tok[:, C.TK_KIND] == C.LEADER) & (tok[:, C.TK_PEOPLE] == C.LATINS))[0]
-    C.put(ts, leader, C.L_CITY, tusculum, C.FACE_NR)
+    args, scratch, row, latin, leaders = latin_country(1400)
+    ts = scratch[0]
+    C.put(ts, leaders[0], C.L_CITY, tusculum, C.FACE_NR)
     C.put(ts, latin[0], C.L_CITY, tusculum, C.FACE_NR)
     assert ambush(args, scratch, row, stream_of(SEED, 1401)) == (False, 0)
     C.put(ts, latin[1], C.L_CITY, tusculum, C.FACE_NR)
@@ -2656,3 +2673,236 @@ def test_an_etruscan_army_stops_behind_another_nr_army():
             ws[v, C.WS_AT] = cosa if blocker else ws[v, C.WS_START]
             assert move(args, scratch, row, stream, k) == 0
             assert (ws[k, C.WS_AT] == vetulonia) == blocker, (move.__name__, blocker)
+
+
+@pytest.mark.parametrize("by", ["any_nr_army", "invasion_army"])
+def test_a_leader_with_two_units_in_a_city_makes_the_military_reaction(by):
+    """KoR 6.0-6.1: table 6.0 gives the military reaction (d6 = 1) to « Armée NR avec un Chef » and the glossary
+    calls an army « deux unités militaires ou plus » (two military units or more), led by a leader; nothing limits
+    it to the armies of 9.x. With no invasion army on the map, a Latin leader with two Latin units in Tusculum leads
+    them out: they go by road to the nearest enemy position (« L'armée NR atteint la position ennemie la plus proche
+    en suivant un itinéraire routier », checked against the map: the nearest of Rome and Aricia) and besiege it,
+    and no token is drawn. With one unit he is no army: the reaction is a revolt (KOR-A42), here step 2's draw (no
+    free unit to gather). Under ``military_reaction_by = invasion_army`` a d6 of 1 is always that revolt."""
+    cmap = romesim.scenario("kings_of_rome.campaign").data()[0]
+    tusculum = cmap.index("Tusculum")
+    seen = set()
+    for game in range(60):
+        units = 1 + game % 2
+        args, scratch, row, latin, leaders = latin_country(1500 + game, military_reaction_by=by, revolt="draw")
+        cp, city, cost, tok = args[:4]
+        ts, g, cs, ws = scratch[:4]
+        C.put(ts, leaders[0], C.L_CITY, tusculum, C.FACE_NR)
+        for t in latin[:units]:
+            C.put(ts, t, C.L_CITY, tusculum, C.FACE_NR)
+        stream = stream_of(SEED, 1600 + game)
+        die = rng.d6(stream.copy())
+        if die != 1:
+            continue
+        seen.add(units)
+        before = in_nr(ts)
+        assert reaction(args, scratch, row, stream) == 0
+        if units == 2 and by == "any_nr_army":
+            k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.RAISED + C.LATINS)[0])
+            assert row[C.M_ARMIES_RAISED] == 1 and in_nr(ts) == before
+            assert ws[k, C.WS_LEADER] == leaders[0] and ts[leaders[0], C.TS_LOC] == C.L_WAR
+            assert C.war_units(tok, ts, k) == 2 and C.units_with(tok, ts, tusculum, C.LATINS) == 0
+            roman = [c for c in np.flatnonzero(cs[:, C.CS_ROMAN]) if cost[0, tusculum, c] >= 0]
+            nearest = min(roman, key=lambda c: (cost[0, tusculum, c], c))
+            assert ws[k, C.WS_AT] == nearest and ws[k, C.WS_PASSED] == nearest  # it besieged it and goes on
+        else:
+            assert row[C.M_ARMIES_RAISED] == 0 and (ws[:, C.WS_WAR] < 0).all()
+            assert in_nr(ts) == before - 1  # the revolt's draw
+            assert ts[leaders[0], C.TS_LOC] == C.L_CITY
+    assert seen == {1, 2}
+
+
+@pytest.mark.parametrize("revolt", ["gather_then_draw", "draw"])
+def test_a_revolt_gathers_free_units_to_a_leader_before_it_draws(revolt):
+    """KoR 6.2: « l'une des opérations suivantes peut être exécutée (la séquence exprime la priorité) : 1) vous pouvez
+    déplacer des unités libres sur la carte vers l'un de leurs chefs (s'il y en a un sur la carte) pour créer une
+    armée [...] 2) Un jeton est extrait du récipient NR » (one of the following, the order being the priority: 1)
+    move free units on the map toward one of their leaders, if one is on the map, to create an army; 2) a token
+    drawn from NR). A Latin leader alone in Tusculum, Latin units in Gabii and Lanuvium, and a second Latin leader
+    with his army of two in Tibur: a revolt (d6 2-4) brings the two free units to Tusculum, an army, and draws
+    nothing; the units with their leader in Tibur are not free and stay. Again: both leaders have their armies, so
+    step 2 draws. Under ``revolt = draw`` every revolt draws."""
+    cmap = romesim.scenario("kings_of_rome.campaign").data()[0]
+    tusculum, gabii, lanuvium, tibur = (cmap.index(n) for n in ("Tusculum", "Gabii", "Lanuvium", "Tibur"))
+    revolts = 0
+    for game in range(20):
+        args, scratch, row, latin, leaders = latin_country(1700 + game, revolt=revolt)
+        cp, city, cost, tok = args[:4]
+        ts, g, cs, ws = scratch[:4]
+        C.put(ts, leaders[0], C.L_CITY, tusculum, C.FACE_NR)
+        C.put(ts, leaders[1], C.L_CITY, tibur, C.FACE_NR)
+        for t, c in zip(latin[:4], (gabii, lanuvium, tibur, tibur)):
+            C.put(ts, t, C.L_CITY, c, C.FACE_NR)
+        stream = stream_of(SEED, 1800 + game)
+        if rng.d6(stream.copy()) not in (2, 3, 4):
+            continue
+        revolts += 1
+        before = in_nr(ts)
+        assert reaction(args, scratch, row, stream) == 0
+        assert (ts[latin[2:4], C.TS_AT] == tibur).all()
+        if revolt == "draw":
+            assert in_nr(ts) == before - 1 and row[C.M_REVOLTS_GATHERED] == 0
+            assert ts[latin[0], C.TS_AT] == gabii and ts[latin[1], C.TS_AT] == lanuvium
+            continue
+        assert in_nr(ts) == before and row[C.M_REVOLTS_GATHERED] == 1
+        assert (ts[latin[:2], C.TS_LOC] == C.L_CITY).all() and (ts[latin[:2], C.TS_AT] == tusculum).all()
+        assert (ts[latin[:2], C.TS_FACE] == C.FACE_NR).all()
+        # the second revolt: no leader can be made an army any more
+        again = stream_of(SEED, 1900 + game)
+        while rng.d6(again.copy()) not in (2, 3, 4):
+            rng.d6(again)
+        assert reaction(args, scratch, row, again) == 0
+        assert in_nr(ts) == before - 1 and row[C.M_REVOLTS_GATHERED] == 1
+    assert revolts > 0
+
+
+def raised_army(seed, at, units):
+    """A Latin leader's army raised in Tusculum (``raise_city_army``) and standing at place ``at`` with ``units``
+    units: (args, scratch, row, k, the leader)."""
+    cmap = romesim.scenario("kings_of_rome.campaign").data()[0]
+    args, scratch, row, latin, leaders = latin_country(seed)
+    cp, city, cost, tok = args[:4]
+    ts, g, cs, ws = scratch[:4]
+    tusculum = cmap.index("Tusculum")
+    C.put(ts, leaders[0], C.L_CITY, tusculum, C.FACE_NR)
+    for t in latin[:2]:
+        C.put(ts, t, C.L_CITY, tusculum, C.FACE_NR)
+    k = C.raise_city_army(cost, cp, tok, ts, ws, row)
+    assert k >= 0 and ws[k, C.WS_WAR] == C.RAISED + C.LATINS and ws[k, C.WS_TOKEN] == -1
+    ws[k, C.WS_AT] = at
+    for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_WAR) & (ts[:, C.TS_AT] == k) &
+                            np.isin(tok[:, C.TK_KIND], (C.INF, C.CAV)))[units:]:
+        C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+    return args, scratch, row, k, leaders[0]
+
+
+def test_a_raised_army_goes_back_into_nr_at_the_periods_end_and_makes_no_march():
+    """KoR 7.3: « Tous les chefs et unités NR présents sur la carte sont remis dans le récipient NR » (all NR leaders
+    and units on the map go back into the NR container): a raised army at Aricia on Numa's last turn (period 2 ends
+    at turn 6) goes into NR, leader and units, and its slot is free; it has no war token to send anywhere. Before
+    that, the march after the reactions (5.2, the wars of 9.x) leaves it where it is."""
+    cmap = romesim.scenario("kings_of_rome.campaign").data()[0]
+    aricia = cmap.index("Aricia")
+    args, scratch, row, k, leader = raised_army(2000, aricia, 2)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    assert C.wars_march(stream_of(SEED, 2001), city, cost, cp, tok, ts, cs, ws, g, war, args[6], *PLAIN, scratch[5],
+                        *scratch[7:13], scratch[14], row) == 0
+    assert ws[k, C.WS_WAR] == C.RAISED + C.LATINS and ws[k, C.WS_AT] == aricia and ws[k, C.WS_PASSED] == -1
+    args, scratch, row, k, leader = raised_army(2002, aricia, 2)
+    ts, g, cs, ws = scratch[:4]
+    members = np.flatnonzero((ts[:, C.TS_LOC] == C.L_WAR) & (ts[:, C.TS_AT] == k))
+    assert len(members) == 3
+    g[C.G_TURN] = per[2, C.PR_LAST]
+    C.period_end(stream_of(SEED, 2003), city, cp, tok, per, war, ts, cs, ws, g, row)
+    assert ws[k, C.WS_WAR] == -1
+    assert (ts[members, C.TS_LOC] == C.L_NR).all() and (ts[members, C.TS_FACE] == C.FACE_NR).all()
+    assert row[C.M_WARS_BEATEN] == 0
+
+
+def test_a_raised_army_without_units_or_leader_shelters_in_a_friendly_city():
+    """KoR 5.7.11 and 6.2. Beaten to its last unit, a raised army's leader retreats to « les Cités amies les plus
+    proches » (the nearest friendly city, 5.7.11's general retreat): inside the walls of the nearest Latin city Rome
+    does not hold, the army gone. A raised army whose leader fell is free units: a revolt with no Latin leader on
+    the map to gather them shelters them « dans les murs d'une Cité amie » (6.2 step 1) and draws nothing."""
+    cmap = romesim.scenario("kings_of_rome.campaign").data()[0]
+    aricia = cmap.index("Aricia")
+    args, scratch, row, k, leader = raised_army(2100, aricia, 0)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    brow = scratch[12]
+    brow[:] = 0
+    C.after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k)
+    latin_cities = [c for c in range(len(cmap.cities)) if C.friendly_city(city, cs, c, C.LATINS)]
+    nearest = min(latin_cities, key=lambda c: (cost[0, aricia, c], c))
+    assert ws[k, C.WS_WAR] == -1 and ts[leader, C.TS_LOC] == C.L_CITY and ts[leader, C.TS_AT] == nearest
+    sheltered = 0
+    for game in range(12):
+        args, scratch, row, k, leader = raised_army(2200 + game, aricia, 2)
+        ts, g, cs, ws = scratch[:4]
+        ws[k, C.WS_LEADER] = -1
+        C.put(ts, leader, C.L_OUT, 0, C.FACE_ROMAN)  # he fell
+        stream = stream_of(SEED, 2300 + game)
+        if rng.d6(stream.copy()) not in (2, 3, 4):
+            continue
+        units = np.flatnonzero((ts[:, C.TS_LOC] == C.L_WAR) & (ts[:, C.TS_AT] == k))
+        before = in_nr(ts)
+        assert reaction(args, scratch, row, stream) == 0
+        assert ws[k, C.WS_WAR] == -1 and in_nr(ts) == before and row[C.M_REVOLTS_GATHERED] == 1
+        assert (ts[units, C.TS_LOC] == C.L_CITY).all() and (ts[units, C.TS_AT] == nearest).all()
+        sheltered += 1
+    assert sheltered > 0
+
+
+def at_romes_gates(seed, w, named, **options):
+    """War ``w`` (the Gauls, or the third Etruscan war) at Rome's gates with its named leader in command or not
+    (Brennus, Porsenna; else the Gauls without a leader, the Etruscans under Larth or Zilath), the royal army away
+    so that no sortie comes, and Rome held by a garrison of 1: (args, scratch, row, k)."""
+    period, turn, event = (5, 13, C.EV_GALLIC) if w == C.W_GALLIC else (7, 22, C.EV_ETRUSCAN)
+    args, scratch, row = set_up(seed, turn, period, **options)
+    cp, city, cost, tok, per, war = args[:6]
+    ts, g, cs, ws = scratch[:4]
+    occurrence = 1
+    if w == C.W_ETRUSCAN:
+        occurrence = 3
+        g[C.G_ETRUSCAN_WARS] = 2
+        porsenna = np.flatnonzero((tok[:, C.TK_KIND] == C.LEADER) & (tok[:, C.TK_CODE] == C.LD_PORSENNA))[0]
+        C.put(ts, porsenna, C.L_CITY if named else C.L_OUT, C.war_start(war, C.W_ETRUSCAN, 3), C.FACE_NR)
+    C.start_war(stream_of(SEED, seed), city, cost, tok, war, ts, g, cs, ws, row, w, event_token(tok, event),
+                occurrence)
+    k = int(np.flatnonzero(ws[:, C.WS_WAR] == w)[0])
+    leader = ws[k, C.WS_LEADER]
+    if w == C.W_GALLIC and not named:
+        C.put(ts, leader, C.L_OUT, 0, C.FACE_ROMAN)
+        ws[k, C.WS_LEADER] = -1
+    assert w != C.W_ETRUSCAN or (tok[leader, C.TK_CODE] == C.LD_PORSENNA) == named
+    ws[k, C.WS_AT] = cp[C.CP_ROME]
+    g[C.G_ARMY_AT] = cp[C.CP_OSTIA]
+    # Rome's garrison of 3 no NR siege takes (5.5's rolls need 7 and 8): one of 1 instead
+    garrisons = tok[:, C.TK_KIND] == C.GARRISON
+    for t in np.flatnonzero(garrisons & (ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_AT] == cp[C.CP_ROME])):
+        C.put(ts, t, C.L_OUT, 0, C.FACE_ROMAN)
+    one = np.flatnonzero(garrisons & (tok[:, C.TK_VIRTUS] == 1) & (ts[:, C.TS_LOC] != C.L_CITY))[0]
+    C.put(ts, one, C.L_CITY, cp[C.CP_ROME], C.FACE_ROMAN)
+    return args, scratch, row, k
+
+
+@pytest.mark.parametrize("w", [C.W_GALLIC, C.W_ETRUSCAN])
+@pytest.mark.parametrize("named", [True, False])
+@pytest.mark.parametrize("sack", ["named_leader", "any_leader"])
+def test_rome_is_sacked_only_with_brennus_or_porsenna_in_command(w, named, sack):
+    """KoR 9.5.7.3: « Si Brennus assiège Rome et gagne, il la met à sac et le joueur perd 5 PI et 5 PV » (if Brennus
+    besieges Rome and wins, he sacks it: -5 IP, -5 VP); 9.7.7.3, the third Etruscan war: « S'ils gagnent le siège de
+    Rome avec Porsenna au commandement, le joueur perd 5 PI et 5 PV » (if they win the siege of Rome with Porsenna in
+    command). The siege's roll is worked out beforehand on a copy of the stream (``nr_siege``, the defence of Rome
+    as ``roman_defence`` reads it): won with the named leader, Rome is sacked (-5 IP, -5 VP, ``p_rome_taken``, the
+    army gone); won without him, Rome is not sacked (what such a win does the rules do not say: nothing) and the
+    army stays; a siege that leaves Rome defended scores the war's failed-siege VP.
+    Under ``rome_sack = any_leader`` any won siege of those wars sacks Rome."""
+    won = 0
+    for game in range(40):
+        args, scratch, row, k = at_romes_gates(2400 + game, w, named, rome_sack=sack)
+        cp, tok = args[0], args[3]
+        ts, g, cs, ws = scratch[:4]
+        rome = cp[C.CP_ROME]
+        stream = stream_of(SEED, 2500 + game)
+        garrison, lead = C.roman_defence(tok, ts, g, cp, rome)
+        leader = ws[k, C.WS_LEADER]
+        result = C.nr_siege(stream.copy(), garrison, lead, tok[leader, C.TK_ASTUTIA] if leader >= 0 else 0, 0)
+        ip, vp = g[C.G_IP], g[C.G_VP]
+        assert war_siege(args, scratch, row, stream, k, rome) == 0
+        sacked = result > 0 and (named or sack == "any_leader")
+        won += result > 0
+        assert row[C.M_ROME_TAKEN] == sacked and (ws[k, C.WS_WAR] < 0) == sacked
+        failed_vp = 1 if w == C.W_ETRUSCAN else 0  # 9.7.7.3 « S'il perd, [...] le joueur gagne 1 PV »
+        if sacked or result != 1:
+            assert g[C.G_VP] - vp == (-5 if sacked else failed_vp if result == 0 else 0)
+        else:  # one defender lost (roll b): Rome falls only with no defender left, else the siege failed
+            assert g[C.G_VP] - vp in (0, failed_vp)
+        assert g[C.G_IP] - ip == (-5 if sacked else 0)
+    assert 0 < won < 40

@@ -97,9 +97,16 @@ FILL_INFANTRY_FIRST, FILL_CAVALRY_FIRST, FILL_FEWER_CAVALRY_MAX_CAVALRY, FILL_FE
 # WR_TARGETS / WR_SPARES bits: which cities a war besieges on its way, which it never attacks (kor_invasions.csv):
 # a city's bits are its people's and T_ROMAN while Rome holds it
 T_ROMAN, T_LATIN, T_SABINE, T_ETRUSCAN, T_OTHER = 1, 2, 4, 8, 16
+# WR_ROME_TAKEN: whether a siege of Rome the war wins sacks it (-5 IP -5 VP): never; whoever commands; only with the
+# war's named leader in command (``sacks_rome``)
+SACK_NEVER, SACK_ANY, SACK_NAMED_LEADER = range(3)
 # where a war's token goes at the period end (WR_TOKEN_AFTER)
 AFTER_REMOVED, AFTER_R, AFTER_NR = range(3)
-MAX_WARS = 4  # invasion armies on the map at once
+MAX_WARS = 6  # NR armies in the field at once: invasion armies and raised armies
+# war rows RAISED + people: an army an NR leader raises on the map from his people's own units (6.1, 6.2: « Armée NR
+# avec un Chef », an army being two military units or more): no war token, no march of 9.x after the reactions, the
+# Roman cities its targets (it fights no Roman army in the field: « si cela est autorisé (voir la guerre de Capena) »)
+RAISED = N_WARS + 2
 # the war each war token starts (-1: not a war), by event code
 EVENT_WAR = (-1, W_AEQUI, W_VOLSCI, W_PICENI, W_FALISCI, W_CAPENA, -1, -1, W_SAMNITE, -1, -1, -1, -1, W_GALLIC,
              W_ETRUSCAN, W_DANAI, W_UMBRIAN, -1, -1)
@@ -118,7 +125,8 @@ WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_R
  CP_INVADERS_NOT_EXEMPT, CP_BAD_OMEN_TO_R, CP_END_OF_ACTIONS_NR, CP_VOLSCI_RETURN, CP_OSTIA, CP_INVADERS_BY_SEA,
  CP_INTERCEPTION, CP_INTIMIDATION_NO_ROOM, CP_TREASON_UNITS, CP_ROUT_WALLS, CP_ROUT_PROTECTED,
  CP_NR_WITHDRAWAL, CP_CONTINUATION_REACTIONS, CP_PORSENNA_ANY_BATTLE, CP_WITHDRAWAL_REACTIONS,
- CP_WITHDRAWAL_ASKS, CP_REACTION_MARCHES, N_CP) = range(52)
+ CP_WITHDRAWAL_ASKS, CP_REACTION_MARCHES, CP_CITY_ARMIES_REACT, CP_REVOLT_GATHERS, CP_SACK_ANY_LEADER, N_CP) = \
+    range(55)
 # CP_INTERCEPTION: when the Roman fleet intercepts an invader's fleet (DP-N02), in Campaign.interception's order
 INTERCEPT_EVEN_ODDS, INTERCEPT_ALWAYS, INTERCEPT_NEVER = range(3)
 # CP_COCLES_PREREQUISITE (KOR-A47), in kor_options.csv's order
@@ -175,7 +183,9 @@ M_END = 1                            # one 0/1 column per way a campaign ends, E
  M_TRIBUNES_BEATEN, M_ADVANCES, M_WITHDRAWALS, M_MISSION_1) = range(M_END + N_ENDS - 1, M_END + N_ENDS + 29)
 M_EVENT_R = M_MISSION_1 + 7          # one column per event code: drawn from R
 M_EVENT_NR = M_EVENT_R + N_EVENTS    # ... drawn from NR
-N_METRICS = M_EVENT_NR + N_EVENTS
+M_ARMIES_RAISED = M_EVENT_NR + N_EVENTS  # NR armies an NR leader led out of a city in a military reaction (6.1)
+M_REVOLTS_GATHERED = M_ARMIES_RAISED + 1  # revolts that moved free NR units to a leader or into walls (6.2 step 1)
+N_METRICS = M_REVOLTS_GATHERED + 1
 
 # ------------------------------------------------------------------------------------------- DP-K01 (action)
 ACT_END, ACT_MOVE = 0, 1              # 1 + c: move to place c
@@ -1772,16 +1782,21 @@ def roll_units(stream, base, die):
     return max(n, 0)
 
 
+@njit(cache=True)
+def free_slot(ws):
+    """The first slot of ``ws`` no NR army holds, -1 for none (``MAX_WARS`` armies in the field)."""
+    for k in range(MAX_WARS):
+        if ws[k, WS_WAR] < 0:
+            return k
+    return -1
+
+
 @njit(cache=True, apart=True)
 def start_war(stream, city, cost, tok, war, ts, g, cs, ws, row, w, token, occurrence):
     """An invasion army formed (9.1.8.3 ... 9.7.7.3): its leader and the units its dice give, within the army's
     caps (KOR-A60 max_cavalry_allowed_then_infantry for the Etruscans); the units over the caps stay in the
     start place as NR units. Its first hostile reaction is a military one when more are to come (6.0)."""
-    k = -1
-    for i in range(MAX_WARS):
-        if ws[i, WS_WAR] < 0:
-            k = i
-            break
+    k = free_slot(ws)
     if k < 0:
         put(ts, token, L_NR, 0, FACE_NR)  # no room on the map: the token waits in the NR container
         return
@@ -1920,11 +1935,22 @@ def war_units(tok, ts, k):
 
 @njit(cache=True, apart=True)
 def end_war(tok, war, ts, g, ws, k, beaten, row):
-    """An invasion army gone: beaten (every unit lost) or sent home at a period end (7.3, KOR-A55). Its
-    counters go back to the general reserve, its token where its war's rule says, beaten or not: back into R or
-    NR (9.1.8.3 « le jeton de guerre doit être replacé dans le récipient R », 9.2.7.2-9.2.7.4, 9.6.7.3 « le jeton
-    ombrien doit être replacé dans le récipient NR »), out of play for the wars whose token is removed after use."""
+    """An NR army in the field gone: beaten (every unit lost) or sent home at a period end (7.3, KOR-A55). A
+    raised army's counters go into the NR container; an invasion army's go back to the general reserve, its token
+    where its war's rule says, beaten or not: back into R or NR (9.1.8.3 « le jeton de guerre doit être replacé
+    dans le récipient R », 9.2.7.2-9.2.7.4, 9.6.7.3 « le jeton ombrien doit être replacé dans le récipient NR »),
+    out of play for the wars whose token is removed after use."""
     w = ws[k, WS_WAR]
+    if w >= RAISED:
+        # a raised army: 7.3 « Tous les chefs et unités NR présents sur la carte sont remis dans le récipient NR »
+        # (all NR leaders and units on the map go back into the NR container); beaten, its lone leader with nowhere
+        # to retreat to goes there too
+        for t in range(ts.shape[0]):
+            if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k:
+                put(ts, t, L_NR, 0, FACE_NR)
+        ws[k, WS_WAR] = -1
+        ws[k, WS_LEADER] = -1
+        return
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_WAR and ts[t, TS_AT] == k:
             put(ts, t, L_RESERVE if is_kind(tok, t, -1) else L_ASIDE, 0, FACE_ROMAN)  # ships to their port
@@ -1967,20 +1993,22 @@ def after_battle(city, cost, cp, tok, ts, cs, g, war, ws, brow, row, k):
     it moves to the nearest city of its people by road, still the war's army (« la guerre continue »), and stays
     where it is when there is none."""
     b = _battle
-    if war_units(tok, ts, k) == 0:
-        end_war(tok, war, ts, g, ws, k, True, row)
-        return
     at, people = ws[k, WS_AT], war[ws[k, WS_WAR], WR_PEOPLE]
+    if war_units(tok, ts, k) == 0:
+        c = nearest_friendly(city, cost, cs, at, people) if ws[k, WS_WAR] >= RAISED and ws[k, WS_LEADER] >= 0 else -1
+        if c >= 0:
+            ws[k, WS_AT] = c  # a raised army's leader, his units lost, retreats to the nearest friendly city (5.7.11)
+            into_walls(tok, war, ts, g, ws, k, row)
+        else:
+            end_war(tok, war, ts, g, ws, k, True, row)
+        return
     if brow[b.WIN] and brow[b.END_PHASE3]:
         if cp[CP_ROUT_WALLS] and friendly_city(city, cs, at, people):
             into_walls(tok, war, ts, g, ws, k, row)
         elif g[G_STAGE] == ST_ACTIONS:
             ws[k, WS_ROUTED] = 1
     elif brow[b.LOSS] and cp[CP_NR_WITHDRAWAL]:
-        best, best_cost = -1, 1 << 40
-        for c in range(cs.shape[0]):
-            if friendly_city(city, cs, c, people) and 0 <= cost[0, at, c] < best_cost:
-                best, best_cost = c, cost[0, at, c]
+        best = nearest_friendly(city, cost, cs, at, people)
         if best >= 0:
             ws[k, WS_AT] = best
 
@@ -2737,7 +2765,9 @@ def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params
     reaction when more reactions are to come (« le premier choix de cette armée, si vous avez plusieurs réactions
     disponibles, doit être A »: that army's first choice, if you have several reactions available, must be A);
     else a d6: 1 military (6.1), 2-4 revolt (6.2), 5 ambush (6.4), 6 treason (6.3). A reaction no one can execute is
-    a revolt (KOR-A42 revolt; ``lost``: nothing)."""
+    a revolt (KOR-A42 revolt; ``lost``: nothing). A military reaction is made by an NR army in the field with its
+    leader, else by a leader who leads his army out of its city (``raise_city_army``); a revolt gathers free units
+    to a leader before it draws (``gather``)."""
     row[M_REACTIONS] += 1
     several = (g[G_IMMEDIATE] if g[G_STAGE] == ST_ACTIONS else g[G_REACTIONS]) > 0  # this one already counted off
     k = -1
@@ -2753,6 +2783,10 @@ def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params
             if ws[i, WS_WAR] >= 0 and ws[i, WS_LEADER] >= 0:
                 return military_reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots,
                                          pv, bu, bl, bstat, bg, bst, brow, wbuf, row, i)
+        i = raise_city_army(cost, cp, tok, ts, ws, row) if cp[CP_CITY_ARMIES_REACT] else -1
+        if i >= 0:
+            return military_reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv,
+                                     bu, bl, bstat, bg, bst, brow, wbuf, row, i)
     elif die == 5:
         done, err = ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl,
                            bstat, bg, bst, brow, wbuf, row)
@@ -2760,9 +2794,10 @@ def reaction(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params
             return err
     elif die == 6:
         return treason(stream, cp, tok, ts, cs, g, pv0, codes, params, slots, pv, sst, prow, row)
-    if die != 1 and die != 5 or not cp[CP_REACTION_FALLBACK_LOST]:
-        # 6.2 revolt: NR units in the cities already shelter with their people; one token drawn from NR, on
-        # its NR face (an empty NR container wins the campaign, 8.0)
+    if (die != 1 and die != 5 or not cp[CP_REACTION_FALLBACK_LOST]) and \
+            not (cp[CP_REVOLT_GATHERS] and gather(city, cost, tok, ts, cs, ws, war, g, row)):
+        # 6.2 revolt, step 2 when step 1 has nothing to do: « Un jeton est extrait du récipient NR, en l'utilisant
+        # sur sa face NR » (one token drawn from NR, on its NR face; an empty NR container wins the campaign, 8.0)
         draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, slots, row, L_NR)
     return 0
 
@@ -2904,6 +2939,156 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, 
     else:
         g[G_VP] += 2  # « Si le joueur Romain sort victorieux de l'embuscade, il gagne 2 PV »: the city held
     return True, 0
+
+
+# ========================================================================== NR armies raised on the map (6.1, 6.2)
+@njit(cache=True)
+def own_unit(tok, ts, t, people):
+    """Whether counter ``t`` is an NR military unit of ``people`` in a city and one of its people's own counters
+    (4.1.2), not an invasion's (those stay where their war put them, 9.4.7.3-9.6.7.2)."""
+    return ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and is_kind(tok, t, -1) and \
+        tok[t, TK_PEOPLE] == people and not invasion_counter(tok, t)
+
+
+@njit(cache=True)
+def city_leader(tok, ts, t):
+    """Whether counter ``t`` is an NR leader in a city who leads his people's units there: a leader drawn from the
+    containers (9.1.4; Metius too, « il agit comme n'importe quel chef NR », 9.3.7.1), not an invasion's, not
+    Porsenna (he waits at Vetulonia for his war, 9.7.7.4)."""
+    return ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and tok[t, TK_KIND] == LEADER and \
+        not invasion_counter(tok, t) and tok[t, TK_CODE] != LD_PORSENNA
+
+
+@njit(cache=True)
+def units_with(tok, ts, c, people):
+    """How many of ``people``'s own units stand in city ``c``."""
+    n = 0
+    for t in range(ts.shape[0]):
+        if ts[t, TS_AT] == c and own_unit(tok, ts, t, people):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def raise_city_army(cost, cp, tok, ts, ws, row):
+    """KoR 6.1's army when none in the field has a leader: table 6.0 has a military reaction made by « Armée NR
+    avec un Chef », and an army is « deux unités militaires ou plus » led by a leader (glossary), so an NR leader
+    with two units or more of his people in a city leads them out: the largest such army (ties: the nearest to
+    Rome by road, then the first counter). It takes a slot of ``ws`` as a raised army (war row ``RAISED`` + its
+    people), standing at its city. Returns the slot; -1 when there is none or no room."""
+    k = free_slot(ws)
+    if k < 0:
+        return -1
+    best, best_key = -1, 1 << 60
+    for t in range(ts.shape[0]):
+        if city_leader(tok, ts, t):
+            c0 = ts[t, TS_AT]
+            n = units_with(tok, ts, c0, tok[t, TK_PEOPLE])
+            d = cost[0, cp[CP_ROME], c0]
+            key = (MAX_COUNTERS - n) * (1 << 40) + (d if d >= 0 else 1 << 30)
+            if n >= 2 and key < best_key:
+                best, best_key = t, key
+    if best < 0:
+        return -1
+    c0, people = ts[best, TS_AT], tok[best, TK_PEOPLE]
+    for t in range(ts.shape[0]):
+        if ts[t, TS_AT] == c0 and own_unit(tok, ts, t, people):
+            put(ts, t, L_WAR, k, FACE_NR)
+    put(ts, best, L_WAR, k, FACE_NR)
+    ws[k, WS_WAR], ws[k, WS_AT], ws[k, WS_LEADER], ws[k, WS_NEW], ws[k, WS_TOKEN] = RAISED + people, c0, best, 0, -1
+    ws[k, WS_PASSED], ws[k, WS_LINGER], ws[k, WS_START], ws[k, WS_ROUTED] = -1, 0, c0, 0
+    row[M_ARMIES_RAISED] += 1
+    return k
+
+
+@njit(cache=True)
+def free_place(tok, ts, ws, t, led):
+    """Where counter ``t`` stands if it is a free unit (6.2: « unités libres », with no leader of its people): one
+    of its people's own units in a city where none of their leaders stands (``led``, a bitmask of the cities where
+    one does), or a unit of a raised army whose leader fell; -1 otherwise."""
+    if not is_kind(tok, t, -1):
+        return -1
+    if ts[t, TS_LOC] == L_CITY:
+        if ts[t, TS_FACE] == FACE_NR and not invasion_counter(tok, t) and not (led >> ts[t, TS_AT]) & 1:
+            return ts[t, TS_AT]
+    elif ts[t, TS_LOC] == L_WAR:
+        k = ts[t, TS_AT]
+        if ws[k, WS_WAR] >= RAISED and ws[k, WS_LEADER] < 0:
+            return ws[k, WS_AT]
+    return -1
+
+
+@njit(cache=True)
+def nearest_friendly(city, cost, cs, at, people):
+    """The nearest city of ``people`` Rome does not hold, by road from ``at`` (ties: the first); -1 for none."""
+    best, best_cost = -1, 1 << 40
+    for c in range(cs.shape[0]):
+        if friendly_city(city, cs, c, people) and 0 <= cost[0, at, c] < best_cost:
+            best, best_cost = c, cost[0, at, c]
+    return best
+
+
+@njit(cache=True, apart=True)
+def gather(city, cost, tok, ts, cs, ws, war, g, row):
+    """KoR 6.2 step 1, before step 2's draw (« la séquence exprime la priorité », the order is the priority): « vous
+    pouvez déplacer des unités libres sur la carte vers l'un de leurs chefs (s'il y en a un sur la carte) pour créer
+    une armée. S'il n'y a pas de chef, les troupes déplacées s'abriteront dans les murs d'une Cité amie » (you may
+    move free units on the map toward one of their leaders, if one is on the map, to create an army; with no
+    leader, the troops moved shelter inside the walls of a friendly city). A leader in a city with fewer than two
+    units of his people, whom the free units reaching him by road (``free_place``) make an army (two units or
+    more), gathers them: the largest army made (ties: the first counter). With none, a raised army whose leader
+    fell shelters inside the walls of the nearest city of its people. NR units drawn stand in their cities
+    already (4.1.2). Returns whether step 1 did something."""
+    n_places = cs.shape[0]
+    led = np.zeros(N_PEOPLES, np.int64)  # each people's cities where one of its leaders stands, a bitmask
+    for t in range(ts.shape[0]):
+        if city_leader(tok, ts, t):
+            led[tok[t, TK_PEOPLE]] |= 1 << ts[t, TS_AT]
+    own = np.zeros((N_PEOPLES, n_places), np.int64)  # each people's own units in each city
+    free = np.zeros((N_PEOPLES, n_places), np.int64)  # ... its free units at each place
+    for t in range(ts.shape[0]):
+        p = tok[t, TK_PEOPLE]
+        if not is_kind(tok, t, -1):
+            continue
+        if own_unit(tok, ts, t, p):
+            own[p, ts[t, TS_AT]] += 1
+        c = free_place(tok, ts, ws, t, led[p])
+        if c >= 0:
+            free[p, c] += 1
+    best, best_n = -1, 1
+    for t in range(ts.shape[0]):
+        if city_leader(tok, ts, t):
+            c0, p = ts[t, TS_AT], tok[t, TK_PEOPLE]
+            if own[p, c0] < 2:
+                n = own[p, c0]
+                for c in range(n_places):
+                    if cost[0, c, c0] >= 0:
+                        n += free[p, c]
+                if n > best_n:
+                    best, best_n = t, n
+    if best >= 0:
+        c0, p = ts[best, TS_AT], tok[best, TK_PEOPLE]
+        for t in range(ts.shape[0]):
+            c = free_place(tok, ts, ws, t, led[p]) if tok[t, TK_PEOPLE] == p else -1
+            if c >= 0 and cost[0, c, c0] >= 0:
+                put(ts, t, L_CITY, c0, FACE_NR)
+        for k in range(MAX_WARS):
+            if ws[k, WS_WAR] == RAISED + p and ws[k, WS_LEADER] < 0 and war_units(tok, ts, k) == 0:
+                ws[k, WS_WAR] = -1  # its units all gone to the leader
+        row[M_REVOLTS_GATHERED] += 1
+        return True
+    sheltered = False
+    for k in range(MAX_WARS):
+        w = ws[k, WS_WAR]
+        if w >= RAISED and ws[k, WS_LEADER] < 0:
+            c = nearest_friendly(city, cost, cs, ws[k, WS_AT], war[w, WR_PEOPLE])
+            if c >= 0:
+                ws[k, WS_AT] = c
+                into_walls(tok, war, ts, g, ws, k, row)
+                sheltered = True
+    if sheltered:
+        row[M_REVOLTS_GATHERED] += 1
+    return sheltered
 
 
 # ========================================================================================= invasion armies
@@ -3074,6 +3259,21 @@ def march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, s
         spent += cost[0, at, nxt]
         at = nxt
         ws[k, WS_AT] = at
+
+
+@njit(cache=True, apart=True)
+def wars_march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
+               brow, wbuf, row):
+    """5.2 after the reactions: each invasion army marches by its war's rules (``march``); a raised army moves in
+    its military reactions only (6.1), the wars of 9.x being what marches on Rome. Returns an error code."""
+    for k in range(MAX_WARS):
+        ws[k, WS_NEW] = 0
+        if 0 <= ws[k, WS_WAR] < RAISED and g[G_ENDED] == 0:
+            err = march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat,
+                        bg, bst, brow, wbuf, row, k)
+            if err:
+                return err
+    return 0
 
 
 # ================================================================================================ the sea (5.8)
@@ -3320,6 +3520,22 @@ def siege_failed(ws, k, c):
     ws[k, WS_PASSED] = -1 if ws[k, WS_WAR] == W_ETRUSCAN else c
 
 
+@njit(cache=True)
+def sacks_rome(tok, war, cp, g, ws, k):
+    """Whether invasion army ``k``, having won its siege of Rome, sacks it (-5 IP -5 VP). The Etruscans' first two
+    wars and the Greeks whoever commands (9.5.7.4, 9.6.7.2 « S'ils gagnent le siège de Rome, le joueur perd 5 PI et
+    5 PV »); the Gauls only with Brennus, their war's leader (9.5.7.3 « Si Brennus assiège Rome et gagne, il la met
+    à sac »); the third Etruscan war only with Porsenna (9.7.7.3 « S'ils gagnent le siège de Rome avec Porsenna au
+    commandement »); no other war (nor a raised army). What a won siege of Rome does without them the rules do not
+    say: nothing. Under ``rome_sack = any_leader`` the Gauls and the third war sack it whoever commands."""
+    w = ws[k, WS_WAR]
+    sack = war[war_row(w, g[G_ETRUSCAN_WARS]), WR_ROME_TAKEN]
+    if sack == SACK_NAMED_LEADER and not cp[CP_SACK_ANY_LEADER]:
+        leader = ws[k, WS_LEADER]
+        return leader >= 0 and (w != W_ETRUSCAN or tok[leader, TK_CODE] == LD_PORSENNA)
+    return sack != SACK_NEVER
+
+
 @njit(cache=True, apart=True)
 def war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
               brow, wbuf, row, k, c):
@@ -3361,7 +3577,8 @@ def war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, param
         result = nr_siege(stream, garrison, lead, astutia, 0)
         falls = result == 2 or (result == 1 and lose_defender(tok, ts, c) and roman_troops(tok, ts, g, cp, c) == 0
                                 and garrison_value(tok, ts, c, FACE_ROMAN) == 0)
-        if c == rome and result > 0 and war[w, WR_ROME_TAKEN]:
+        sacked = c == rome and result > 0 and sacks_rome(tok, war, cp, g, ws, k)
+        if sacked:
             # 9.5.7.3 ... 9.7.7.3: Rome taken (Vae victis), -5 IP -5 VP; the army has reached its goal
             row[M_ROME_TAKEN] = 1  # p_rome_taken: whether, not how often (a second war may take it again)
             g[G_VP] -= 5
@@ -3855,13 +4072,10 @@ def campaign_advance(stream, codes, params, slots, offset, cp, city, cost, tok, 
             else:
                 g[G_STAGE] = ST_MARCH
         elif stage == ST_MARCH:
-            for k in range(MAX_WARS):
-                ws[k, WS_NEW] = 0
-                if ws[k, WS_WAR] >= 0 and g[G_ENDED] == 0:
-                    err = march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl,
-                                bstat, bg, bst, brow, wbuf, row, k)
-                    if err:
-                        return err_end(g, err)
+            err = wars_march(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, slots, pv, bu, bl,
+                             bstat, bg, bst, brow, wbuf, row)
+            if err:
+                return err_end(g, err)
             g[G_STAGE] = ST_END_TURN
         else:
             point = end_of_turn(stream, city, cost, cp, tok, per, war, ts, cs, ws, g, row, dstate)
@@ -4403,11 +4617,11 @@ GARRISON_PLACE = DecisionPoint(
     "over, when such a city exists; with none the garrison goes to the general reserve." + _STATE_DOC,
     state=CAMPAIGN_STATE,
     actions="c = the city (allowed[c] = 1)",
-    builtins={"weakest": Builtin(CHOICE_DEFAULT, "the city with the weakest garrison (the first of equals)"),
+    builtins={"strongest": Builtin(CHOICE_DEFAULT, "the city with the strongest garrison it fits in (the first of "
+                                   "equals): one city made hard to take rather than many a little"),
               "random": _RANDOM,
-              "strongest": Builtin(CHOICE_OTHER, "the city with the strongest garrison it fits in: one city "
-                                   "made hard to take rather than many a little")},
-    default="weakest", candidates=_place_candidates)
+              "weakest": Builtin(CHOICE_OTHER, "the city with the weakest garrison (the first of equals)")},
+    default="strongest", candidates=_place_candidates)
 
 LOSS = DecisionPoint(
     "loss", "DP-K06",
@@ -4532,7 +4746,7 @@ def decide_garrison(code, params, state, stream, slots, slot):
     for c in range(state[K_CITIES]):
         if state[kd(c, KD_ALLOWED)]:
             v = state[kd(c, KD_ROMAN_GARRISON)]
-            if best < 0 or (v > value if code == CHOICE_OTHER else v < value):
+            if best < 0 or (v > value if code == CHOICE_DEFAULT else v < value):
                 best, value = c, v
     return best
 

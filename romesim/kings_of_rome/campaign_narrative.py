@@ -49,7 +49,7 @@ BLOCKS = frozenset((
     "king_lost", "swap", "move_random", "horatii", "alba_war", "alba_march", "alba_siege", "cocles", "map_conflicts",
     "umbrians_join", "umbrians_at_period_end", "falerii_not_attacked", "sail", "naval_battle", "port_interception",
     "diarchy", "office_fate", "after_battle", "decide_advance", "post_advance", "advance", "battle_action",
-    "withdraw_inside_walls"))
+    "withdraw_inside_walls", "raise_city_army", "gather"))
 # blocks told in no line: DP-K01's and DP-B16's states (every place's war_allowed), the action's dispatchers (their
 # procedures speak)
 SILENT = frozenset(("post_action", "roman_action", "post_advance", "advance", "battle_action"))
@@ -304,8 +304,7 @@ class CampaignNarrator(Narrator):
                         enemy=_enemy_ships(ts, tok, local["ws"], c))
         elif name == "war_siege":
             ws, k, c = local["ws"], int(local["k"]), int(local["c"])
-            read.update(k=k, war=int(ws[k, C.WS_WAR]), city=c, roman=int(local["cs"][c, C.CS_ROMAN]),
-                        rome_taken=int(local["row"][C.M_ROME_TAKEN]))
+            read.update(k=k, war=int(ws[k, C.WS_WAR]), city=c, roman=int(local["cs"][c, C.CS_ROMAN]))
         elif name == "nr_siege":
             read.update(garrison=int(local["garrison"]), leader=int(local["leader"]), astutia=int(local["astutia"]),
                         bonus=int(local["bonus"]))
@@ -366,8 +365,16 @@ class CampaignNarrator(Narrator):
             ws, k = local["ws"], int(local["k"])
             end.update(place=int(ws[k, C.WS_AT]), gone=int(ws[k, C.WS_WAR] < 0), routed=int(ws[k, C.WS_ROUTED]))
         elif name == "end_war":
-            t = int(local["token"])
-            end["token_place"] = [int(x) for x in ts[t, :3]]
+            t = int(local.get("token", -1))  # a raised army has none (it returns before reading it)
+            end["token_place"] = [int(x) for x in ts[t, :3]] if t >= 0 else None
+        elif name == "raise_city_army":
+            k = int(value)
+            if k >= 0:
+                ws = local["ws"]
+                end.update(k=k, war=int(ws[k, C.WS_WAR]), place=int(ws[k, C.WS_AT]), leader=int(ws[k, C.WS_LEADER]),
+                           army=_at(ts, C.L_WAR, k))
+        elif name == "gather":
+            end.update(done=int(bool(value)), leader=int(local["best"]))
         elif name in ("sail", "naval_battle"):
             ws, k, row, tok = local["ws"], int(local["k"]), local["row"], there["tok"]
             end.update(place=int(ws[k, C.WS_AT]), gone=int(ws[k, C.WS_WAR] < 0), naval=int(row[C.M_NAVAL_BATTLES]),
@@ -381,8 +388,10 @@ class CampaignNarrator(Narrator):
         elif name == "war_siege":
             c = int(local["c"])
             end.update(roman=int(local["cs"][c, C.CS_ROMAN]), captured=int(local["cs"][c, C.CS_CAPTURED]),
-                       rome_taken=int(local["row"][C.M_ROME_TAKEN]), held=int(bool(local.get("held", False))),
-                       besiegers=int(local["ws"][int(local["k"]), C.WS_WAR] >= 0))
+                       held=int(bool(local.get("held", False))),
+                       besiegers=int(local["ws"][int(local["k"]), C.WS_WAR] >= 0),
+                       sacked=int(bool(local.get("sacked", False))),
+                       won_at_rome=int(bool(local.get("falls", False)) and c == int(local["cp"][C.CP_ROME])))
         elif name == "nr_siege":
             end["result"] = int(value)
         elif name == "start_war":
@@ -548,6 +557,8 @@ class _Story:
 
     @staticmethod
     def war(w):
+        if 0 <= w - C.RAISED < len(PEOPLE_NAMES):
+            return f"raised {PEOPLE_NAMES[w - C.RAISED]} army"  # raised by its leader on the map (6.1)
         return f"{WAR_NAMES[w]} army" if 0 <= w < len(WAR_NAMES) else "invasion army"
 
     def ctx(self, step):
@@ -986,15 +997,43 @@ class _Story:
                 executed = "military_reaction" in children if d == 1 else \
                     ambush is not None and self.end(ambush.first).get("done")
                 if not executed:
-                    text += (": no invasion army with a leader" if d == 1 else
+                    text += (": no NR army with a leader" if d == 1 else
                              ": no NR army with a leader and a Roman city of its people")
-                    text += ", a revolt instead (KOR-A42)" if "draw" in children else ", nothing happens (KOR-A42)"
-            if d in (2, 3, 4):
-                text += ": one token drawn from NR"
+                    revolt = "draw" in children or "gather" in children
+                    text += ", a revolt instead (KOR-A42)" if revolt else ", nothing happens (KOR-A42)"
+            if (d in (2, 3, 4) or d in (1, 5) and "revolt instead" in text) and "draw" in children:
+                text += ": one token drawn from NR" + (", no free unit to move (step 2)" if "gather" in children
+                                                       else "")
         else:
             text = "no reaction die"
         self.say(block.first, f"Hostile reaction {self.reaction_no}{when}: {text}"
                  f"{rule_tag(self.rows[at].rule) if at is not None else ''}.", block.steps)
+
+    def tell_raise_city_army(self, block):
+        at = self.anchor(block)
+        end = self.end(at) if at is not None else {}
+        if end.get("k", -1) < 0:
+            self.say(block.first, "", block.steps)
+            return
+        army = [t for t in end["army"] if t != end["leader"]]
+        self.say(block.first, f"{self.counter(end['leader'])} leads his {self.army_size(army)} out of "
+                 f"{self.place(end['place'])}: the {self.war(end['war'])}, an NR army with a leader, makes the "
+                 f"military reaction{rule_tag(self.rows[at].rule)}.", block.steps)
+
+    def tell_gather(self, block):
+        at = self.anchor(block)
+        end = self.end(at) if at is not None else {}
+        if not end.get("done"):
+            self.say(block.first, "", block.steps)
+            return
+        moved = [m for m in end.get("moved", []) if m[3] == C.L_CITY and self.kinds[m[0]] in (C.INF, C.CAV)]
+        to = moved[0][4] if moved else -1
+        froms = ", ".join(f"{self.counter(m[0])} from {self.place(m[2]) if m[1] == C.L_CITY else 'the field'}"
+                          for m in moved)
+        what = f"join {self.counter(end['leader'])} there, an army" if end.get("leader", -1) >= 0 else \
+            "shelter inside its walls, their leader fallen"
+        self.say(block.first, f"Revolt, step 1: free units move to {self.place(to)} ({froms}) and {what}; no token "
+                 f"is drawn{rule_tag(self.rows[at].rule)}.", block.steps)
 
     def tell_treason(self, block):
         at = self.anchor(block)
@@ -1138,8 +1177,11 @@ class _Story:
                 result = "the sortie holds, the siege fails"
             elif not end.get("besiegers", 1):
                 result = "the sortie beats the besiegers to the last unit"
-            elif end.get("rome_taken", 0) > c.get("rome_taken", 0):
+            elif end.get("sacked"):
                 result = "Rome is taken (Vae victis): -5 IP, -5 VP; the army has reached its goal"
+            elif end.get("won_at_rome") and c.get("war") in (C.W_GALLIC, C.W_ETRUSCAN):
+                who = "Brennus (9.5.7.3)" if c["war"] == C.W_GALLIC else "Porsenna (9.7.7.3)"
+                result = f"won, but without {who} in command Rome is not sacked: Rome holds"
             elif not end.get("roman"):
                 result = f"{city} falls (7.5 counts it at the turn's end)"
             else:
@@ -1156,7 +1198,7 @@ class _Story:
         c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
         name = WAR_NAMES[c["war"]] if 0 <= c.get("war", -1) < len(WAR_NAMES) else "An invasion"
         if end.get("k", -1) < 0:
-            self.say(block.first, f"The {name} War cannot start: four invasion armies are on the map; its token "
+            self.say(block.first, f"The {name} War cannot start: {C.MAX_WARS} NR armies are in the field; its token "
                      f"waits in the NR container [KOR-A60].", block.steps)
             return
         leader = f"{self.counter(end['leader'])} with " if end.get("leader", -1) >= 0 else ""
@@ -1175,14 +1217,17 @@ class _Story:
         at = self.anchor(block)
         c, end = (self.ctx(at), self.end(at)) if at is not None else ({}, {})
         army = self.war(c.get("war", -1))
-        loc, where, face = end.get("token_place", [C.L_OUT, 0, 0])
+        loc, where, face = end.get("token_place") or [C.L_OUT, 0, 0]
         token = "its token leaves play" if loc == C.L_OUT else \
             f"its token goes to {self.where(c.get('token', -1), loc, where, face)}"
+        raised = c.get("war", -1) >= C.RAISED  # no token: at a period's end its counters go into NR (7.3)
+        if raised:
+            token = "its leader and units go into the NR container"
         if c.get("beaten"):
-            text = f"The {army} is destroyed: {token}"
+            text = f"The {army} is destroyed" + ("" if raised else f": {token}")
         elif block.prefix[-2:-1] == ("into_walls",):  # a rout (5.7.13) or a withdrawal (5.7.1) inside the walls
-            text = f"The {army} is no longer an army in the field: {token}"
-        elif block.prefix[-2:-1] == ("end_of_turn",):
+            text = f"The {army} is no longer an army in the field" + ("" if raised else f": {token}")
+        elif "period_end" in block.prefix:
             text = f"The {army} goes home at the period's end (7.3): {token}"
         else:
             text = f"The {army} has reached its goal and leaves: {token}"

@@ -1121,7 +1121,7 @@ CAMPAIGN_METRICS = (
      "naval_battles", "naval_battles_won", "sea_moves", "p_diarchy", "tribunes_won", "tribunes_beaten",
      "advances", "withdrawals")
     + tuple(f"p_mission_{k}" for k in range(1, 8)) + tuple(f"r_{e}" for e in EVENT_KEYS)
-    + tuple(f"nr_{e}" for e in EVENT_KEYS))
+    + tuple(f"nr_{e}" for e in EVENT_KEYS) + ("nr_armies_raised", "revolts_gathered"))
 
 
 @register
@@ -1167,6 +1167,23 @@ class Campaign(Scenario):
                                        "position ennemie la plus proche en suivant un itinéraire routier »); "
                                        "movement_allowance: its movement allowance toward Rome, as its war's march "
                                        "after the reactions", rule="6.1")
+    military_reaction_by: str = param("any_nr_army", choices=("any_nr_army", "invasion_army"),
+                                      doc="who makes a military reaction: an NR army in the field with its leader, "
+                                          "else an NR leader with two units or more of his people in a city, who "
+                                          "leads them out (table 6.0 « Armée NR avec un Chef »; glossary « Armées : "
+                                          "deux unités militaires ou plus »); invasion_army: invasion armies only",
+                                      rule="6.0, 6.1")
+    revolt: str = param("gather_then_draw", choices=("gather_then_draw", "draw"),
+                        doc="what a revolt does: step 1 first, free NR units gathered to a leader of their people "
+                            "to make an army (a raised army that lost its leader shelters in a friendly city), and "
+                            "step 2's draw from NR only when step 1 has nothing to do (« la séquence exprime la "
+                            "priorité »); draw: always step 2's draw", rule="6.2")
+    rome_sack: str = param("named_leader", choices=("named_leader", "any_leader"),
+                           doc="which won sieges of Rome sack it (-5 IP, -5 VP): the Gauls' only with Brennus in "
+                               "command (« Si Brennus assiège Rome et gagne »), the third Etruscan war's only with "
+                               "Porsenna (« avec Porsenna au commandement »), the other Etruscan wars' and the "
+                               "Greeks' whoever commands; any_leader: those two whoever commands too",
+                           rule="9.5.7.3, 9.7.7.3")
     interception: str = param("even_odds", choices=("even_odds", "always", "never"),
                               doc="when the Roman fleet intercepts an invader's fleet it can reach (DP-N02): when its "
                                   "ships expect as many hits a round as the invader's (at evenly drawn targets), "
@@ -1319,6 +1336,9 @@ class Campaign(Scenario):
         cp[_C.CP_WITHDRAWAL_REACTIONS] = self.orphan_reaction_line_owner in ("preventive_withdrawal", "both")
         cp[_C.CP_WITHDRAWAL_ASKS] = self.withdrawal_converts_to_siege == "roman_option"
         cp[_C.CP_REACTION_MARCHES] = self.military_reaction == "movement_allowance"
+        cp[_C.CP_CITY_ARMIES_REACT] = self.military_reaction_by == "any_nr_army"
+        cp[_C.CP_REVOLT_GATHERS] = self.revolt == "gather_then_draw"
+        cp[_C.CP_SACK_ANY_LEADER] = self.rome_sack == "any_leader"
         city = np.zeros((n, _C.CT_SEA + n), np.int64)
         city[:, _C.CT_PEOPLE] = cmap.people
         if self.falerii_people == "latin":  # KOR-A48: Falerii in 3.5's Latin group, not the Rasna one
@@ -1336,7 +1356,7 @@ class Campaign(Scenario):
             per[k] = row
         if self.numa_inauguratio:
             per[2, _C.PR_INAUGURATIO_FAIL] = 5
-        war = np.zeros((_C.N_WARS + 2, _C.WR_COLS), np.int64)
+        war = np.zeros((_C.RAISED + _C.N_PEOPLES, _C.WR_COLS), np.int64)
         for w, row in _WARS.items():
             people, start, *numbers = row
             war[w, :_C.WR_FILL] = (_campaign_data.PEOPLES.index(people), index(start), *numbers)
@@ -1355,6 +1375,12 @@ class Campaign(Scenario):
             war[_C.N_WARS + i] = war[_C.W_ETRUSCAN]
             war[_C.N_WARS + i, _C.WR_START] = index(start)
         war[_C.N_WARS + 1, _C.WR_SHIPS:] = 0  # 9.7.7.3: the third war comes by land, with no ship die
+        # 9.5.7.3 « Si Brennus assiège Rome et gagne », 9.7.7.3 « avec Porsenna au commandement » (campaign.sacks_rome)
+        war[_C.W_GALLIC, _C.WR_ROME_TAKEN] = war[_C.N_WARS + 1, _C.WR_ROME_TAKEN] = _C.SACK_NAMED_LEADER
+        # the armies NR leaders raise on the map (6.1, 6.2; campaign.RAISED): their people's, Roman cities their targets
+        war[_C.RAISED:, _C.WR_PEOPLE] = np.arange(_C.N_PEOPLES)
+        war[_C.RAISED:, _C.WR_START] = -1
+        war[_C.RAISED:, _C.WR_TARGETS] = _C.T_ROMAN
         pv0, stab = _procedure_defaults()
         pv0 = pv0.copy()
         for k in (_C.PROC_BATTLE, _C.PROC_AMBUSH):  # KOR-A33, for the battles the campaign fights
