@@ -1001,7 +1001,7 @@ class _Story:
                              ": no NR army with a leader and a Roman city of its people")
                     revolt = "draw" in children or "gather" in children
                     text += ", a revolt instead (KOR-A42)" if revolt else ", nothing happens (KOR-A42)"
-            if (d in (2, 3, 4) or d in (1, 5) and "revolt instead" in text) and "draw" in children:
+            if "draw" in children:  # a revolt's step 2 (6.2), rolled or in place of a reaction no one makes
                 text += ": one token drawn from NR" + (", no free unit to move (step 2)" if "gather" in children
                                                        else "")
         else:
