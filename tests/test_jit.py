@@ -371,6 +371,82 @@ def test_a_borrowed_view_is_the_array_itself_without_its_reference_count():
     assert owner.tolist() == [[0, -1, 0], [0, 0, 7]]
 
 
+def _as_romesim_code(function):
+    """``function`` as if defined in a romesim module (whose functions borrow their arguments)."""
+    function.__module__ = "romesim._probe"
+    return function
+
+
+def test_a_romesim_function_borrows_its_arguments_and_counts_every_other_reference():
+    """core.jit's borrowed arguments: a romesim function's code counts no reference to its array arguments, where
+    numba's own rules count one in each inlined call of a rule with branches (the campaign's ``own_unit`` in a loop
+    over the counters); what a function returns, slices or keeps in a tuple is counted as numba counts it, so the
+    arrays' reference counts are the same after a thousand calls."""
+    import sys
+
+    import numpy as np
+
+    def rules(romesim_code):  # the campaign's own_unit, counted over the counters, in a romesim module or not
+        tag = _as_romesim_code if romesim_code else (lambda function: function)
+
+        @njit
+        @tag
+        def is_kind(tok, t, kind):
+            return tok[t, 0] == kind or (kind < 0 and tok[t, 0] <= 1)
+
+        @njit
+        @tag
+        def invader(tok, t):
+            return tok[t, 3] > 0 if tok[t, 0] != 2 else tok[t, 3] == 5
+
+        @njit
+        @tag
+        def own(tok, ts, t, people):
+            return ts[t, 0] == 6 and ts[t, 1] == 1 and is_kind(tok, t, -1) and tok[t, 2] == people and \
+                not invader(tok, t)
+
+        @njit
+        @tag
+        def count(tok, ts):
+            n = 0
+            for t in range(ts.shape[0]):
+                if own(tok, ts, t, tok[t, 2]):
+                    n += 1
+            return n
+        return count
+
+    def increfs(function):
+        code = function.overloads[function.signatures[0]].library.get_llvm_str()
+        return sum("@NRT_incref(ptr %arg." in line for line in code.splitlines())
+
+    tok, ts = np.zeros((20, 4), np.int64), np.zeros((20, 2), np.int64)
+    ts[::3] = (6, 1)
+    borrowing, counting = rules(True), rules(False)  # counting: numba's rules, another module's code
+    assert borrowing(tok, ts) == counting(tok, ts) == 7
+    assert increfs(borrowing) == 0 and increfs(counting) > 0
+
+    @njit
+    @_as_romesim_code
+    def keeps(a, k):
+        b = a[k:]
+        a = a[:k]  # the argument's name assigned again: counted as numba counts it
+        return (a, b, b.sum())
+
+    @njit
+    @_as_romesim_code
+    def same(a):
+        return a
+
+    values = np.arange(6)
+    before = sys.getrefcount(values)
+    for _ in range(1000):
+        head, tail, total = keeps(values, 2)
+        assert same(values) is values and total == 14 and head.tolist() == [0, 1] and tail.tolist() == [2, 3, 4, 5]
+        assert np.shares_memory(head, values) and np.shares_memory(tail, values)
+    del head, tail
+    assert sys.getrefcount(values) == before
+
+
 def test_roomy_calls_the_function_from_a_frame_with_room_for_its_calls():
     import sys
 

@@ -27,11 +27,21 @@ site; for the dice (``core.rng``, a few hundred call sites in a whole game) that
 cold compile and 3 s of Vox Populi's 37 s, and the compiled code runs as fast. numba's ``inline="always"`` stays
 where its code runs faster: a small procedure's game in its kernel (the treason played 20 % slower the other way).
 
+Arguments are borrowed (``_lower_assign``): numba counts a reference to each array a function is given, a call to
+``NRT_incref`` on entry and to ``NRT_decref`` where the variable dies, and LLVM's pass that prunes such pairs fails
+where a function's ``and`` / ``if`` branches end the variable at different places. Inlined in a loop over the
+counters, a rule like ``own_unit(tok, ts, t, people)`` left six such calls a counter (each an opaque call, after
+which the loop reads its arrays again), the campaign's largest cost: 1,850 campaigns/s on two cores, 3,100
+borrowed. The caller holds its own reference for the whole call, so a romesim function's argument variables,
+assigned once, are neither counted nor given back; every other reference (a slice, a copy, a value returned or
+stored) is counted as numba counts it.
+
 Other code (a user's bot, numba's own functions) keeps numba's rules.
 
 Importing it also makes numba's own compiler faster (``core.compiler_copies``); ``roomy`` calls what may compile
 from a Python frame that spares the compiler CPython's frame-chunk churn.
 """
+import collections
 import copy
 import hashlib
 import re
@@ -39,7 +49,7 @@ from pathlib import Path
 
 import numba
 from llvmlite import binding as llvm
-from numba.core import codegen, compiler, sigutils, types
+from numba.core import codegen, compiler, ir, lowering, sigutils, types
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.imputils import user_function
 from numba.core.registry import CPUDispatcher
@@ -207,6 +217,49 @@ class LinkedOnlyCompiler(compiler.Compiler):
 
 class InlinedCompiler(LinkedOnlyCompiler):
     """numba's compiler, making a ``LinkedOnlyLibrary`` that its callers inline (``inline="llvm"``)."""
+
+
+def _borrows(lower, name):
+    """Whether numba's lowering ``lower`` of a function lowers variable ``name``, assigned from an argument, as a
+    borrowed reference: in a romesim function (not a generator), a variable assigned once."""
+    if not lower.fndesc.modname.startswith("romesim.") or lower.generator_info:
+        return False
+    assigned = lower.__dict__.get("_assigned")
+    if assigned is None:
+        assigned = lower._assigned = collections.Counter(
+            inst.target.name for block in lower.func_ir.blocks.values() for inst in block.body
+            if isinstance(inst, ir.Assign))
+    return assigned[name] == 1
+
+
+def _uncounted(*args):
+    """A reference count's change left out."""
+
+
+def _lower_assign(lower, ty, inst, _numba=lowering.Lower.lower_assign):
+    """numba's lowering of an assignment; an argument to a variable ``_borrows`` takes without counting it."""
+    if isinstance(inst.value, ir.Arg) and _borrows(lower, inst.target.name):
+        lower.__dict__.setdefault("_borrowed", set()).add(inst.target.name)
+        lower.incref = _uncounted
+        try:
+            return _numba(lower, ty, inst)
+        finally:
+            del lower.incref
+    return _numba(lower, ty, inst)
+
+
+def _delvar(lower, name, _numba=lowering.Lower.delvar):
+    """numba's end of a variable; a borrowed one gives nothing back."""
+    if name in lower.__dict__.get("_borrowed", ()):
+        lower.decref = _uncounted
+        try:
+            return _numba(lower, name)
+        finally:
+            del lower.decref
+    return _numba(lower, name)
+
+
+lowering.Lower.lower_assign, lowering.Lower.delvar = _lower_assign, _delvar
 
 
 def apart_symbol(py_func, args):

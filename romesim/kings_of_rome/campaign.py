@@ -46,6 +46,7 @@ from .senate import senate_consents
 # ---------------------------------------------------------------------------------------------------- counters
 INF, CAV, GARRISON, LEADER, KING, OFFICE, EVENT, SHIP = range(8)          # campaign_data.KINDS
 TOKEN = -3  # is_kind: a military unit or a garrison (-1: a military unit)
+ANY_KIND = -4  # is_kind: any counter
 (ROMAN, LATINS, SABINES, VOLSCI, ETRUSCANS, AEQUI, PICENI, FALISCI, CAPENATI, SAMNITES, GAULS, GREEKS, UMBRI,
  OSCAN, N_PEOPLES) = range(15)                                             # campaign_data.PEOPLES
 # tok[t]: the manifest
@@ -320,10 +321,36 @@ def pick_at(ts, loc, stream):
 
 
 @njit(cache=True)
+def pool_of(tok, ts, loc, kind, people, base, value, pool):
+    """The counters ``pick`` draws among (``kind`` ``ANY_KIND``: any counter of ``loc``, as ``pick_at``), in counter
+    order, into ``pool``; returns how many."""
+    n = 0
+    for t in range(ts.shape[0]):
+        if matches(tok, ts, t, loc, kind, people, base, value):
+            pool[n] = t
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def draw_from(pool, n, stream):
+    """``pick``'s draw among the ``n`` counters of ``pool`` (the same die gives the same counter), taken out of it
+    (the others keep their order): draws one after another from one pool are ``pick``'s one after another while
+    nothing else moves."""
+    k = rng.dn(stream, n) - 1
+    t = pool[k]
+    for i in range(k, n - 1):
+        pool[i] = pool[i + 1]
+    return t
+
+
+@njit(cache=True)
 def is_kind(tok, t, kind):
     """Whether counter ``t`` is of ``kind``: -1 either military kind (infantry, cavalry), ``TOKEN`` a military unit
-    or a garrison."""
+    or a garrison, ``ANY_KIND`` any."""
     k = tok[t, TK_KIND]
+    if kind == ANY_KIND:
+        return True
     if kind == TOKEN:
         return k == INF or k == CAV or k == GARRISON
     if kind < 0:
@@ -962,27 +989,31 @@ def prepare_period(stream, cp, city, tok, per, ts, g, row, period):
     general reserve and its named tokens, shuffled; ``PR_PER_CONTAINER`` into each container; what is left:
     units and garrisons back to the general reserve, named tokens shared R/NR at random, the odd one to NR (9.2.2),
     or events to NR (9.4.2)."""
-    for _ in range(per[period, PR_PREP_UNITS]):
-        t = pick_base(tok, ts, -1, stream)
-        if t >= 0:
-            put(ts, t, L_PREP, 0, FACE_ROMAN)
-    for _ in range(per[period, PR_PREP_GARRISONS]):
-        t = pick_garrison(tok, ts, -2, 0, stream)
-        if t >= 0:
-            put(ts, t, L_PREP, 0, FACE_ROMAN)
+    # each share's draws from a pool of the counters it draws among (``pick``'s draws, a pass over the counters a
+    # share rather than two a draw)
+    pool = np.empty(ts.shape[0], np.int64)
+    n = pool_of(tok, ts, L_RESERVE, -1, -1, True, 0, pool)  # pick_base's
+    for _ in range(min(per[period, PR_PREP_UNITS], n)):
+        put(ts, draw_from(pool, n, stream), L_PREP, 0, FACE_ROMAN)
+        n -= 1
+    n = pool_of(tok, ts, L_RESERVE, GARRISON, -2, False, 0, pool)  # pick_garrison's, of any value
+    for _ in range(min(per[period, PR_PREP_GARRISONS], n)):
+        put(ts, draw_from(pool, n, stream), L_PREP, 0, FACE_ROMAN)
+        n -= 1
     for t in range(tok.shape[0]):
         if ts[t, TS_LOC] == L_ASIDE and enters_containers(tok, t, period):
             put(ts, t, L_PREP, 0, FACE_ROMAN)
+    n = pool_of(tok, ts, L_PREP, ANY_KIND, -1, False, 0, pool)
     k = per[period, PR_PER_CONTAINER]
     if k == 0:  # the first period: all of them, half in each (3.6)
-        k = count_at(ts, L_PREP) // 2
+        k = n // 2
     for _ in range(k):
-        t = pick_at(ts, L_PREP, stream)
-        if t >= 0:
-            put(ts, t, L_R, 0, FACE_ROMAN)
-        t = pick_at(ts, L_PREP, stream)
-        if t >= 0:
-            put(ts, t, L_NR, 0, FACE_NR)
+        if n > 0:
+            put(ts, draw_from(pool, n, stream), L_R, 0, FACE_ROMAN)
+            n -= 1
+        if n > 0:
+            put(ts, draw_from(pool, n, stream), L_NR, 0, FACE_NR)
+            n -= 1
     # what is left: units and garrisons back to the general reserve; the leaders and events « seront placés au
     # hasard pour moitié dans la réserve R et pour moitié dans la réserve NR. S'ils sont en nombre impair, la
     # majorité doit être placée dans NR » (9.2.2: at random, half in R and half in NR, the odd one in NR); in
@@ -995,11 +1026,11 @@ def prepare_period(stream, cp, city, tok, per, ts, g, row, period):
             else:
                 put(ts, t, L_RESERVE, 0, FACE_ROMAN)
     to_nr = True
-    t = pick_at(ts, L_PREP, stream)
-    while t >= 0:
-        put(ts, t, L_NR if to_nr else L_R, 0, FACE_NR if to_nr else FACE_ROMAN)
+    n = pool_of(tok, ts, L_PREP, ANY_KIND, -1, False, 0, pool)
+    while n > 0:
+        put(ts, draw_from(pool, n, stream), L_NR if to_nr else L_R, 0, FACE_NR if to_nr else FACE_ROMAN)
+        n -= 1
         to_nr = not to_nr
-        t = pick_at(ts, L_PREP, stream)
 
 
 # ============================================================================================== period start
@@ -3040,32 +3071,35 @@ def gather(city, cost, tok, ts, cs, ws, war, g, row):
     fell shelters inside the walls of the nearest city of its people. NR units drawn stand in their cities
     already (4.1.2). Returns whether step 1 did something."""
     n_places = cs.shape[0]
-    led = np.zeros(N_PEOPLES, np.int64)  # each people's cities where one of its leaders stands, a bitmask
+    # one pass over the counters: the leaders in cities (``led``: each people's cities where one stands, a bitmask),
+    # each people's own units in each city, and the units of raised armies whose leader fell, where they stand
+    led = np.zeros(N_PEOPLES, np.int64)
+    own = np.zeros((N_PEOPLES, n_places), np.int64)
+    fallen = np.zeros((N_PEOPLES, n_places), np.int64)
+    leaders = np.empty(ts.shape[0], np.int64)
+    n_leaders = 0
     for t in range(ts.shape[0]):
         if city_leader(tok, ts, t):
             led[tok[t, TK_PEOPLE]] |= 1 << ts[t, TS_AT]
-    own = np.zeros((N_PEOPLES, n_places), np.int64)  # each people's own units in each city
-    free = np.zeros((N_PEOPLES, n_places), np.int64)  # ... its free units at each place
-    for t in range(ts.shape[0]):
-        p = tok[t, TK_PEOPLE]
-        if not is_kind(tok, t, -1):
-            continue
-        if own_unit(tok, ts, t, p):
-            own[p, ts[t, TS_AT]] += 1
-        c = free_place(tok, ts, ws, t, led[p])
-        if c >= 0:
-            free[p, c] += 1
+            leaders[n_leaders] = t
+            n_leaders += 1
+        elif own_unit(tok, ts, t, tok[t, TK_PEOPLE]):
+            own[tok[t, TK_PEOPLE], ts[t, TS_AT]] += 1
+        elif ts[t, TS_LOC] == L_WAR and is_kind(tok, t, -1):
+            k = ts[t, TS_AT]
+            if ws[k, WS_WAR] >= RAISED and ws[k, WS_LEADER] < 0:
+                fallen[tok[t, TK_PEOPLE], ws[k, WS_AT]] += 1
     best, best_n = -1, 1
-    for t in range(ts.shape[0]):
-        if city_leader(tok, ts, t):
-            c0, p = ts[t, TS_AT], tok[t, TK_PEOPLE]
-            if own[p, c0] < 2:
-                n = own[p, c0]
-                for c in range(n_places):
-                    if cost[0, c, c0] >= 0:
-                        n += free[p, c]
-                if n > best_n:
-                    best, best_n = t, n
+    for i in range(n_leaders):  # in counter order: ties go to the first
+        t = leaders[i]
+        c0, p = ts[t, TS_AT], tok[t, TK_PEOPLE]
+        if own[p, c0] < 2:
+            n = own[p, c0]
+            for c in range(n_places):  # the free units (``free_place``) that reach him by road
+                if cost[0, c, c0] >= 0:
+                    n += fallen[p, c] + (0 if (led[p] >> c) & 1 else own[p, c])
+            if n > best_n:
+                best, best_n = t, n
     if best >= 0:
         c0, p = ts[best, TS_AT], tok[best, TK_PEOPLE]
         for t in range(ts.shape[0]):

@@ -189,10 +189,13 @@ def succession_game(stream, row, codes, params, slots, p, lead, free, state, tie
                     row[DEFECTIONS] += 1
                     row[UNITS_DEFECTED] += lead[L_UNITS, ldr]
                     zflag[lead[L_ZONE, ldr]] = 1
-            # the zone's other units follow the defectors only when no SECONDUS leader is left there
-            for z in range(MAX_ZONES):
-                if not zflag[z]:
+            # the zone's other units follow the defectors only when no SECONDUS leader is left there (each zone a
+            # defector left once: the zones are found from the leaders, not by a pass over every zone)
+            for defector in range(nl):
+                z = lead[L_ZONE, defector]
+                if zflag[z] != 1:
                     continue
+                zflag[z] = 2
                 left = False
                 for ldr in range(nl):
                     if ldr != dead and side[ldr] == SECONDUS and lead[L_ZONE, ldr] == z:
