@@ -76,6 +76,36 @@ def to_action(stream, game_arrays):
     return point
 
 
+def test_a_pool_draws_the_counters_pick_draws_one_after_another():
+    """C5, 9.x.2: a period's containers are shared from a pool of the counters each share draws among
+    (``pool_of``, ``draw_from``); with the same dice it takes the same counters, in the same order, as ``pick``
+    called once a draw, each counter moved out before the next draw, and it rolls the same dice."""
+    args, scratch, row = arrays()
+    cp, city, cost, tok = args[:4]
+    ts, g, cs = scratch[:3]
+    C.campaign_setup(stream_of(SEED, 0), cp, city, tok, args[4], ts, g, cs, scratch[3], row)
+    for kind, people, base in ((-1, -1, True), (C.GARRISON, -2, False), (C.ANY_KIND, -1, False)):
+        for game in range(20):
+            one_by_one, pooled = ts.copy(), ts.copy()
+            a, b = stream_of(SEED, game), stream_of(SEED, game)
+            taken_by_pick, taken_by_pool = [], []
+            pool = np.empty(ts.shape[0], np.int64)
+            n = C.pool_of(tok, pooled, C.L_RESERVE, kind, people, base, 0, pool)
+            assert n > 5
+            for _ in range(n + 2):  # past the pool's end: no counter and no die, as pick
+                t = C.pick(tok, one_by_one, C.L_RESERVE, kind, people, base, 0, a)
+                if t >= 0:
+                    C.put(one_by_one, t, C.L_PREP, 0, C.FACE_ROMAN)
+                taken_by_pick.append(t)
+                if n > 0:
+                    taken_by_pool.append(C.draw_from(pool, n, b))
+                    n -= 1
+                else:
+                    taken_by_pool.append(-1)
+            assert taken_by_pick == taken_by_pool and list(a) == list(b)
+            assert len(set(taken_by_pick) - {-1}) == len([t for t in taken_by_pick if t >= 0])
+
+
 def test_setup_places_every_counter_as_5_1_says():
     """KoR 5.1 (3.4-3.6): Romulus' army of 4 infantry and 1 cavalry, 3 infantry in the Rome reserve, Rome's own
     garrison of 3, IP 5 and VP 1, one NR garrison of the listed value in each of the 28 cities of 3.5 (kor_garrisons:
