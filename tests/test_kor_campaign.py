@@ -930,9 +930,9 @@ def test_an_ambush_is_reinforced_from_the_map_then_the_reserve_then_the_containe
     """KoR 6.4 a: « Renforcée par une unité de sa nationalité prise au hasard, dans l'ordre, sur la carte, dans la
     réserve ou dans le récipient » (reinforced by a unit of its nationality taken at random, in this order, from
     the map, the reserve or the container). A Latin leader with two units in Tusculum (an army, 6.0 « Armées NR avec
-    un Chef ») ambushes Aricia, Rome's with a garrison: the reinforcement joins him in Tusculum from Praeneste, the
-    only other Latin unit on the map; with none on the map, a Latin base unit of the general reserve (never an
-    invasion army's counter); with none there, one of the NR container."""
+    un Chef ») ambushes Aricia, Rome's with a garrison: the reinforcement joins his army, placed in Aricia, from
+    Praeneste, the only other Latin unit on the map; with none on the map, a Latin base unit of the general reserve
+    (never an invasion army's counter); with none there, one of the NR container."""
     cmap = romesim.scenario("kings_of_rome.campaign").data()[0]
     tusculum, praeneste, aricia = (cmap.index(n) for n in ("Tusculum", "Praeneste", "Aricia"))
     for source in ("map", "reserve", "container"):
@@ -967,14 +967,14 @@ def test_an_ambush_is_reinforced_from_the_map_then_the_reserve_then_the_containe
         for t in np.flatnonzero(latin & (tok[:, C.TK_CODE] != 0)):
             C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)  # invasion counters of the Latin people, if any
         assert expected
-        before = ts.copy()
         done, err = C.ambush(stream_of(SEED, 182), city, cost, cp, tok, ts, cs, ws, g, war, pv0, POLICIES.codes,
                              POLICIES.params, None, scratch[5], *scratch[7:13], scratch[14], row)
         assert done and err == 0
-        joined = {t for t in np.flatnonzero(latin) if before[t, C.TS_LOC] != C.L_CITY or
-                  before[t, C.TS_AT] != tusculum} & {t for t in np.flatnonzero(latin)
-                                                      if ts[t, C.TS_LOC] == C.L_CITY and ts[t, C.TS_AT] == tusculum}
-        assert len(joined) == 1 and joined <= expected, (source, joined)
+        k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.RAISED + C.LATINS)[0])
+        assert ws[k, C.WS_AT] == aricia and ws[k, C.WS_LEADER] == leader
+        army = {t for t in np.flatnonzero(latin) if ts[t, C.TS_LOC] == C.L_WAR and ts[t, C.TS_AT] == k}
+        joined = army - set(base[:2])
+        assert army >= set(base[:2]) and len(joined) == 1 and joined <= expected, (source, joined)
 
 
 @pytest.mark.parametrize("w, where", [(C.W_AEQUI, C.L_R), (C.W_VOLSCI, C.L_NR), (C.W_UMBRIAN, C.L_NR),
@@ -2611,6 +2611,60 @@ def test_an_ambush_is_made_by_an_nr_army_an_invasion_army_included(roman_army):
     assert ambush(args, scratch, row, stream_of(SEED, 1401)) == (False, 0)
     C.put(ts, latin[1], C.L_CITY, tusculum, C.FACE_NR)
     assert ambush(args, scratch, row, stream_of(SEED, 1401)) == (True, 0)
+
+
+@pytest.mark.parametrize("ambush_army", ["placed", "from_its_city"])
+def test_a_citys_army_is_placed_in_the_city_it_ambushes_and_routs_or_withdraws_from_there(ambush_army):
+    """KoR 6.4: « Une armée NR sur la carte [...] doit être placée dans une Cité occupée par Rome qui appartenait à
+    l'origine à sa nation [...] L'armée est alors : a) Renforcée [...] c) [...] vous effectuez une bataille rangée »
+    (an NR army on the map must be placed in a city Rome holds that was its nation's; the army is then reinforced,
+    and fights Rome's troops there). An army is « deux unités militaires ou plus » under a leader (glossary), his
+    people's. A Latin leader in Tusculum with one Latin and one Sabine unit is no army: no ambush (under
+    ``from_its_city``, the reading before, two NR units of any people were). With a second Latin unit, his army
+    leaves Tusculum for Aricia, where Romulus' army stands: the ambush battle has the Latin army and its
+    reinforcement (the Sabine stays in Tusculum); after it the army withdraws to the nearest Latin city when it won
+    (5.7.11), stands at Aricia when beaten with units left, and its leader goes inside friendly walls when it lost
+    them all. ``from_its_city`` fights from Tusculum with every NR unit there, and nobody leaves it."""
+    cmap = romesim.scenario("kings_of_rome.campaign").data()[0]
+    tusculum, aricia = (cmap.index(n) for n in ("Tusculum", "Aricia"))
+    outcomes = set()
+    for game in range(16):
+        args, scratch, row, latin, leaders = latin_country(2400 + game, ambush_army=ambush_army)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws = scratch[:4]
+        brow = scratch[12]
+        sabine = np.flatnonzero((tok[:, C.TK_PEOPLE] == C.SABINES) & np.isin(tok[:, C.TK_KIND], (C.INF, C.CAV)) &
+                                (tok[:, C.TK_CODE] == 0))[0]
+        for t in (leaders[0], latin[0], sabine):
+            C.put(ts, t, C.L_CITY, tusculum, C.FACE_NR)
+        g[C.G_ARMY_AT] = aricia
+        stream = stream_of(SEED, 2500 + game)
+        assert ambush(args, scratch, row, stream.copy()) == ((False, 0) if ambush_army == "placed" else (True, 0))
+        if ambush_army == "from_its_city":  # the Latin and the Sabine unit, and the reinforcement, from Tusculum
+            assert scratch[5][C.PROC_BATTLE][C._battle.P_UNITS_NR] == 3 and row[C.M_ARMIES_RAISED] == 0
+            assert not (ws[:, C.WS_WAR] >= 0).any()
+            continue
+        C.put(ts, latin[1], C.L_CITY, tusculum, C.FACE_NR)
+        assert ambush(args, scratch, row, stream) == (True, 0)
+        assert row[C.M_BATTLES] == 1 and row[C.M_ARMIES_RAISED] == 1
+        nr_units = scratch[5][C.PROC_BATTLE][C._battle.P_UNITS_NR]
+        assert nr_units == 3  # the leader's two Latin units and the reinforcement
+        assert ts[sabine, C.TS_LOC] == C.L_CITY and ts[sabine, C.TS_AT] == tusculum
+        assert not any(ts[t, C.TS_LOC] == C.L_CITY and ts[t, C.TS_AT] == tusculum for t in latin[:2])
+        k = int(np.flatnonzero(ws[:, C.WS_WAR] == C.RAISED + C.LATINS)[0]) \
+            if (ws[:, C.WS_WAR] == C.RAISED + C.LATINS).any() else -1
+        home = C.nearest_friendly(city, cost, cs, aricia, C.LATINS)
+        if k < 0:  # every unit lost: the leader inside the nearest friendly walls
+            assert ts[leaders[0], C.TS_LOC] == C.L_CITY and ts[leaders[0], C.TS_AT] == home
+            outcomes.add("lost")
+        elif brow[C._battle.LOSS]:  # Rome beaten: the general retreat to the nearest Latin city
+            assert ws[k, C.WS_AT] == home
+            outcomes.add("withdrew")
+        else:
+            assert ws[k, C.WS_AT] == aricia
+            outcomes.add("beaten")
+    if ambush_army == "placed":
+        assert {"lost", "withdrew"} <= outcomes, outcomes  # both of 5.7.11's retreats
 
 
 def test_a_failed_gallic_siege_scores_a_vp_for_each_gallic_counter_eliminated():

@@ -126,8 +126,8 @@ WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_R
  CP_INVADERS_NOT_EXEMPT, CP_BAD_OMEN_TO_R, CP_END_OF_ACTIONS_NR, CP_VOLSCI_RETURN, CP_OSTIA, CP_INVADERS_BY_SEA,
  CP_INTERCEPTION, CP_INTIMIDATION_NO_ROOM, CP_TREASON_UNITS, CP_ROUT_WALLS, CP_ROUT_PROTECTED,
  CP_NR_WITHDRAWAL, CP_CONTINUATION_REACTIONS, CP_PORSENNA_ANY_BATTLE, CP_WITHDRAWAL_REACTIONS,
- CP_WITHDRAWAL_ASKS, CP_REACTION_MARCHES, CP_CITY_ARMIES_REACT, CP_REVOLT_GATHERS, CP_SACK_ANY_LEADER, N_CP) = \
-    range(55)
+ CP_WITHDRAWAL_ASKS, CP_REACTION_MARCHES, CP_CITY_ARMIES_REACT, CP_REVOLT_GATHERS, CP_SACK_ANY_LEADER,
+ CP_AMBUSH_PLACED, N_CP) = range(56)
 # CP_INTERCEPTION: when the Roman fleet intercepts an invader's fleet (DP-N02), in Campaign.interception's order
 INTERCEPT_EVEN_ODDS, INTERCEPT_ALWAYS, INTERCEPT_NEVER = range(3)
 # CP_COCLES_PREREQUISITE (KOR-A47), in kor_options.csv's order
@@ -184,7 +184,7 @@ M_END = 1                            # one 0/1 column per way a campaign ends, E
  M_TRIBUNES_BEATEN, M_ADVANCES, M_WITHDRAWALS, M_MISSION_1) = range(M_END + N_ENDS - 1, M_END + N_ENDS + 29)
 M_EVENT_R = M_MISSION_1 + 7          # one column per event code: drawn from R
 M_EVENT_NR = M_EVENT_R + N_EVENTS    # ... drawn from NR
-M_ARMIES_RAISED = M_EVENT_NR + N_EVENTS  # NR armies an NR leader led out of a city in a military reaction (6.1)
+M_ARMIES_RAISED = M_EVENT_NR + N_EVENTS  # armies NR leaders led out of a city (6.1 military reaction, 6.4 ambush)
 M_REVOLTS_GATHERED = M_ARMIES_RAISED + 1  # revolts that moved free NR units to a leader or into walls (6.2 step 1)
 N_METRICS = M_REVOLTS_GATHERED + 1
 
@@ -2906,20 +2906,28 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, 
     """KoR 6.4: « Une armée NR sur la carte (même si elle a déjà exécuté une réaction militaire) doit être placée dans
     une Cité occupée par Rome qui appartenait à l'origine à sa nation » (an NR army on the map, even one that has
     made a military reaction, is placed in a city Rome holds that was its nation's). Table 6.0 has it executed by
-    « Armées NR avec un Chef », an army being two military units or more led by a leader (glossary): an invasion
-    army with its leader, or an NR leader with two units or more in a city. Of those, the one nearest (by road) a
-    Roman-held city of its people falls on it (ties: cities' armies first, then the lowest index), reinforced by a
+    « Armées NR avec un Chef », an army being two military units or more led by a leader (glossary): an army in the
+    field with its leader (an invasion army, or one raised on the map), or an NR leader with two units or more of
+    his people in a city (``city_leader``, ``units_with``). Of those, the one nearest (by road) a Roman-held city of
+    its people falls on it (ties: cities' armies first, then the lowest index); a city's army leaves its city with
+    its leader and his people's units there as a raised army (``lead_out``: « L'armée est alors [...] placée »,
+    the army is placed), so that after the battle it routs or withdraws as any army does. It is reinforced by a
     random unit of its people (6.4 a: from a city on the map, else the general reserve, else the NR container).
-    Roman troops with a leader there: the ambush battle (6.4 c; Rome's victory +2 VP, KOR-A44 stack; an invasion
-    army's rout or withdrawal after it, 5.7.11-5.7.13); only a garrison: an NR siege with +1 on the first roll
-    (6.4 b), and the city held, Rome victorious from the ambush, +2 VP. It starts no further reaction. Returns
+    Roman troops with a leader there: the ambush battle (6.4 c; Rome's victory +2 VP, KOR-A44 stack; the army's
+    rout or withdrawal after it, 5.7.11-5.7.13; no Roman advance, 5.7.14 continuing a Roman action); only a
+    garrison: an NR siege with +1 on the first roll (6.4 b), and the city held, Rome victorious from the ambush,
+    +2 VP. It starts no further reaction. Under ``ambush_army = from_its_city`` a city's army is a leader with two
+    NR units of any people in his city and fights from there, its units staying in it. Returns
     ``(executed, error)``."""
     best, best_cost, src, k = -1, 1 << 40, -1, -1
+    placed = cp[CP_AMBUSH_PLACED]
+    room = free_slot(ws) >= 0  # for a city's army to leave its city (six armies in the field: none can)
     virt = np.zeros(1, np.int64)
     for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_CITY and ts[t, TS_FACE] == FACE_NR and tok[t, TK_KIND] == LEADER:
+        if placed and room and city_leader(tok, ts, t) or not placed and ts[t, TS_LOC] == L_CITY and \
+                ts[t, TS_FACE] == FACE_NR and tok[t, TK_KIND] == LEADER:
             c0 = ts[t, TS_AT]
-            if nr_units_in(tok, ts, c0, virt) < 2:
+            if (units_with(tok, ts, c0, tok[t, TK_PEOPLE]) if placed else nr_units_in(tok, ts, c0, virt)) < 2:
                 continue
             for c in range(cs.shape[0]):
                 if cs[c, CS_ROMAN] and city[c, CT_PEOPLE] == tok[t, TK_PEOPLE] and 0 <= cost[0, c0, c] < best_cost:
@@ -2932,6 +2940,9 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, 
                     best, best_cost, src, k = c, cost[0, ws[i, WS_AT], c], ws[i, WS_LEADER], i
     if best < 0:
         return False, 0
+    if k < 0 and placed:
+        k = free_slot(ws)
+        lead_out(tok, ts, ws, k, src, row)
     if k >= 0:
         w = ws[k, WS_WAR]
         people, c0, nr_loc, nr_at = war[w, WR_PEOPLE], ws[k, WS_AT], L_WAR, k
@@ -3021,15 +3032,22 @@ def raise_city_army(cost, cp, tok, ts, ws, row):
                 best, best_key = t, key
     if best < 0:
         return -1
-    c0, people = ts[best, TS_AT], tok[best, TK_PEOPLE]
+    lead_out(tok, ts, ws, k, best, row)
+    return k
+
+
+@njit(cache=True)
+def lead_out(tok, ts, ws, k, leader, row):
+    """KoR 6.1, 6.4: NR leader ``leader`` leads his people's own units in his city out of it, an army: raised army
+    ``k`` (a free slot of ``ws``; war row ``RAISED`` + his people), standing at that city."""
+    c0, people = ts[leader, TS_AT], tok[leader, TK_PEOPLE]
     for t in range(ts.shape[0]):
         if ts[t, TS_AT] == c0 and own_unit(tok, ts, t, people):
             put(ts, t, L_WAR, k, FACE_NR)
-    put(ts, best, L_WAR, k, FACE_NR)
-    ws[k, WS_WAR], ws[k, WS_AT], ws[k, WS_LEADER], ws[k, WS_NEW], ws[k, WS_TOKEN] = RAISED + people, c0, best, 0, -1
+    put(ts, leader, L_WAR, k, FACE_NR)
+    ws[k, WS_WAR], ws[k, WS_AT], ws[k, WS_LEADER], ws[k, WS_NEW], ws[k, WS_TOKEN] = RAISED + people, c0, leader, 0, -1
     ws[k, WS_PASSED], ws[k, WS_LINGER], ws[k, WS_START], ws[k, WS_ROUTED] = -1, 0, c0, 0
     row[M_ARMIES_RAISED] += 1
-    return k
 
 
 @njit(cache=True)

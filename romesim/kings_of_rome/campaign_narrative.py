@@ -1065,8 +1065,12 @@ class _Story:
             how = (f"only a garrison defends: {self.nr_siege(block)}: {self.place(end['city'])} "
                    f"{'falls' if falls else 'holds'} (6.4 b){self.points(self.ctx(at), end)}")
         city, origin, leader = self.place(end["city"]), self.place(end["origin"]), self.counter(end["leader"])
-        who = f"the {self.war(end['war'])} under {leader} is placed in {city} (from {origin})" \
-            if end.get("war", -1) >= 0 else f"{leader} leads his troops from {origin} against {city}"
+        if any(self.rows[s].where.endswith(" > lead_out") for s in block.steps):  # a city's army, led out for it
+            who = f"{leader} leads his troops out of {origin}: the {self.war(end['war'])} is placed in {city}"
+        elif end.get("war", -1) >= 0:
+            who = f"the {self.war(end['war'])} under {leader} is placed in {city} (from {origin})"
+        else:  # ambush_army = from_its_city
+            who = f"{leader} leads his troops from {origin} against {city}"
         self.say(block.first, f"Ambush: {who}{reinforced}; {how} [KoR 6.4].", block.steps)
 
     def nr_siege(self, block):

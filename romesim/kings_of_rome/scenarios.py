@@ -1173,6 +1173,13 @@ class Campaign(Scenario):
                                           "leads them out (table 6.0 « Armée NR avec un Chef »; glossary « Armées : "
                                           "deux unités militaires ou plus »); invasion_army: invasion armies only",
                                       rule="6.0, 6.1")
+    ambush_army: str = param("placed", choices=("placed", "from_its_city"),
+                             doc="how an NR leader's army in a city ambushes: it is placed in the Roman city it "
+                                 "falls on (« Une armée NR sur la carte [...] doit être placée dans une Cité occupée "
+                                 "par Rome »), leaving its city with his people's units there (two or more), and "
+                                 "after the ambush battle routs or withdraws as any army (5.7.11-5.7.13); "
+                                 "from_its_city: a leader with two NR units of any people fights from his own city, "
+                                 "where they stay", rule="6.4")
     revolt: str = param("gather_then_draw", choices=("gather_then_draw", "draw"),
                         doc="what a revolt does: step 1 first, free NR units gathered to a leader of their people "
                             "to make an army (a raised army that lost its leader shelters in a friendly city), and "
@@ -1337,6 +1344,7 @@ class Campaign(Scenario):
         cp[_C.CP_WITHDRAWAL_ASKS] = self.withdrawal_converts_to_siege == "roman_option"
         cp[_C.CP_REACTION_MARCHES] = self.military_reaction == "movement_allowance"
         cp[_C.CP_CITY_ARMIES_REACT] = self.military_reaction_by == "any_nr_army"
+        cp[_C.CP_AMBUSH_PLACED] = self.ambush_army == "placed"
         cp[_C.CP_REVOLT_GATHERS] = self.revolt == "gather_then_draw"
         cp[_C.CP_SACK_ANY_LEADER] = self.rome_sack == "any_leader"
         city = np.zeros((n, _C.CT_SEA + n), np.int64)
