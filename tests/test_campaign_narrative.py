@@ -237,6 +237,17 @@ def test_romes_sortie_from_rome_besieged_is_told(whole):
     assert sortie and not any("Rome defending" in t for t in sortie)
 
 
+def test_a_won_siege_of_rome_that_takes_nothing_says_why(whole):
+    """KoR 9.1-9.7: only the Etruscans and the Greeks sack Rome (the Gauls with Brennus, the third Etruscan war with
+    Porsenna, « S'ils gagnent le siège de Rome [...] le joueur perd 5 PI et 5 PV »); no rule says what another war's
+    won siege of Rome does, and the campaign reads it as nothing (contract section 5). Seed 1's Volsci win their
+    siege of Rome by roll a: the line says the siege was won and why Rome holds all the same, never « the city
+    submits (roll a): Rome holds » alone."""
+    texts = [s.text for s in whole(1).sentences()]
+    won = [t for t in texts if t.startswith("The Volsci army besieges Rome (Roman)") and "(roll a)" in t]
+    assert won and all("won, but no rule of 9.x gives Rome to this army: Rome holds" in t for t in won)
+
+
 def test_a_military_reaction_is_told_with_the_enemy_position_it_reaches(whole):
     """KoR 6.0-6.1 in a whole campaign (seed 5): a new army's first reaction, with more to come, is told as its
     military reaction (« si vous avez plusieurs réactions disponibles, doit être A »), and the army's next line says

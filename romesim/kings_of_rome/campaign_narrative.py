@@ -1186,6 +1186,8 @@ class _Story:
             elif end.get("won_at_rome") and c.get("war") in (C.W_GALLIC, C.W_ETRUSCAN):
                 who = "Brennus (9.5.7.3)" if c["war"] == C.W_GALLIC else "Porsenna (9.7.7.3)"
                 result = f"won, but without {who} in command Rome is not sacked: Rome holds"
+            elif end.get("won_at_rome"):  # sacks_rome: no rule of 9.x gives Rome to this war (or a raised army)
+                result = "won, but no rule of 9.x gives Rome to this army: Rome holds"
             elif not end.get("roman"):
                 result = f"{city} falls (7.5 counts it at the turn's end)"
             else:
