@@ -2921,10 +2921,10 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, 
     ``(executed, error)``."""
     best, best_cost, src, k = -1, 1 << 40, -1, -1
     placed = cp[CP_AMBUSH_PLACED]
-    room = free_slot(ws) >= 0  # for a city's army to leave its city (six armies in the field: none can)
+    slot = free_slot(ws)  # where a city's army goes when it leaves its city (six armies in the field: none can)
     virt = np.zeros(1, np.int64)
     for t in range(ts.shape[0]):
-        if placed and room and city_leader(tok, ts, t) or not placed and ts[t, TS_LOC] == L_CITY and \
+        if placed and slot >= 0 and city_leader(tok, ts, t) or not placed and ts[t, TS_LOC] == L_CITY and \
                 ts[t, TS_FACE] == FACE_NR and tok[t, TK_KIND] == LEADER:
             c0 = ts[t, TS_AT]
             if (units_with(tok, ts, c0, tok[t, TK_PEOPLE]) if placed else nr_units_in(tok, ts, c0, virt)) < 2:
@@ -2941,7 +2941,7 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, 
     if best < 0:
         return False, 0
     if k < 0 and placed:
-        k = free_slot(ws)
+        k = slot
         lead_out(tok, ts, ws, k, src, row)
     if k >= 0:
         w = ws[k, WS_WAR]

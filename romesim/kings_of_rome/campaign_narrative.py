@@ -1065,7 +1065,7 @@ class _Story:
             how = (f"only a garrison defends: {self.nr_siege(block)}: {self.place(end['city'])} "
                    f"{'falls' if falls else 'holds'} (6.4 b){self.points(self.ctx(at), end)}")
         city, origin, leader = self.place(end["city"]), self.place(end["origin"]), self.counter(end["leader"])
-        if any(self.rows[s].where.endswith(" > lead_out") for s in block.steps):  # a city's army, led out for it
+        if any(self.rows[s].where.rsplit(" > ", 1)[-1] == "lead_out" for s in block.steps):  # a city's army, led out
             who = f"{leader} leads his troops out of {origin}: the {self.war(end['war'])} is placed in {city}"
         elif end.get("war", -1) >= 0:
             who = f"the {self.war(end['war'])} under {leader} is placed in {city} (from {origin})"
