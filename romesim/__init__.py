@@ -9,7 +9,7 @@ from .core import cache  # noqa: F401 (first: numba must cache outside the packa
 from . import analysis, jugule, kings_of_rome, semper_victor, vox_populi
 from .analysis import compare, store
 from .analysis.sweep import Sweep, sweep
-from .core.engine import exact, reference, simulate
+from .core.engine import exact, reference, simulate, warm
 from .core.errors import ExactNotSupported, PolicyError, RomesimError, ScenarioError
 from .core.machine import GameState, new_game
 from .core.result import Result
@@ -18,7 +18,7 @@ from .core.scenario import Scenario, describe, list_scenarios, load_toml, scenar
 from .core.trace import Trace, trace
 from .core.version import VERSION as __version__  # noqa: F401 (the package attribute)
 
-__all__ = ["simulate", "exact", "reference", "trace", "Trace", "new_game", "GameState", "scenario", "describe",
+__all__ = ["simulate", "warm", "exact", "reference", "trace", "Trace", "new_game", "GameState", "scenario", "describe",
            "state_index", "list_scenarios", "load_toml", "Result", "Scenario",
            "sweep", "Sweep", "compare", "store", "analysis",
            "RomesimError", "ScenarioError", "PolicyError", "ExactNotSupported", "GENERATOR", "kings_of_rome",

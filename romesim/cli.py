@@ -585,6 +585,12 @@ def cmd_cache(args):
     if args.clear:
         print(f"cleared {cache.clear()}")
         return
+    if args.built_ins_only and args.warm is None:
+        raise UsageError("--built-ins-only: allowed only with --warm")
+    if args.warm is not None:
+        frame = romesim.warm(args.warm or None, user_bots=not args.built_ins_only)
+        table = frame.pivot(index="scenario", columns="variant", values="seconds").fillna("-")
+        print(table.to_string(float_format=lambda v: f"{v:.1f} s"))
     path = cache.cache_dir()
     files = [f for f in path.rglob("*") if f.is_file()] if path.exists() else []
     size = sum(f.stat().st_size for f in files)
@@ -727,8 +733,13 @@ def make_parser():
 
     cache = commands.add_parser("cache", help="where numba keeps the compiled kernels (NUMBA_CACHE_DIR, else a "
                                 "per-user cache folder)")
-    cache.add_argument("--clear", action="store_true", help="delete the compiled kernels (they compile again "
-                       "on first use)")
+    what = cache.add_mutually_exclusive_group()
+    what.add_argument("--clear", action="store_true", help="delete the compiled kernels (they compile again "
+                      "on first use)")
+    what.add_argument("--warm", nargs="*", metavar="NAME", help="compile now the kernels of these scenarios "
+                      "(default: all), at their default settings, so that first runs only load them")
+    cache.add_argument("--built-ins-only", action="store_true", help="with --warm: not the kernels' variant for "
+                       "user bots and searches")
     cache.set_defaults(func=cmd_cache)
     return parser
 

@@ -108,3 +108,46 @@ def test_cli_shows_and_clears_the_cache(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out.startswith(f"{tmp_path / 'kernels'}   (1 files")
     assert main(["cache", "--clear"]) == 0
     assert not (tmp_path / "kernels").exists()
+
+
+USER_BOT_RUN = """
+import json, numba, romesim
+sc = romesim.scenario("kings_of_rome.treason")
+
+@numba.njit
+def bot(state, params, stream):
+    return 0
+
+romesim.simulate(sc, 10, policies={sc.decision_points[0].name: bot}, progress=False)
+print(json.dumps({"misses": sum(sc.kernel.stats.cache_misses.values()),
+                  "hits": sum(sc.kernel.stats.cache_hits.values())}))
+"""
+
+
+def _kernel_loads(tmp_path, warm):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / ("warmed" if warm else "cold")),
+               ROMESIM_COMPILE_PROCESSES="1")
+    if warm:
+        out = subprocess.run([sys.executable, "-m", "romesim", "cache", "--warm", "kings_of_rome.treason"], env=env,
+                             capture_output=True, text=True, check=True).stdout
+        assert "kings_of_rome.treason" in out and "user bots" in out
+    run = subprocess.run([sys.executable, "-c", USER_BOT_RUN], env=env, capture_output=True, text=True, check=True)
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def test_warm_compiles_the_variant_a_first_user_bot_would(tmp_path):
+    # without it the first bot compiles the kernel's variant for user functions; after it, a new process loads it
+    assert _kernel_loads(tmp_path, warm=False)["misses"] == 1
+    assert _kernel_loads(tmp_path, warm=True) == {"misses": 0, "hits": 1}
+
+
+def test_warm_reports_each_variant_and_refuses_bad_input(capsys, monkeypatch):
+    frame = romesim.warm(["kings_of_rome.treason", "kings_of_rome.inauguratio"])
+    assert [tuple(r) for r in frame[["scenario", "variant"]].values] == [
+        ("kings_of_rome.treason", "built-ins"), ("kings_of_rome.treason", "user bots"),
+        ("kings_of_rome.inauguratio", "built-ins")]  # a scenario without decision points has one variant
+    assert (frame["seconds"] >= 0).all()
+    assert main(["cache", "--warm", "kings_of_rome.nope"]) == 2
+    assert "unknown scenario 'kings_of_rome.nope'" in capsys.readouterr().err
+    assert main(["cache", "--built-ins-only"]) == 2
+    assert "--built-ins-only: allowed only with --warm" in capsys.readouterr().err

@@ -28,7 +28,7 @@ from .jit import roomy
 from .loop import BLOCK, n_blocks, record
 from .result import Result
 from .rng import GENERATOR
-from .scenario import Scenario, get
+from .scenario import Scenario, get, registered
 
 CHUNK = 1 << 18  # games per kernel call: bounds memory whatever n is
 CHECKPOINT_BASE = 10_000
@@ -60,6 +60,32 @@ def compiled(scenario, resolved):
     threads call it (``in_order``), so that it compiles here, in a frame with room for the compiler."""
     if (scenario.kernel, resolved.slots is not None) not in _CALLED:
         run_chunk(scenario, 0, 0, 0, resolved, False)
+
+
+def warm(scenarios=None, *, user_bots=True):
+    """Compile now, into numba's cache, the kernels that ``scenarios`` play (names or ``Scenario``\\ s; None: every
+    registered scenario at its defaults), so that a later first run, in any process, only loads them. Each kernel
+    has two variants (``core.policy``): for built-ins only, and, with ``user_bots``, the one every user function
+    and search shares, which a scenario's first bot would otherwise compile. Settings can pick the kernel (a siege
+    that fights no battle plays one without the battle): pass the ``Scenario`` you will run. Returns a DataFrame:
+    scenario, variant, seconds (a variant already in the cache takes a load's time)."""
+    if scenarios is None:
+        scenarios = sorted(cls.name for cls in registered())
+    elif isinstance(scenarios, (str, Scenario)):
+        scenarios = [scenarios]
+    rows = []
+    for sc in [_as_scenario(s) for s in scenarios]:
+        resolved = _policy.resolve(sc.decision_points)
+        variants = [("built-ins", resolved)]
+        if user_bots and sc.decision_points:
+            never_called = (_policy.builtin_slot,) * len(sc.decision_points)  # their codes stay the built-ins'
+            variants.append(("user bots", _policy.ResolvedPolicies(resolved.names, resolved.codes, resolved.params,
+                                                                   never_called)))
+        for variant, policies in variants:
+            start = time.perf_counter()
+            compiled(sc, policies)
+            rows.append({"scenario": sc.name, "variant": variant, "seconds": time.perf_counter() - start})
+    return pd.DataFrame(rows, columns=["scenario", "variant", "seconds"])
 
 
 def run_chunk(scenario, seed, first, count, resolved, keep, args=None):
