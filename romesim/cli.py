@@ -589,7 +589,7 @@ def cmd_cache(args):
         raise UsageError("--built-ins-only: allowed only with --warm")
     if args.warm is not None:
         frame = romesim.warm(args.warm or None, user_bots=not args.built_ins_only)
-        table = frame.pivot(index="scenario", columns="variant", values="seconds").fillna("-")
+        table = frame.pivot(index=["scenario", "kernel"], columns="variant", values="seconds").fillna("-")
         print(table.to_string(float_format=lambda v: f"{v:.1f} s"))
     path = cache.cache_dir()
     files = [f for f in path.rglob("*") if f.is_file()] if path.exists() else []

@@ -151,3 +151,14 @@ def test_warm_reports_each_variant_and_refuses_bad_input(capsys, monkeypatch):
     assert "unknown scenario 'kings_of_rome.nope'" in capsys.readouterr().err
     assert main(["cache", "--built-ins-only"]) == 2
     assert "--built-ins-only: allowed only with --warm" in capsys.readouterr().err
+
+
+def test_warm_takes_every_kernel_a_scenarios_settings_may_pick():
+    from romesim.kings_of_rome.siege import siege_kernel, siege_rolls_kernel
+
+    siege = romesim.scenario("kings_of_rome.siege")
+    assert [s.kernel for s in siege.kernel_scenarios()] == [siege_rolls_kernel, siege_kernel]
+    relief = siege.kernel_scenarios()[1]
+    assert relief.relief and relief.kernel_scenarios() == (relief,)  # a siege with a battle plays one kernel
+    treason = romesim.scenario("kings_of_rome.treason")
+    assert treason.kernel_scenarios() == (treason,)

@@ -64,17 +64,17 @@ def compiled(scenario, resolved):
 
 def warm(scenarios=None, *, user_bots=True):
     """Compile now, into numba's cache, the kernels that ``scenarios`` play (names or ``Scenario``\\ s; None: every
-    registered scenario at its defaults), so that a later first run, in any process, only loads them. Each kernel
-    has two variants (``core.policy``): for built-ins only, and, with ``user_bots``, the one every user function
-    and search shares, which a scenario's first bot would otherwise compile. Settings can pick the kernel (a siege
-    that fights no battle plays one without the battle): pass the ``Scenario`` you will run. Returns a DataFrame:
-    scenario, variant, seconds (a variant already in the cache takes a load's time)."""
+    registered scenario at its defaults), so that a later first run, in any process, only loads them: every kernel
+    its settings may pick (``Scenario.kernel_scenarios``: a siege plays one kernel without the battle's code and one
+    with it), each in two variants (``core.policy``): for built-ins only, and, with ``user_bots``, the one every
+    user function and search shares, which a scenario's first bot would otherwise compile. Returns a DataFrame:
+    scenario, kernel, variant, seconds (a variant already in the cache takes a load's time)."""
     if scenarios is None:
         scenarios = sorted(cls.name for cls in registered())
     elif isinstance(scenarios, (str, Scenario)):
         scenarios = [scenarios]
     rows = []
-    for sc in [_as_scenario(s) for s in scenarios]:
+    for sc in [k for s in scenarios for k in _as_scenario(s).kernel_scenarios()]:
         resolved = _policy.resolve(sc.decision_points)
         variants = [("built-ins", resolved)]
         if user_bots and sc.decision_points:
@@ -84,8 +84,9 @@ def warm(scenarios=None, *, user_bots=True):
         for variant, policies in variants:
             start = time.perf_counter()
             compiled(sc, policies)
-            rows.append({"scenario": sc.name, "variant": variant, "seconds": time.perf_counter() - start})
-    return pd.DataFrame(rows, columns=["scenario", "variant", "seconds"])
+            rows.append({"scenario": sc.name, "kernel": getattr(sc.kernel, "__name__", str(sc.kernel)),
+                         "variant": variant, "seconds": time.perf_counter() - start})
+    return pd.DataFrame(rows, columns=["scenario", "kernel", "variant", "seconds"])
 
 
 def run_chunk(scenario, seed, first, count, resolved, keep, args=None):

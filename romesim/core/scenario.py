@@ -254,6 +254,11 @@ class Scenario:
         """The scenario as a tuple of numbers and arrays, the kernel's arguments after ``(seed, first, count)``."""
         raise NotImplementedError
 
+    def kernel_scenarios(self):
+        """This scenario and, where its settings pick the kernel, one scenario for each other kernel they may pick:
+        what ``romesim.warm`` compiles."""
+        return (self,)
+
     def reference(self, stream, policies):
         """Play one game in plain Python from ``stream``; returns the outcome tuple in ``metrics`` order."""
         raise NotImplementedError

@@ -154,6 +154,14 @@ class Siege(Scenario):
         """A siege that can fight no battle plays the kernel without the battle's code (it compiles in seconds)."""
         return siege_kernel if self.battles() else siege_rolls_kernel
 
+    def kernel_scenarios(self):
+        """This siege and, unless it fights a battle, one that does (a relief, S0): both kernels."""
+        if self.battles():
+            return (self,)
+        unit = {"kind": "infantry", "virtus": 3}
+        return (self, self.replace(relief=True, roman_units=[{**unit, "roman_class": 3}] * self.besiegers,
+                                   relief_units=[unit] * 3))
+
     def battle_arrays(self):
         """The relief and sortie battles compiled as battle scenarios (layout in ``battle.py``), and the built-in
         battle bots that fight them (their ``default`` policies, the NR's ``nr_rules``)."""
