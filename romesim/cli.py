@@ -737,7 +737,7 @@ def make_parser():
     what.add_argument("--clear", action="store_true", help="delete the compiled kernels (they compile again "
                       "on first use)")
     what.add_argument("--warm", nargs="*", metavar="NAME", help="compile now the kernels of these scenarios "
-                      "(default: all), at their default settings, so that first runs only load them")
+                      "(default: all), every one their settings may pick, so that first runs only load them")
     cache.add_argument("--built-ins-only", action="store_true", help="with --warm: not the kernels' variant for "
                        "user bots and searches")
     cache.set_defaults(func=cmd_cache)

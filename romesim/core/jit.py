@@ -119,7 +119,10 @@ class ApartCallee(Callee):
     name, resolved when their code is loaded. So a caller can be loaded from numba's cache only once each apart
     function it calls is loaded: ``RomesimCache`` reads the names a cached function calls in its object code, and
     loads those functions first (or compiles the caller again when one of them is not in the cache). A call costs
-    what a call costs: only for functions that do much work per call (a battle, a siege, a turn's events)."""
+    what a call costs: only for functions that do much work per call (a battle, a siege, a turn's events), and for
+    helpers that their callers call rather than inline anyway and that many of them link (the campaign's ``pick``
+    was compiled into 8 of its units, ``war_units`` into 13: made apart, 18 of them took a tenth off the
+    campaign's cold compile, 58.3 to 52.6 s on one process, at the same speed)."""
 
     def add_overload(self, cres):
         super().add_overload(cres)

@@ -266,7 +266,7 @@ def ku(t, col):
 
 
 # ============================================================================================= counters
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def count_at(ts, loc):
     n = 0
     for t in range(ts.shape[0]):
@@ -287,7 +287,7 @@ def matches(tok, ts, t, loc, kind, people, base, value):
     return (not base or tok[t, TK_CODE] == 0) and (value == 0 or tok[t, TK_VIRTUS] == value)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def pick(tok, ts, loc, kind, people, base, value, stream):
     """A counter drawn at random among those ``matches`` accepts (C5), or -1 if there is none."""
     n = 0
@@ -305,7 +305,7 @@ def pick(tok, ts, loc, kind, people, base, value, stream):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def pick_at(ts, loc, stream):
     """Any counter of ``loc`` (a container) drawn at random (C5), or -1 if there is none."""
     n = count_at(ts, loc)
@@ -397,7 +397,7 @@ def add_ip(g, row, ip):
 
 
 # ================================================================================================ cities
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def garrison_value(tok, ts, c, face):
     """The garrison points of ``face`` in city ``c``."""
     v = 0
@@ -408,7 +408,7 @@ def garrison_value(tok, ts, c, face):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def nr_units_in(tok, ts, c, virtus):
     """The NR military units in city ``c``; their Virtus written into ``virtus`` (up to its size)."""
     n = 0
@@ -420,7 +420,7 @@ def nr_units_in(tok, ts, c, virtus):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def nr_leader_in(tok, ts, c):
     """The strongest NR leader in city ``c`` (his counter), or -1."""
     best = -1
@@ -488,14 +488,14 @@ def clear_nr(tok, ts, c, dst):
             put(ts, t, dst, 0, FACE_ROMAN if dst == L_R else FACE_NR)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def flip_garrisons(tok, ts, c, face):
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and tok[t, TK_KIND] == GARRISON:
             ts[t, TS_FACE] = face
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def nearest_city(city, cost, cs, tok, ts, src, people, want_roman):
     """The place of ``people`` (-1: any NR city) cheapest to reach from ``src``, held by Rome or not as asked."""
     best, best_cost = -1, 1 << 40
@@ -518,7 +518,7 @@ def in_army(ts, t, a):
     return ts[t, TS_LOC] == L_ARMY and ts[t, TS_AT] == a
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def army_counts(tok, ts, a):
     """Army ``a``'s infantry and cavalry."""
     inf, cav = 0, 0
@@ -603,7 +603,7 @@ def army_of(g, t):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def disband(ts, g, cp, a):
     """Army ``a``'s leader leaves office or play: « les Fonctions qui cessent d'être effectives retournent dans le
     récipient R, et leurs armées dans la réserve de Rome » (7.1: the offices that cease go back to the R container
@@ -687,7 +687,7 @@ def army_here(tok, ts, g, c):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def weakest(tok, ts, loc, at, kind):
     """The weakest Roman unit at ``(loc, at)`` (of ``kind``; -1 either), the lowest Virtus, or -1."""
     best = -1
@@ -1268,7 +1268,7 @@ def metius(stream, cp, cs, tok, ts, t):
             put(ts, u, L_CITY, alba, FACE_NR)
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def pick_on_map(tok, ts, kind, people, avoid, stream):
     """An NR base unit of ``kind`` (and ``people``, -1 any) in a city other than ``avoid``, at random (C5); -1 if
     there is none."""
@@ -1487,7 +1487,7 @@ def chosen(ids, t):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def duellist(tok, ts, ids, loc, people, avoid, strongest_first):
     """The strongest (or weakest) unit counter at ``loc`` not in ``ids``: on the map one showing its Roman face
     (``people`` -1; ``L_ARMY``: the royal army's) or its NR face of ``people`` (not in city ``avoid``); off the map
@@ -1560,7 +1560,7 @@ def duel(stream, cp, tok, ts, g, ids, n_roman, n_other, rome_first, volley, code
     return won
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def alba_romanized(city, cost, cs, tok, ts, g, cp):
     """Alba Longa passes to Rome (9.3.7.2-9.3.7.3 b-c): its garrison flipped; NR troops still in it go to the
     nearest Latin city (9.3.7.3 b); the happy outcome of 9.3.6 is scored at the period's end."""
@@ -1955,7 +1955,7 @@ def war_unit(tok, ts, w, kind, stream):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def war_units(tok, ts, k):
     n = 0
     for t in range(ts.shape[0]):
@@ -2292,7 +2292,7 @@ def commanding_army(tok, g, c):
     return army
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def roman_defence(tok, ts, g, cp, c):
     """The defenders of Roman city ``c``: its garrison points (or, with none, its strongest Roman unit), and the
     Virtus of the Roman leader inside who commands (``commanding_army``), 0 for none."""
@@ -2547,7 +2547,7 @@ def declare_war(stream, per, g, cp, people):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def settle(stream, ts, g, row, ip, vp, r_to_nr, nr_to_r, reactions):
     """A procedure's outcome row on the campaign: points, container adjustments, hostile reactions."""
     g[G_VP] += vp
@@ -3001,7 +3001,7 @@ def city_leader(tok, ts, t):
         not invasion_counter(tok, t) and tok[t, TK_CODE] != LD_PORSENNA
 
 
-@njit(cache=True)
+@njit(cache=True, apart=True)
 def units_with(tok, ts, c, people):
     """How many of ``people``'s own units stand in city ``c``."""
     n = 0
