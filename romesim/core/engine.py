@@ -84,7 +84,7 @@ def warm(scenarios=None, *, user_bots=True):
         for variant, policies in variants:
             start = time.perf_counter()
             compiled(sc, policies)
-            rows.append({"scenario": sc.name, "kernel": getattr(sc.kernel, "__name__", str(sc.kernel)),
+            rows.append({"scenario": sc.name, "kernel": sc.kernel.__name__,
                          "variant": variant, "seconds": time.perf_counter() - start})
     return pd.DataFrame(rows, columns=["scenario", "kernel", "variant", "seconds"])
 
