@@ -7,17 +7,20 @@ it the time ``import romesim`` took:
 * ``warm``: the same directory again: the kernels load from the cache;
 * ``first bot``: a plain ``@numba.njit`` bot at the scenario's first decision point, the cache warm for the
   built-ins only: the bot's own compile, plus the kernel's variant for user functions, compiled once and cached
-  (a run of built-ins only plays a variant without any call through a slot, see ``romesim.core.policy``);
+  (a run of built-ins only plays a variant without any call through a slot, and a run without a search a variant
+  without the search's code: ``romesim.core.policy.VARIANTS``);
 * ``user bot``: another bot, the cache now warm for both variants: the bot's own compile plus the load (the
-  kernels take bots through first-class-function slots, so no bot recompiles them).
+  kernels take bots through first-class-function slots, so no bot recompiles them);
+* ``first search``: ``flat_mc`` at the first decision point offering it (a whole game), one game: the kernel's
+  variant for searches, compiled once and cached.
 
 Each process uses its own ``NUMBA_CACHE_DIR`` under a temporary directory; the user's cache is not touched.
 A cold compile uses ``ROMESIM_COMPILE_PROCESSES`` processes (by default one a CPU, ``romesim.core.parallel_compile``).
 
 ``--plans GAME...`` writes the compile plans of those games (``romesim/GAME/data/compile_plans.json``): each
-variant of each of their scenarios' kernels (built-in bots; user bots) is compiled in a process of its own, alone,
-on an empty cache, and its plan is kept when its schedule on two processes ends at least ``MIN_GAIN`` seconds
-sooner than on one.
+variant of each of their scenarios' kernels (built-in bots; user bots; search) is compiled in a process of its
+own, alone, on an empty cache, and its plan is kept when its schedule on two processes ends at least
+``parallel_compile.MIN_GAIN`` seconds sooner than on one.
 """
 import argparse
 import json
@@ -32,9 +35,13 @@ t0 = time.perf_counter()
 import numba
 import romesim
 imported = time.perf_counter()
-name, bot = sys.argv[1], sys.argv[2] == "bot"
+name, bot = sys.argv[1], sys.argv[2]
 scenario = romesim.scenario(name)
-if bot and scenario.decision_points:
+searched = [dp.name for dp in scenario.decision_points if "flat_mc" in dp.builtins]
+if bot == "search":
+    romesim.simulate(scenario, 1, policies={searched[0]: ("flat_mc", {"budget": 2})}, progress=False)
+    end = time.perf_counter()
+elif bot == "bot" and scenario.decision_points:
     point = scenario.decision_points[0].name
     for action in range(8):  # the first action the rules allow there; the first try already loaded everything
         ns = {}
@@ -55,9 +62,11 @@ print(f"{imported - t0:.3f} {end - t0:.3f}")
 """
 
 
-def timed(name, cache, bot=False, timeout=1800):
+def timed(name, cache, bot="plain", timeout=1800):
+    """A new process's first ``simulate`` of ``name``: with the built-ins (``plain``), a user ``bot`` or a
+    ``search``."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONWARNINGS="ignore")
-    done = subprocess.run([sys.executable, "-c", CHILD, name, "bot" if bot else "plain"], env=env,
+    done = subprocess.run([sys.executable, "-c", CHILD, name, bot], env=env,
                           capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
         raise RuntimeError(f"{name}: {done.stderr.strip().splitlines()[-1:]}")
@@ -66,19 +75,21 @@ def timed(name, cache, bot=False, timeout=1800):
 
 
 def measure(names):
+    import romesim
     rows = []
     for name in names:
+        searchable = any("flat_mc" in dp.builtins for dp in romesim.scenario(name).decision_points)
         with tempfile.TemporaryDirectory(prefix="romesim-compile-") as cache:
-            cold = timed(name, cache)
-            warm = timed(name, cache)
-            first_bot = timed(name, cache, bot=True)
-            bot = timed(name, cache, bot=True)
-        row = {"scenario": name, "import_s": warm["import_s"]}
-        for key, run in (("cold_s", cold), ("warm_s", warm), ("first_bot_s", first_bot), ("user_bot_s", bot)):
-            row[key] = run["first_s"] - run["import_s"]
+            runs = {"cold_s": timed(name, cache), "warm_s": timed(name, cache),
+                    "first_bot_s": timed(name, cache, bot="bot"), "user_bot_s": timed(name, cache, bot="bot")}
+            if searchable:
+                runs["first_search_s"] = timed(name, cache, bot="search")
+        row = {"scenario": name, "import_s": runs["warm_s"]["import_s"], "first_search_s": None}
+        row.update({key: run["first_s"] - run["import_s"] for key, run in runs.items()})
         rows.append(row)
+        search = "" if row["first_search_s"] is None else f"  first search {row['first_search_s']:5.1f} s"
         print(f"{name:32s} first simulate: cold {row['cold_s']:6.1f} s  warm {row['warm_s']:5.1f} s  "
-              f"first bot {row['first_bot_s']:6.1f} s  user bot {row['user_bot_s']:5.1f} s  "
+              f"first bot {row['first_bot_s']:6.1f} s  user bot {row['user_bot_s']:5.1f} s{search}  "
               f"(import romesim {row['import_s']:.1f} s)", flush=True)
     return rows
 
@@ -86,10 +97,9 @@ def measure(names):
 RECORD = r"""
 import sys
 from romesim.core import parallel_compile
-name, user_bots = sys.argv[1], sys.argv[2] == "1"
-print(parallel_compile.written({parallel_compile.plan_name(name, user_bots): parallel_compile.record(name, user_bots)}))
+name, variant = sys.argv[1], parallel_compile.VARIANTS[int(sys.argv[2])]
+print(parallel_compile.written({parallel_compile.plan_name(name, variant): parallel_compile.record(name, variant)}))
 """
-MIN_GAIN = 3.0
 
 
 def write_plans(games, registered):
@@ -98,13 +108,14 @@ def write_plans(games, registered):
     for game in games:
         classes = [cls for cls in registered if cls.__module__.split(".")[1] == game]
         kept = {}
-        for cls, user_bots in ((cls, user_bots) for cls in classes
-                               for user_bots in ((False, True) if cls.decision_points else (False,))):
-            name = parallel_compile.plan_name(cls.name, user_bots)
+        for cls, variant in ((cls, variant) for cls in classes for variant in parallel_compile.VARIANTS
+                             if parallel_compile.policies_of(cls.decision_points, variant) or variant == "built-ins"):
+            name = parallel_compile.plan_name(cls.name, variant)
             with tempfile.TemporaryDirectory(prefix="romesim-plan-") as cache:
                 env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONWARNINGS="ignore",
                            **{parallel_compile.ENV: "1"})
-                done = subprocess.run([sys.executable, "-c", RECORD, cls.name, str(int(user_bots))], env=env,
+                done = subprocess.run([sys.executable, "-c", RECORD, cls.name,
+                                       str(parallel_compile.VARIANTS.index(variant))], env=env,
                                       capture_output=True, text=True)
             if done.returncode != 0:
                 raise RuntimeError(f"{name}: {done.stderr.strip()}")
@@ -115,7 +126,7 @@ def write_plans(games, registered):
             gain = alone - parallel_compile.schedule(entries, 2)[1]
             print(f"{name:48s} cold {seconds:5.1f} s, {len(entries)} functions compiled in "
                   f"{alone:5.1f} s, {gain:+5.1f} s on two processes", flush=True)
-            if gain >= MIN_GAIN:
+            if gain >= parallel_compile.MIN_GAIN:
                 kept[name] = (entries, seconds)
         path = parallel_compile.plan_path(classes[0])
         if kept:

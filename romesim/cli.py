@@ -585,10 +585,13 @@ def cmd_cache(args):
     if args.clear:
         print(f"cleared {cache.clear()}")
         return
-    if args.built_ins_only and args.warm is None:
-        raise UsageError("--built-ins-only: allowed only with --warm")
+    for flag, given in (("--built-ins-only", args.built_ins_only), ("--search", args.search)):
+        if given and args.warm is None:
+            raise UsageError(f"{flag}: allowed only with --warm")
+    if args.built_ins_only and args.search:
+        raise UsageError("--built-ins-only and --search: give one of them")
     if args.warm is not None:
-        frame = romesim.warm(args.warm or None, user_bots=not args.built_ins_only)
+        frame = romesim.warm(args.warm or None, user_bots=not args.built_ins_only, search=args.search)
         table = frame.pivot(index=["scenario", "kernel"], columns="variant", values="seconds").fillna("-")
         print(table.to_string(float_format=lambda v: f"{v:.1f} s"))
     path = cache.cache_dir()
@@ -739,7 +742,9 @@ def make_parser():
     what.add_argument("--warm", nargs="*", metavar="NAME", help="compile now the kernels of these scenarios "
                       "(default: all), every one their settings may pick, so that first runs only load them")
     cache.add_argument("--built-ins-only", action="store_true", help="with --warm: not the kernels' variant for "
-                       "user bots and searches")
+                       "user bots")
+    cache.add_argument("--search", action="store_true", help="with --warm: also the variant the search bots "
+                       "(flat_mc, ismcts) play")
     cache.set_defaults(func=cmd_cache)
     return parser
 

@@ -151,6 +151,19 @@ def test_warm_reports_each_variant_and_refuses_bad_input(capsys, monkeypatch):
     assert "unknown scenario 'kings_of_rome.nope'" in capsys.readouterr().err
     assert main(["cache", "--built-ins-only"]) == 2
     assert "--built-ins-only: allowed only with --warm" in capsys.readouterr().err
+    assert main(["cache", "--search"]) == 2
+    assert "--search: allowed only with --warm" in capsys.readouterr().err
+    assert main(["cache", "--warm", "kings_of_rome.treason", "--built-ins-only", "--search"]) == 2
+    assert "--built-ins-only and --search: give one of them" in capsys.readouterr().err
+
+
+def test_warm_compiles_the_search_variant_when_asked():
+    """The search bots play a variant of their own (``core.policy.VARIANTS``): ``search=True`` adds it for a
+    scenario whose decision points offer them, and nothing for one whose points do not."""
+    frame = romesim.warm(["kings_of_rome.battle", "kings_of_rome.treason"], user_bots=False, search=True)
+    assert [tuple(r) for r in frame[["scenario", "variant"]].values] == [
+        ("kings_of_rome.battle", "built-ins"), ("kings_of_rome.battle", "search"),
+        ("kings_of_rome.treason", "built-ins")]
 
 
 def test_warm_takes_every_kernel_a_scenarios_settings_may_pick():

@@ -14,14 +14,14 @@ from romesim.core import parallel_compile
 from romesim.core.errors import ScenarioError
 from romesim.core.parallel_compile import Entry, HANDOVER, STARTUP, schedule
 
-PLANNED = [(cls, user_bots) for cls in romesim.core.scenario.registered() for user_bots in (False, True)
-           if parallel_compile.plan(cls, user_bots)]
+PLANNED = [(cls, variant) for cls in romesim.core.scenario.registered() for variant in parallel_compile.VARIANTS
+           if parallel_compile.plan(cls, variant)]
 
 
 def test_the_largest_kernels_have_plans():
-    names = {parallel_compile.plan_name(cls.name, user_bots) for cls, user_bots in PLANNED}
+    names = {parallel_compile.plan_name(cls.name, variant) for cls, variant in PLANNED}
     assert {"vox_populi.game", "kings_of_rome.campaign", "kings_of_rome.battle", "vox_populi.game with user bots",
-            "kings_of_rome.campaign with user bots"} <= names
+            "kings_of_rome.campaign with user bots", "kings_of_rome.campaign with search"} <= names
 
 
 def test_a_schedule_worked_by_hand():
@@ -37,8 +37,8 @@ def test_a_schedule_worked_by_hand():
 
 
 def test_a_schedule_keeps_each_function_after_those_it_calls():
-    for cls, user_bots in PLANNED:
-        entries = parallel_compile.plan(cls, user_bots)
+    for cls, variant in PLANNED:
+        entries = parallel_compile.plan(cls, variant)
         assert all(callee < place for place, e in enumerate(entries) for callee in e.calls), cls.name
         for count in (2, 3, 4):
             lists, end = schedule(entries, count)
@@ -47,30 +47,29 @@ def test_a_schedule_keeps_each_function_after_those_it_calls():
 
 
 def test_each_plan_names_functions_that_exist():
-    for cls, user_bots in PLANNED:
-        entries = parallel_compile.plan(cls, user_bots)
+    for cls, variant in PLANNED:
+        entries = parallel_compile.plan(cls, variant)
         found = parallel_compile._callees(entries)
         assert sorted(found) == list(range(len(entries))), (cls.name, [e.function for p, e in enumerate(entries)
                                                                        if p not in found])
 
 
-@pytest.mark.parametrize("cls, user_bots", PLANNED, ids=lambda x: x.name if x not in (False, True) else
-                         "user bots" if x else "built-in")
-def test_each_plan_matches_the_code(cls, user_bots, tmp_path):
+@pytest.mark.parametrize("cls, variant", PLANNED, ids=lambda x: x if isinstance(x, str) else x.name)
+def test_each_plan_matches_the_code(cls, variant, tmp_path):
     """Every function of a plan is compiled for the plan's argument types when the kernel is: after a run, numba's
     cache holds each of them. A cache shared with processes compiling at the same moment may lose an index entry
     (numba rewrites a function's index whole); then the plan is recorded again on an empty cache and compared."""
-    parallel_compile.run(cls.name, user_bots)
-    entries = parallel_compile.plan(cls, user_bots)
+    parallel_compile.run(cls.name, variant)
+    entries = parallel_compile.plan(cls, variant)
     callees = parallel_compile._callees(entries)
     if all(parallel_compile._cached(callees[p], e.signature) for p, e in enumerate(entries)):
         return
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), **{parallel_compile.ENV: "1"})
-    done = subprocess.run([sys.executable, "-c", RECORD, cls.name, str(int(user_bots))], env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", RECORD, cls.name, str(parallel_compile.VARIANTS.index(variant))],
+                          env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     now = parallel_compile.read(json.loads(done.stdout[done.stdout.index("{"):]))[
-        parallel_compile.plan_name(cls.name, user_bots)]
+        parallel_compile.plan_name(cls.name, variant)]
     assert [(e.function, e.signature, e.calls) for e in now] == [(e.function, e.signature, e.calls)
                                                                  for e in entries], (
         f"{cls.name}: its compile plan is out of date: python -m benchmarks.compile --plans "

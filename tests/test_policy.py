@@ -196,13 +196,17 @@ def test_plain_python_function_is_refused():
 # ---------------------------------------------------------------------------- user functions (siege)
 def test_a_run_of_builtins_passes_no_slots_and_a_user_run_one_per_point():
     """With built-ins only the kernels get ``slots = None`` (their variant without any call through a slot); with a
-    user function a tuple, the built-ins' slots holding the never-called placeholder; both give the same games."""
+    user function a slot per point, the built-ins' holding the never-called placeholder, and no search; both give
+    the same games."""
     from romesim.core.policy import builtin_slot, resolve
     points = SIEGE.decision_points
     assert resolve(points, {"reroll": "never"}).slots is None
+    assert resolve(points, {"reroll": "never"}).variant == "built-ins"
     user = {"reroll": (scripted, [NEVER])}
     slots = resolve(points, user).slots
-    assert len(slots) == len(points) and slots[[dp.name for dp in points].index("losses")] is builtin_slot
+    assert len(slots.functions) == len(points) and slots.search is None
+    assert slots.functions[[dp.name for dp in points].index("losses")] is builtin_slot
+    assert resolve(points, user).variant == "user bots"
     games = romesim.simulate(SIEGE_L3, 3000, seed=5, keep=True, policies={"reroll": "never"}).outcomes
     assert games.equals(romesim.simulate(SIEGE_L3, 3000, seed=5, keep=True, policies=user).outcomes)
 

@@ -150,3 +150,44 @@ def test_a_prior_keeps_a_wide_search_from_playing_worse_than_its_rollout_policy(
     anchored = romesim.simulate(sc, n, 2027, policies={"a_allocate": ("ismcts", {"budget": 64})})
     assert plain["p_win"] < default - sigma, (plain["p_win"], default)
     assert anchored["p_win"] > default - sigma, (anchored["p_win"], default)
+
+
+VARIANTS_RUN = r"""
+import sys
+import numba
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+from test_search_simultaneous import POINTS, pennies, resolve, rng
+from romesim.core.loop import GENERATED
+
+
+@numba.njit
+def tails(state, params, stream):  # the toy's decide plays its built-ins only: never called
+    return 1
+
+
+def play(policies):
+    chosen = resolve(POINTS, policies)
+    stream, s = rng.new_stream(), np.zeros(3, np.int64)
+    rng.start(stream, 1, 0)
+    assert pennies(stream, chosen.codes, chosen.params, chosen.slots, 0, s) == 0
+    return chosen.variant, len(GENERATED["pennies_search"].callee.overloads)
+
+
+print(play({"coin0": tails}), play({"coin0": ("flat_mc", {"budget": 4}), "coin1": tails}))
+"""
+
+
+def test_a_run_of_user_functions_compiles_no_search(tmp_path):
+    """A kernel's variants (``core.policy.VARIANTS``): with a user function and no search built-in the loop gets
+    ``Slots(functions, None)`` and numba leaves the search out of it (most of a whole game's compile); a search
+    built-in gives ``search = True`` and its variant compiles it. On an empty cache, in a new process, so that
+    each compile is this one's."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", VARIANTS_RUN, os.path.dirname(__file__)], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "('user bots', 0) ('search', 1)"

@@ -52,40 +52,44 @@ def _check_int(name, value, lo, hi=None):
     return int(value)
 
 
-_CALLED = set()  # (kernel, with the slots of user functions or searches) called once in this process
+_CALLED = set()  # (kernel, variant) called once in this process (``core.policy.VARIANTS``)
 
 
 def compiled(scenario, resolved):
     """Compile ``scenario``'s kernel for ``resolved``'s policies, or load it, unless this process did: before
     threads call it (``in_order``), so that it compiles here, in a frame with room for the compiler."""
-    if (scenario.kernel, resolved.slots is not None) not in _CALLED:
+    if (scenario.kernel, resolved.variant) not in _CALLED:
         run_chunk(scenario, 0, 0, 0, resolved, False)
 
 
-def warm(scenarios=None, *, user_bots=True):
+def warm(scenarios=None, *, user_bots=True, search=False):
     """Compile now, into numba's cache, the kernels that ``scenarios`` play (names or ``Scenario``\\ s; None: every
     registered scenario at its defaults), so that a later first run, in any process, only loads them: every kernel
     its settings may pick (``Scenario.kernel_scenarios``: a siege plays one kernel without the battle's code and one
-    with it), each in two variants (``core.policy``): for built-ins only, and, with ``user_bots``, the one every
-    user function and search shares, which a scenario's first bot would otherwise compile. Returns a DataFrame:
-    scenario, kernel, variant, seconds (a variant already in the cache takes a load's time)."""
+    with it), in the variants (``core.policy.VARIANTS``) for built-ins only; with ``user_bots``, the one every user
+    function shares, which a scenario's first bot would otherwise compile; with ``search``, the one the search
+    built-ins play (a scenario offering them). Returns a DataFrame: scenario, kernel, variant, seconds (a variant
+    already in the cache takes a load's time)."""
     if scenarios is None:
         scenarios = sorted(cls.name for cls in registered())
     elif isinstance(scenarios, (str, Scenario)):
         scenarios = [scenarios]
     rows = []
     for sc in [k for s in scenarios for k in _as_scenario(s).kernel_scenarios()]:
-        resolved = _policy.resolve(sc.decision_points)
-        variants = [("built-ins", resolved)]
-        if user_bots and sc.decision_points:
-            never_called = (_policy.builtin_slot,) * len(sc.decision_points)  # their codes stay the built-ins'
-            variants.append(("user bots", _policy.ResolvedPolicies(resolved.names, resolved.codes, resolved.params,
-                                                                   never_called)))
-        for variant, policies in variants:
+        points = sc.decision_points
+        variants = [_policy.resolve(points)]
+        if user_bots and points:
+            never_called = (_policy.builtin_slot,) * len(points)  # their codes stay the built-ins'
+            variants.append(_policy.ResolvedPolicies(variants[0].names, variants[0].codes, variants[0].params,
+                                                     never_called))
+        searched = next((dp.name for dp in points if "flat_mc" in dp.builtins), None)
+        if search and searched is not None:
+            variants.append(_policy.resolve(points, {searched: "flat_mc"}))
+        for policies in variants:
             start = time.perf_counter()
             compiled(sc, policies)
             rows.append({"scenario": sc.name, "kernel": sc.kernel.__name__,
-                         "variant": variant, "seconds": time.perf_counter() - start})
+                         "variant": policies.variant, "seconds": time.perf_counter() - start})
     return pd.DataFrame(rows, columns=["scenario", "kernel", "variant", "seconds"])
 
 
@@ -103,11 +107,11 @@ def run_chunk(scenario, seed, first, count, resolved, keep, args=None):
     args = tuple(scenario.kernel_args()) if args is None else tuple(args)
     inputs = (np.uint64(seed), first, count, args, resolved.codes, resolved.params, slots,
               out, sums, sumsq, errors)
-    variant = (scenario.kernel, slots is not None)
+    variant = (scenario.kernel, resolved.variant)
     if variant in _CALLED:
         scenario.kernel(*inputs)
     else:  # the first call of the kernel's variant in this process compiles it, or loads it from numba's cache
-        parallel_compile.prepare(scenario, slots is not None)
+        parallel_compile.prepare(scenario, resolved.variant)
         roomy(scenario.kernel, *inputs)
         _CALLED.add(variant)
     bad = np.flatnonzero(errors[:, 0])
@@ -300,7 +304,7 @@ def simulate(scenario, n, seed=0, *, policies=None, workers=None, keep=False, ta
     pool, args = None, None
     if workers and workers > 1:
         # the game's functions compiled here, by processes sharing the work, and not again in every worker
-        parallel_compile.prepare(scenario, resolved.slots is not None)
+        parallel_compile.prepare(scenario, resolved.variant)
         # loky gives each worker cpu_count // workers numba threads (NUMBA_NUM_THREADS), so they do not oversubscribe
         pool = joblib.Parallel(n_jobs=workers, backend="loky", return_as="generator")
     else:  # built once for every range: the threads share them, as a kernel's blocks do

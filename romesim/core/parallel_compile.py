@@ -15,9 +15,9 @@ the cache. A plan that no longer matches the code costs only time: what no proce
 (``tests/test_parallel_compile.py`` checks that each plan matches). The compiled code is the same, from whichever
 process: a run plays the same games.
 
-A kernel has two variants (``core.policy``), each with its plan: for the built-in bots, and for user bots and
-searches (recorded with a user function at the first decision point; the user's own function is compiled in this
-process, before).
+A kernel has three variants (``core.policy.VARIANTS``), each with its plan: for the built-in bots, for user bots
+(recorded with a user function at the first decision point; the user's own function is compiled in this process,
+before), and for searches (recorded with ``flat_mc`` at the first decision point offering it).
 
 ``ROMESIM_COMPILE_PROCESSES``: how many processes a cold compile may use (default: the CPUs this process may run
 on; 1: this one only).
@@ -36,6 +36,7 @@ from numba.core import config, event, sigutils
 
 from . import cache, jit
 from .errors import ScenarioError
+from .policy import VARIANTS
 
 ENV = "ROMESIM_COMPILE_PROCESSES"
 SOURCES_ENV = "ROMESIM_HELPER_SOURCES"  # the sources the process starting a helper imported (``cache.IMPORTED``)
@@ -44,6 +45,7 @@ STARTUP = 1.5  # seconds a helper process takes to start and import its game, fo
 HANDOVER = 0.1  # seconds before a function another process compiled is seen in the cache and loaded
 POLL = 0.05  # seconds between two looks at the cache while waiting for another process
 HELPER_WAIT = 600.0  # seconds a helper waits for a function compiled elsewhere before compiling it itself
+MIN_GAIN = 3.0  # seconds the schedule must save to start helpers (each takes a second or two to start)
 # A helper's command: it imports numba's cache set-up (first, as romesim's __init__ does) and then only its game's
 # package (``helper``), under a romesim package made from romesim's spec without running its __init__, which would
 # import the four games, the analysis and pandas: the campaign's helper starts compiling 0.5 s sooner
@@ -87,14 +89,15 @@ def plan_path(scenario_class):
 _PLANS = {}  # path -> {scenario name: [Entry]}
 
 
-def plan_name(name, user_bots=False):
-    """Where a plan file keeps a scenario's plan: under its name, or ``NAME with user bots``."""
-    return f"{name} with user bots" if user_bots else name
+def plan_name(name, variant=VARIANTS[0]):
+    """Where a plan file keeps a scenario's plan: under its name, or ``NAME with user bots`` or ``NAME with
+    search`` for the kernel's other variants."""
+    return name if variant == VARIANTS[0] else f"{name} with {variant}"
 
 
-def plan(scenario_class, user_bots=False):
-    """The plan of a scenario's kernel, with the built-in bots or its variant for user bots: ``Entry`` list, callees
-    first (empty: none)."""
+def plan(scenario_class, variant=VARIANTS[0]):
+    """The plan of a scenario's kernel in ``variant`` (``core.policy.VARIANTS``): ``Entry`` list, callees first
+    (empty: none)."""
     path = plan_path(scenario_class)
     if path not in _PLANS:
         try:
@@ -102,7 +105,7 @@ def plan(scenario_class, user_bots=False):
         except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError, ImportError,
                 pickle.UnpicklingError):
             _PLANS[path] = {}  # no plan, or one this numba cannot read: compiled in one process
-    return _PLANS[path].get(plan_name(scenario_class.name, user_bots), [])
+    return _PLANS[path].get(plan_name(scenario_class.name, variant), [])
 
 
 def read(data):
@@ -141,23 +144,31 @@ def first_action(state, params, stream):
     return 0
 
 
-def run(name, user_bots=False):
-    """A run of one game of scenario ``name``, with ``first_action`` at its first decision point for ``user_bots``:
-    it compiles, or loads, the kernel's variant."""
+def policies_of(points, variant):
+    """The policies a plan of ``variant`` is recorded with (None: the defaults): ``first_action`` at the first
+    decision point for user bots, ``flat_mc`` at the first offering it for searches."""
     import numba
+    if variant == VARIANTS[1] and points:
+        return {points[0].name: numba.njit(first_action)}
+    searched = [dp.name for dp in points if "flat_mc" in dp.builtins]
+    return {searched[0]: "flat_mc"} if variant == VARIANTS[2] and searched else None
+
+
+def run(name, variant=VARIANTS[0]):
+    """A run of one game of scenario ``name`` with ``policies_of(variant)``: it compiles, or loads, the kernel's
+    variant."""
     from .engine import simulate
     from .errors import PolicyError
     from .scenario import get
-    points = get(name).decision_points
-    policies = {points[0].name: numba.njit(first_action)} if user_bots and points else None
+    policies = policies_of(get(name).decision_points, variant)
     try:
         simulate(name, 1, 1, policies=policies, progress=False)
     except PolicyError:  # the action is illegal there: the kernel was compiled all the same
         pass
 
 
-def record(name, user_bots=False):
-    """Compile scenario ``name``'s kernel (with the built-in bots, or its variant for ``user_bots``) in this
+def record(name, variant=VARIANTS[0]):
+    """Compile scenario ``name``'s kernel in ``variant`` (``core.policy.VARIANTS``) in this
     process, whose cache must be empty and which must compile alone (``ROMESIM_COMPILE_PROCESSES=1``); returns its
     plan and the whole compile's seconds."""
     places, entries, open_ = {}, [], []  # (function, signature) -> place in entries; the compiles under way
@@ -191,7 +202,7 @@ def record(name, user_bots=False):
     jit.Callee.compile = compile_
     start = time.perf_counter()
     try:
-        run(name, user_bots)
+        run(name, variant)
     finally:
         del jit.Callee.compile  # back to numba's, which Callee inherits
         event.unregister("numba:compile", listener)
@@ -273,11 +284,11 @@ def _compile(entries, places, callees, running):
     return True
 
 
-def prepare(scenario, user_bots=False):
-    """Before the first call in this process of ``scenario``'s kernel (its variant for ``user_bots``): when its plan
+def prepare(scenario, variant=VARIANTS[0]):
+    """Before the first call in this process of ``scenario``'s kernel in ``variant``: when its plan
     has functions the cache lacks, compile them in this process and helper processes at once (see the module);
     returns how many helpers it started."""
-    entries = plan(type(scenario), user_bots)
+    entries = plan(type(scenario), variant)
     if config.DISABLE_JIT or len(entries) < 2:
         return 0
     count = processes()
@@ -291,8 +302,10 @@ def prepare(scenario, user_bots=False):
     missing = {place for place in callees if not _cached(callees[place], entries[place].signature)}
     if count < 2 or len(missing) < 2:
         return 0
-    lists, _ = schedule([Entry(e.function, e.signature, e.seconds if p in missing else 0.0, e.calls)
-                         for p, e in enumerate(entries)], count)
+    left = [Entry(e.function, e.signature, e.seconds if p in missing else 0.0, e.calls) for p, e in enumerate(entries)]
+    lists, end = schedule(left, count)
+    if schedule(left, 1)[1] - end < MIN_GAIN:  # a kernel's variant whose other functions are cached: a few left
+        return 0
     lists = [[place for place in part if place in missing] for part in lists]  # the others are cached
     path = [str(Path(__file__).resolve().parents[2])] + [p for p in [os.environ.get("PYTHONPATH")] if p]
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path), **{SOURCES_ENV: cache.IMPORTED})
@@ -302,7 +315,7 @@ def prepare(scenario, user_bots=False):
             if part:
                 helpers.append(subprocess.Popen(
                     [sys.executable, "-c", HELPER,
-                     scenario.name, str(int(user_bots)), *map(str, part)],
+                     scenario.name, str(VARIANTS.index(variant)), *map(str, part)],
                     env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
                 owners.update(dict.fromkeys(part, helpers[-1]))
     except OSError:  # no process can be started here: the kernel compiles it all, as numba does
@@ -322,18 +335,18 @@ def prepare(scenario, user_bots=False):
 
 
 def helper():
-    """A helper process: ``argv`` is a scenario's name, 1 for its variant for user bots (else 0), and the places in
-    its plan of the entries it compiles, in order. It waits for the others it needs while the process that started
-    it runs, ``HELPER_WAIT`` at most. It compiles nothing when romesim's sources changed since the process that
-    started it imported them (an edit during a run): neither would see in the cache what the other compiled, and
-    each would wait for the other; that process then compiles it all."""
+    """A helper process: ``argv`` is a scenario's name, its kernel's variant (an index in ``VARIANTS``), and the
+    places in its plan of the entries it compiles, in order. It waits for the others it needs while the process
+    that started it runs, ``HELPER_WAIT`` at most. It compiles nothing when romesim's sources changed since the
+    process that started it imported them (an edit during a run): neither would see in the cache what the other
+    compiled, and each would wait for the other; that process then compiles it all."""
     import importlib
 
     from .scenario import get
     if os.environ.get(SOURCES_ENV) != cache.IMPORTED:
         os._exit(0)
     importlib.import_module(f"romesim.{sys.argv[1].split('.')[0]}")  # the game's package registers its scenarios
-    entries = plan(get(sys.argv[1]), sys.argv[2] == "1")
+    entries = plan(get(sys.argv[1]), VARIANTS[int(sys.argv[2])])
     parent, deadline = os.getppid(), time.monotonic() + HELPER_WAIT
     _compile(entries, [int(place) for place in sys.argv[3:]], _callees(entries),
              lambda place: os.getppid() == parent and time.monotonic() < deadline)

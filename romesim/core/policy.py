@@ -16,8 +16,11 @@ whatever function fills them, so they load from numba's disk cache and a user bo
 (about a second). A built-in's slot holds ``builtin_slot``, never called: kernels test ``code == USER`` first.
 A run of built-ins only passes ``slots = None``: the kernels ask a slot only through ``call``, which numba then
 compiles to nothing, so their games hold no opaque call (an opaque call costs a small procedure 10-30 % of its
-speed: the compiler must assume it reads and writes every array). Each kernel so has two compiled variants, for
-built-ins and for user functions; each is compiled once and cached.
+speed: the compiler must assume it reads and writes every array). Other runs pass ``Slots(functions, search)``:
+the slots, and ``search`` None unless a decision point plays a search built-in (``core.search``), whose code, most
+of a whole game's compile, numba then leaves out too (the duel's first user bot compiled in 16.8 s with it, 5.4 s
+without). Each kernel so has three compiled variants (``VARIANTS``), for built-ins, user functions and searches;
+each is compiled once and cached.
 A function of the wrong arity or return type is refused before it reaches a kernel, naming the decision point.
 
 An action a policy returns that the rules do not allow stops the run with a ``PolicyError`` that names the
@@ -59,13 +62,19 @@ def builtin_slot(state, params, stream):
     return -1
 
 
+# What the kernels receive beside the codes in a run with user functions or searches: ``functions``, one
+# first-class function per decision point, and ``search``, True in a run with a search built-in, else None
+Slots = namedtuple("Slots", "functions search")
+VARIANTS = ("built-ins", "user bots", "search")  # a kernel's compiled variants, by the slots it is given
+
+
 @njit(cache=True)
 def call(slots, i, state, params, stream):
-    """The action of decision point ``i``'s user function: ``slots[i](state, params, stream)``. ``slots`` is None
-    in a run of built-ins only, where no decision asks a slot: numba prunes the call at compile time."""
+    """The action of decision point ``i``'s user function: ``slots.functions[i](state, params, stream)``. ``slots``
+    is None in a run of built-ins only, where no decision asks a slot: numba prunes the call at compile time."""
     if slots is None:
         return np.int64(USER)
-    return slots[i](state, params, stream)
+    return slots.functions[i](state, params, stream)
 
 
 @dataclass(frozen=True)
@@ -124,11 +133,17 @@ class ResolvedPolicies:
 
     @property
     def slots(self):
-        """The kernels' tuple of first-class functions, one per decision point; None when every point plays a
-        built-in other than a search (see ``call``; a search is compiled in the variant for user functions)."""
+        """The kernels' ``Slots``: a first-class function per decision point, and whether a search plays; None when
+        every point plays a built-in other than a search (see ``call``)."""
         if not self.has_user_functions and not self.has_search:
             return None
-        return tuple(builtin_slot if f is None else compile_user(f) for f in self.functions)
+        return Slots(tuple(builtin_slot if f is None else compile_user(f) for f in self.functions),
+                     True if self.has_search else None)
+
+    @property
+    def variant(self):
+        """Which of a kernel's ``VARIANTS`` plays these policies."""
+        return VARIANTS[2] if self.has_search else VARIANTS[1] if self.has_user_functions else VARIANTS[0]
 
     @property
     def has_user_functions(self):

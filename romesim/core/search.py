@@ -51,8 +51,8 @@ choices gives ``sealed(point, *game)``, the posted decision's place among its ch
 a decision made in the open), and ``unseal(point, *game)``, the game taken back to the first chooser's decision
 (the choices made since unmade, its state vector posted again), returning its point.
 
-Search runs in the kernels' variant for user functions (``policy.ResolvedPolicies.slots``), so a run of other
-built-ins compiles none of it.
+Search runs in the kernels' variant for searches (``policy.Slots``: ``search`` is True), so a run of other
+built-ins or of user functions compiles none of it.
 """
 from collections import namedtuple
 
@@ -482,6 +482,13 @@ def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
 
 def {name}_choose(offset, point, codes, params, slots, stream, {inputs}):
     if slots is not None:
+        return {name}_searching(slots.search, offset, point, codes, params, slots, stream, {inputs})
+    return decide(offset, point, codes, params, slots, stream, {inputs})
+
+
+def {name}_searching(search, offset, point, codes, params, slots, stream, {inputs}):
+    # an argument, so that numba leaves the search out where it is None (``policy.Slots``)
+    if search is not None:
         code = codes[offset + point]
         if code == FLAT_MC or code == ISMCTS:
             return {name}_search(offset, point, codes, params, slots, stream, {inputs})

@@ -1814,7 +1814,7 @@ def duel_advance(stream, o, G0, IT0, st, state, G, IT, cand, row):
             return point
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def duel_legal(point, action, o, G0, IT0, st, state, G, IT, cand, row):
     """Each decision site's own test: the masks its state shows (D6, D7, D8, D14), the counts and answers it
     offered (D9, D10, D16), the AP or RP there are (D4, D15), the zones (D5, JUG-A11); 0 passes where it may."""
@@ -1844,12 +1844,12 @@ def duel_legal(point, action, o, G0, IT0, st, state, G, IT, cand, row):
     return 0 <= action <= 5  # P_AIM
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def duel_apply(point, action, o, G0, IT0, st, state, G, IT, cand, row):
     st[ST_ACTION] = action
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def duel_decide(offset, point, codes, params, slots, stream, o, G0, IT0, st, state, G, IT, cand, row):
     """The side's own decision point: ``policies.decide_<point>`` (the user's function in its slot, or the
     built-in)."""
