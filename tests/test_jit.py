@@ -162,8 +162,9 @@ def test_a_callee_is_linked_into_its_callers_and_never_made_machine_code():
 def test_an_llvm_inlined_function_is_compiled_once_and_copied_into_each_caller():
     """``njit(inline="llvm")``: numba compiles the function once, as a callee (numba's ``inline="always"`` would
     type and lower its bytecode again at each of the four call sites); its linked code carries LLVM's
-    ``alwaysinline``, so its caller's code holds no call to it, where the same function without it is called four
-    times; Python calls it as any function. The dice of ``core.rng`` are made so."""
+    ``alwaysinline``, so its caller's code holds no call to it; the same function without it carries no such mark
+    (whether LLVM inlines it then is its own cost model's choice, which varies with the CPU); Python calls it as any
+    function. The dice of ``core.rng`` are made so."""
     import numpy as np
 
     from romesim.core import rng
@@ -195,7 +196,10 @@ def test_an_llvm_inlined_function_is_compiled_once_and_copied_into_each_caller()
     expected = np.arange(10)
     total = sum(scramble(expected, k) for k in (1, 2, 3, 4))
     assert calls(inlined) == (total, list(expected), 0)
-    assert calls(plain) == (total, list(expected), 4)
+    assert calls(plain)[:2] == (total, list(expected))
+    marked = ["alwaysinline" in str(linked.get_llvm_str())
+              for linked in (f.callee.overloads[f.callee.signatures[0]].library for f in (inlined, plain))]
+    assert marked == [True, False]
     assert inlined(np.arange(10), 1) == scramble(np.arange(10), 1)  # from Python
     library = inlined.callee.overloads[inlined.callee.signatures[0]].library
     assert isinstance(library, LinkedOnlyLibrary) and library.always_inline
