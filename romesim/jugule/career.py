@@ -191,24 +191,39 @@ def fixed_odds_career(stream, row, career, p, rank_weights, odds, pool):
     return 0
 
 
+@njit(cache=True, apart=True)
+def next_duel(stream, career, p, rank_weights, pool, own_rows, own_items, rival_rows, rival_items, G0, IT0):
+    """Draw the next opponent and set both gladiators' starting rows; returns the opponent's rank. Compiled apart
+    from the career's game, which calls the duel's policies: a kernel variant for user bots loads it from the
+    cache (as ``after_duel``)."""
+    opponent, rival = draw_opponent(stream, rank_weights, pool)
+    copy_into(G0[0], own_rows[career[C_RANK]])
+    copy_into(IT0[0], own_items[career[C_RANK]])
+    if p[CARRY_DAMAGE] and career[C_HP_LEFT] > 0:  # JUG-A66: no healing between duels
+        G0[0, cb.G_HP] = career[C_HP_LEFT]
+    copy_into(G0[1], rival_rows[rival, opponent])
+    copy_into(IT0[1], rival_items[rival, opponent])
+    return opponent
+
+
+@njit(cache=True, apart=True)
+def after_duel(row, p, career, opponent, result, hp_left):
+    career[C_HP_LEFT] = hp_left
+    return ladder_step(row, p, career, opponent, result)
+
+
 @njit(cache=True, inline="always")
 def duel_career(stream, row, career, p, rank_weights, pool, o, own_rows, own_items, rival_rows, rival_items, G0, IT0,
                 G, IT, st, state, cand, duel_row, codes, params, slots):
     row[:] = 0
     career[:] = 0
     while row[FIGHTS] < p[MAX_FIGHTS]:
-        opponent, rival = draw_opponent(stream, rank_weights, pool)
-        copy_into(G0[0], own_rows[career[C_RANK]])
-        copy_into(IT0[0], own_items[career[C_RANK]])
-        if p[CARRY_DAMAGE] and career[C_HP_LEFT] > 0:  # JUG-A66: no healing between duels
-            G0[0, cb.G_HP] = career[C_HP_LEFT]
-        copy_into(G0[1], rival_rows[rival, opponent])
-        copy_into(IT0[1], rival_items[rival, opponent])
+        opponent = next_duel(stream, career, p, rank_weights, pool, own_rows, own_items, rival_rows, rival_items, G0,
+                             IT0)
         result, err = duel_fight(stream, o, G0, IT0, G, IT, st, state, cand, duel_row, codes, params, slots)
         if err:
             return err
-        career[C_HP_LEFT] = G[0, cb.G_HP]
-        if ladder_step(row, p, career, opponent, result):
+        if after_duel(row, p, career, opponent, result, G[0, cb.G_HP]):
             return 0
     row[CAPPED] = 1
     return 0

@@ -11,8 +11,8 @@ The duel is written as a state machine (``core.loop.machine_game``): ``duel_init
 it stands is a stack of frames in ``st``, one per procedure in progress (the turn loop, a phase, an attack, an
 assault, a defence …), each with the step it resumes at and the locals that live across a decision. ``advance``
 plays dice and automatic rules up to the next decision, writes its state vector and returns its point, the side's
-own copy ``side * N_POINTS + point``; ``decide`` asks ``policies.decide_<point>`` (the user's function in that
-slot, or the built-in), ``legal`` is the site's own test, and an illegal action ends the game with the error code
+own copy ``side * N_POINTS + point``; ``decide`` asks the user's function in that slot, or the point's built-in
+(``policies.builtin``), ``legal`` is the site's own test, and an illegal action ends the game with the error code
 of that point. So a copy of ``(st, state, G, IT, cand, row)`` is the duel at that decision (``romesim.new_game``;
 ``MACHINE``).
 
@@ -29,6 +29,7 @@ import numpy as np
 from ..core import rng
 from ..core.jit import njit
 from ..core.loop import END, Machine, block_kernel, decider, machine_game
+from ..core.policy import USER, call
 from ..core.search import Search
 from . import combat as cb
 from .combat import (
@@ -255,21 +256,7 @@ from .policies import (
     S_TYPE,
     S_X,
     STATE_SIZE,
-    decide_aim,
-    decide_allocate,
-    decide_appeal,
-    decide_attack,
-    decide_defend,
-    decide_free_assault,
-    decide_hex_choice,
-    decide_knockdown,
-    decide_move,
-    decide_net_escape,
-    decide_react,
-    decide_recover,
-    decide_scutum_zone,
-    decide_spoil,
-    decide_stumble,
+    builtin,
 )
 
 # game status
@@ -1851,38 +1838,11 @@ def duel_apply(point, action, o, G0, IT0, st, state, G, IT, cand, row):
 
 @njit(cache=True, inline="llvm")
 def duel_decide(offset, point, codes, params, slots, stream, o, G0, IT0, st, state, G, IT, cand, row):
-    """The side's own decision point: ``policies.decide_<point>`` (the user's function in its slot, or the
-    built-in)."""
-    side, p = point // N_POINTS, point % N_POINTS
-    if p == P_APPEAL:
-        return decide_appeal(side, state, codes, params, stream, slots)
-    if p == P_ALLOCATE:
-        return decide_allocate(side, state, codes, params, stream, slots)
-    if p == P_SCUTUM_ZONE:
-        return decide_scutum_zone(side, state, codes, params, stream, slots)
-    if p == P_MOVE:
-        return decide_move(side, state, codes, params, stream, slots)
-    if p == P_REACT:
-        return decide_react(side, state, codes, params, stream, slots)
-    if p == P_ATTACK:
-        return decide_attack(side, state, codes, params, stream, slots)
-    if p == P_DEFEND:
-        return decide_defend(side, state, codes, params, stream, slots)
-    if p == P_NET_ESCAPE:
-        return decide_net_escape(side, state, codes, params, stream, slots)
-    if p == P_SPOIL:
-        return decide_spoil(side, state, codes, params, stream, slots)
-    if p == P_STUMBLE:
-        return decide_stumble(side, state, codes, params, stream, slots)
-    if p == P_RECOVER:
-        return decide_recover(side, state, codes, params, stream, slots)
-    if p == P_FREE_ASSAULT:
-        return decide_free_assault(side, state, codes, params, stream, slots)
-    if p == P_KNOCKDOWN:
-        return decide_knockdown(side, state, codes, params, stream, slots)
-    if p == P_HEX_CHOICE:
-        return decide_hex_choice(side, state, codes, params, stream, slots)
-    return decide_aim(side, state, codes, params, stream, slots)
+    """The side's own decision point: the user's function in its slot (``call``), or the point's built-in
+    (``policies.builtin``)."""
+    if codes[point] == USER:
+        return call(slots, point, state, params[point], stream)
+    return builtin(point % N_POINTS, codes[point], params[point], state, stream)
 
 
 # ------------------------------------------------------------------------------------------------ search

@@ -13,7 +13,7 @@ each point is named on its ``Builtin``; points without a vector play ``default``
 import numpy as np
 
 from ..core.jit import njit
-from ..core.policy import USER, Builtin, DecisionPoint, call
+from ..core.policy import Builtin, DecisionPoint
 from .combat import MAX_ITEMS, W_DAGGER, W_IRON_FISTS, W_JAVELIN, W_LASSO, W_NET, W_SPEAR, W_TRIDENT, ZONES, dn
 from .geometry import DQ, DR, direction_to, dist
 
@@ -530,127 +530,33 @@ def _own_attack(code, params, state, stream):
     return _attack(code, params, state, stream, False)
 
 
-# One ``decide_<point>`` per decision point: the user's function of the side's copy of the point through its slot
-# (``call(slots, side * N_POINTS + point, ...)``, a runtime index into the kernel's tuple of first-class functions),
-# otherwise the built-in. Each call site links only the built-in it can reach (the duel's compile time grows with what
-# every caller links), so the points keep a function each rather than one dispatch over all built-ins.
-
-
+# The built-in of every decision point, by its point: it takes no policy slots, so the kernel's variants for built-ins,
+# user bots and searches share its compiled code (``duel.duel_decide`` asks the user's function first).
 @njit(cache=True)
-def decide_appeal(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_APPEAL
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _appeal(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_allocate(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_ALLOCATE
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _allocate(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_scutum_zone(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_SCUTUM_ZONE
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _scutum_zone(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_move(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_MOVE
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _move(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_react(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_REACT
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _react(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_attack(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_ATTACK
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _own_attack(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_defend(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_DEFEND
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _defend(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_net_escape(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_NET_ESCAPE
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _net_escape(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_spoil(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_SPOIL
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _yes(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_stumble(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_STUMBLE
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _yes(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_recover(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_RECOVER
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _yes(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_free_assault(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_FREE_ASSAULT
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _free_assault(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_knockdown(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_KNOCKDOWN
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _knockdown(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_hex_choice(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_HEX_CHOICE
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _hex_choice(codes[i], params[i], state, stream)
-
-
-@njit(cache=True)
-def decide_aim(side, state, codes, params, stream, slots):
-    i = side * N_POINTS + P_AIM
-    if codes[i] == USER:
-        return call(slots, i, state, params[i], stream)
-    return _aim(codes[i], params[i], state, stream)
+def builtin(point, code, params, state, stream):
+    """The action of decision point ``point``'s built-in ``code`` (``P_APPEAL`` ... ``P_AIM``)."""
+    if point == P_APPEAL:
+        return _appeal(code, params, state, stream)
+    if point == P_ALLOCATE:
+        return _allocate(code, params, state, stream)
+    if point == P_SCUTUM_ZONE:
+        return _scutum_zone(code, params, state, stream)
+    if point == P_MOVE:
+        return _move(code, params, state, stream)
+    if point == P_REACT:
+        return _react(code, params, state, stream)
+    if point == P_ATTACK:
+        return _own_attack(code, params, state, stream)
+    if point == P_DEFEND:
+        return _defend(code, params, state, stream)
+    if point == P_NET_ESCAPE:
+        return _net_escape(code, params, state, stream)
+    if point == P_SPOIL or point == P_STUMBLE or point == P_RECOVER:
+        return _yes(code, params, state, stream)
+    if point == P_FREE_ASSAULT:
+        return _free_assault(code, params, state, stream)
+    if point == P_KNOCKDOWN:
+        return _knockdown(code, params, state, stream)
+    if point == P_HEX_CHOICE:
+        return _hex_choice(code, params, state, stream)
+    return _aim(code, params, state, stream)  # P_AIM
