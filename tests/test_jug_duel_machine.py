@@ -41,7 +41,7 @@ def play_on(stream, codes, params, stop, forced, o, G0, IT0, st, state, G, IT, c
                 return True
             action = forced
         else:
-            action = duel.duel_decide(0, point, codes, params, None, stream, o, G0, IT0, st, state, G, IT, cand,
+            action = duel.decide_duel(0, point, codes, params, None, stream, o, G0, IT0, st, state, G, IT, cand,
                                       row)
         duel.duel_apply(point, action, o, G0, IT0, st, state, G, IT, cand, row)
 

@@ -7,12 +7,12 @@ game status ``st`` (``ST_*``) and a scratch table of hexes. Rule options are the
 middle of a phase (4).
 
 The duel is written as a state machine (``core.loop.machine_game``): ``duel_init``, ``duel_advance``,
-``duel_legal``, ``duel_apply`` and ``duel_decide``. Everything about a duel in progress lives in its arrays: where
+``duel_legal``, ``duel_apply`` and ``decide_duel``. Everything about a duel in progress lives in its arrays: where
 it stands is a stack of frames in ``st``, one per procedure in progress (the turn loop, a phase, an attack, an
 assault, a defence …), each with the step it resumes at and the locals that live across a decision. ``advance``
 plays dice and automatic rules up to the next decision, writes its state vector and returns its point, the side's
-own copy ``side * N_POINTS + point``; ``decide`` asks the user's function in that slot, or the point's built-in
-(``policies.builtin``), ``legal`` is the site's own test, and an illegal action ends the game with the error code
+own copy ``side * N_POINTS + point``; ``decide_duel`` asks the user's function in that slot, or the point's
+built-in (``policies.builtin``), ``legal`` is the site's own test, and an illegal action ends the game with the error code
 of that point. So a copy of ``(st, state, G, IT, cand, row)`` is the duel at that decision (``romesim.new_game``;
 ``MACHINE``).
 
@@ -1837,12 +1837,13 @@ def duel_apply(point, action, o, G0, IT0, st, state, G, IT, cand, row):
 
 
 @njit(cache=True, inline="llvm")
-def duel_decide(offset, point, codes, params, slots, stream, o, G0, IT0, st, state, G, IT, cand, row):
-    """The side's own decision point: the user's function in its slot (``call``), or the point's built-in
-    (``policies.builtin``)."""
-    if codes[point] == USER:
-        return call(slots, point, state, params[point], stream)
-    return builtin(point % N_POINTS, codes[point], params[point], state, stream)
+def decide_duel(offset, point, codes, params, slots, stream, o, G0, IT0, st, state, G, IT, cand, row):
+    """Decision point ``offset + point``, a side's own copy (``side * N_POINTS + p``): the user's function in its
+    slot (``call``), or the point's built-in (``policies.builtin``)."""
+    i = offset + point
+    if codes[i] == USER:
+        return call(slots, i, state, params[i], stream)
+    return builtin(point % N_POINTS, codes[i], params[i], state, stream)
 
 
 # ------------------------------------------------------------------------------------------------ search
@@ -1926,7 +1927,7 @@ def duel_unseal(point, o, G0, IT0, st, state, G, IT, cand, row):
 
 # duel_machine(stream, codes, params, slots, offset, o, G0, IT0, st, state, G, IT, cand, row): one duel to its end,
 # those of a career too
-duel_machine = machine_game("duel_machine", duel_init, duel_advance, duel_legal, duel_apply, duel_decide,
+duel_machine = machine_game("duel_machine", duel_init, duel_advance, duel_legal, duel_apply, decide_duel,
                             Search(duel_player, duel_actions, duel_reward, duel_determinize, duel_candidate,
                                    duel_sealed, duel_unseal),
                             max_actions=MAX_SEARCH_ACTIONS, apart=True)

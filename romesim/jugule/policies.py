@@ -530,8 +530,9 @@ def _own_attack(code, params, state, stream):
     return _attack(code, params, state, stream, False)
 
 
-# The built-in of every decision point, by its point: it takes no policy slots, so the kernel's variants for built-ins,
-# user bots and searches share its compiled code (``duel.duel_decide`` asks the user's function first).
+# The built-in of every decision point, by its point (``duel.decide_duel`` asks the user's function first): it takes
+# no policy slots, so the kernel's variants for built-ins, user bots and searches share its compiled code rather
+# than compile a function a point each again
 @njit(cache=True)
 def builtin(point, code, params, state, stream):
     """The action of decision point ``point``'s built-in ``code`` (``P_APPEAL`` ... ``P_AIM``)."""
