@@ -70,7 +70,7 @@ def success_table(p):
     return table
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def faces(table, kind):
     """How many faces of a die make a siege roll of ``kind`` succeed."""
     count = 0
@@ -79,7 +79,7 @@ def faces(table, kind):
     return count
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def siege_roll(stream, table, kind, stage, faces_b, points, chained, state, codes, params, slots, offset):
     """One siege roll with Astutia rerolls (C3, KOR-A22). KoR 5.7.9: one Astutia point « affecte » one attack, so a
     failed roll is rerolled at most once (``astutia_reroll=once``); with ``chained`` the new die may be rerolled
@@ -103,7 +103,7 @@ def siege_roll(stream, table, kind, stage, faces_b, points, chained, state, code
     return ok, points, rerolls, 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def victory_reward(p, row):
     """5.5 c: King-led victory +3 IP (or +3 VP, KOR-A10); any other commander +1 VP."""
     if p[KING_LED]:
@@ -115,7 +115,7 @@ def victory_reward(p, row):
         row[VP] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots, offset):
     """KoR 5.5 a-c: the siege rolls against the garrison and the leader and units still in the city. Adds to
     ``row``; returns 0 or a policy error code. ``offset``: the index of the siege's first decision point in
@@ -238,7 +238,7 @@ def siege_rolls(stream, row, state, p, table, lead, units, codes, params, slots,
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def add_battle(row, brow, vp_only):
     """A siege battle's points and adjustments count for the siege action (its reactions do not, KOR-A11)."""
     if not vp_only:
@@ -306,7 +306,7 @@ def siege_battles(stream, row, p, bp, bunits, bleaders, bcodes, bparams, slots, 
     return 0, True, lead, units
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def tribune_fate(row, p):
     """9.2.7.1: « Après la bataille ou le siège, un Tribun victorieux gagne 1 PI pour le Roi [...] Un Tribun vaincu
     perd 1 PI »: his office ends with the siege, so the whole action (sortie or relief battle included) decides
@@ -318,7 +318,7 @@ def tribune_fate(row, p):
             row[IP] -= 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def siege_game(stream, row, codes, params, slots, p, table, bp, bunits, bleaders, bcodes, bparams, state, status, bg,
                bstate, brow, sortie_p, sortie_units, sortie_leaders):
     """KoR 5.5: the battles that may come first (``siege_battles``), the siege rolls, then the Tribune
@@ -332,7 +332,7 @@ def siege_game(stream, row, codes, params, slots, p, table, bp, bunits, bleaders
     return err
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="llvm")
 def siege_rolls_game(stream, row, codes, params, slots, p, table, bp, bunits, bleaders, bcodes, bparams, state,
                      status, bg, bstate, brow, sortie_p, sortie_units, sortie_leaders):
     """KoR 5.5 for a siege that can fight no battle (no relief army, no leader to lead a sortie): the siege rolls
