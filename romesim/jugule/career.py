@@ -208,7 +208,9 @@ def next_duel(stream, career, p, rank_weights, pool, own_rows, own_items, rival_
 
 @njit(cache=True, apart=True)
 def after_duel(row, p, career, opponent, result, hp_left):
-    career[C_HP_LEFT] = hp_left
+    """Keep the career gladiator's HP for the next duel and score the duel (``ladder_step``); True when the
+    career is over."""
+    career[C_HP_LEFT] = hp_left  # read by next_duel when damage is carried (JUG-A66)
     return ladder_step(row, p, career, opponent, result)
 
 

@@ -12,9 +12,9 @@ it stands is a stack of frames in ``st``, one per procedure in progress (the tur
 assault, a defence …), each with the step it resumes at and the locals that live across a decision. ``advance``
 plays dice and automatic rules up to the next decision, writes its state vector and returns its point, the side's
 own copy ``side * N_POINTS + point``; ``decide_duel`` asks the user's function in that slot, or the point's
-built-in (``policies.builtin``), ``legal`` is the site's own test, and an illegal action ends the game with the error code
-of that point. So a copy of ``(st, state, G, IT, cand, row)`` is the duel at that decision (``romesim.new_game``;
-``MACHINE``).
+built-in (``policies.builtin``), ``legal`` is the site's own test, and an illegal action ends the game with the
+error code of that point. So a copy of ``(st, state, G, IT, cand, row)`` is the duel at that decision
+(``romesim.new_game``; ``MACHINE``).
 
 Compile time: numba links and re-optimises a function's whole callee tree at every call level, so the procedures
 are separate functions that ``duel_advance`` dispatches to, each running its steps until it calls another, returns
