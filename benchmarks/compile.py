@@ -34,12 +34,13 @@ import sys, time
 t0 = time.perf_counter()
 import numba
 import romesim
+from romesim.core.policy import searchable
 imported = time.perf_counter()
 name, bot = sys.argv[1], sys.argv[2]
 scenario = romesim.scenario(name)
-searched = [dp.name for dp in scenario.decision_points if "flat_mc" in dp.builtins]
 if bot == "search":
-    romesim.simulate(scenario, 1, policies={searched[0]: ("flat_mc", {"budget": 2})}, progress=False)
+    romesim.simulate(scenario, 1, policies={searchable(scenario.decision_points): ("flat_mc", {"budget": 2})},
+                     progress=False)
     end = time.perf_counter()
 elif bot == "bot" and scenario.decision_points:
     point = scenario.decision_points[0].name
@@ -76,13 +77,14 @@ def timed(name, cache, bot="plain", timeout=1800):
 
 def measure(names):
     import romesim
+    from romesim.core.policy import searchable
     rows = []
     for name in names:
-        searchable = any("flat_mc" in dp.builtins for dp in romesim.scenario(name).decision_points)
+        offers_search = searchable(romesim.scenario(name).decision_points) is not None
         with tempfile.TemporaryDirectory(prefix="romesim-compile-") as cache:
             runs = {"cold_s": timed(name, cache), "warm_s": timed(name, cache),
                     "first_bot_s": timed(name, cache, bot="bot"), "user_bot_s": timed(name, cache, bot="bot")}
-            if searchable:
+            if offers_search:
                 runs["first_search_s"] = timed(name, cache, bot="search")
         row = {"scenario": name, "import_s": runs["warm_s"]["import_s"], "first_search_s": None}
         row.update({key: run["first_s"] - run["import_s"] for key, run in runs.items()})

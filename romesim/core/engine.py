@@ -82,7 +82,7 @@ def warm(scenarios=None, *, user_bots=True, search=False):
             never_called = (_policy.builtin_slot,) * len(points)  # their codes stay the built-ins'
             variants.append(_policy.ResolvedPolicies(variants[0].names, variants[0].codes, variants[0].params,
                                                      never_called))
-        searched = next((dp.name for dp in points if "flat_mc" in dp.builtins), None)
+        searched = _policy.searchable(points)
         if search and searched is not None:
             variants.append(_policy.resolve(points, {searched: "flat_mc"}))
         for policies in variants:

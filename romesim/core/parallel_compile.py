@@ -36,7 +36,7 @@ from numba.core import config, event, sigutils
 
 from . import cache, jit
 from .errors import ScenarioError
-from .policy import VARIANTS
+from .policy import VARIANTS, searchable
 
 ENV = "ROMESIM_COMPILE_PROCESSES"
 SOURCES_ENV = "ROMESIM_HELPER_SOURCES"  # the sources the process starting a helper imported (``cache.IMPORTED``)
@@ -150,8 +150,8 @@ def policies_of(points, variant):
     import numba
     if variant == VARIANTS[1] and points:
         return {points[0].name: numba.njit(first_action)}
-    searched = [dp.name for dp in points if "flat_mc" in dp.builtins]
-    return {searched[0]: "flat_mc"} if variant == VARIANTS[2] and searched else None
+    searched = searchable(points)
+    return {searched: "flat_mc"} if variant == VARIANTS[2] and searched is not None else None
 
 
 def run(name, variant=VARIANTS[0]):

@@ -154,6 +154,11 @@ class ResolvedPolicies:
         return any(c in SEARCH_CODES for c in self.codes)
 
 
+def searchable(decision_points):
+    """The name of the first of ``decision_points`` that offers the search built-ins, or None."""
+    return next((dp.name for dp in decision_points if "flat_mc" in dp.builtins), None)
+
+
 def resolve(decision_points, policies=None):
     """Turn the user's ``policies`` mapping into kernel inputs, with errors that say what is allowed."""
     if policies is None:
