@@ -249,17 +249,17 @@ def test_a_won_siege_of_rome_that_takes_nothing_says_why(whole):
 
 
 def test_a_military_reaction_is_told_with_the_enemy_position_it_reaches(whole):
-    """KoR 6.0-6.1 in a whole campaign (seed 5): a new army's first reaction, with more to come, is told as its
+    """KoR 6.0-6.1 in a whole campaign (seed 11): a new army's first reaction, with more to come, is told as its
     military reaction (« si vous avez plusieurs réactions disponibles, doit être A »), and the army's next line says
     where it went by road, the nearest enemy position (« L'armée NR atteint la position ennemie la plus proche en
     suivant un itinéraire routier »), here the Etruscans from Cosa to Rome, which they besiege and whose army
     comes out."""
-    texts = [s.text for s in whole(5).sentences()]
+    texts = [s.text for s in whole(11).sentences()]
     first = [i for i, t in enumerate(texts) if "makes it a military reaction, more reactions to come (6.0)" in t]
     assert first
     for i in first:
         assert texts[i + 1].endswith(", the nearest enemy position [KoR 6.1].")
-    reached = "The Etruscan army (2 units) goes by road from Cosa to Rome, the nearest enemy position [KoR 6.1]."
+    reached = "The Etruscan army (3 units) goes by road from Cosa to Rome, the nearest enemy position [KoR 6.1]."
     i = texts.index(reached)
     assert texts[i + 1].startswith("The Etruscan army besieges Rome (Roman); the sortie")
 
@@ -278,12 +278,25 @@ def test_an_invasion_armys_ambush_is_told_with_where_it_is_placed(whole):
 
 
 def test_an_etruscan_army_stopped_by_another_nr_army_is_told(whole):
-    """KoR 9.5.7.4 in a whole campaign (seed 0): « Si la route est bloquée par des armées NR, l'armée Étrusque doit
+    """KoR 9.5.7.4 in a whole campaign (seed 25): « Si la route est bloquée par des armées NR, l'armée Étrusque doit
     s'arrêter »; the military reaction's line names the enemy position it made for and the place where it stopped."""
-    texts = [s.text for s in whole(0).sentences()]
+    texts = [s.text for s in whole(25).sentences()]
     stopped = [t for t in texts if "behind another NR army (9.5.7.4)" in t]
     assert stopped and all(t.startswith("The Etruscan army") for t in stopped)
     assert any(", the nearest enemy position, and stops at " in t for t in stopped)
+
+
+def test_ostia_founded_and_sacked_by_the_etruscans_is_told(whole):
+    """KoR 9.4.7.1 and 9.5.7.4 in a whole campaign (seed 11): the Foundation of Ostia drawn from R is told (« la Cité
+    de Rome fait maintenant face à la mer avec la fondation d'Ostie »), and later the Etruscans, landed there,
+    besiege it (« ont pour cible les ports d'Ostie et d'Antium ») and, nothing defending it, take and sack it."""
+    texts = [s.text for s in whole(11).sentences()]
+    founded = [i for i, t in enumerate(texts) if "Ostia is founded: Rome faces the sea (9.4.7.1)" in t]
+    sacked = [i for i, t in enumerate(texts) if t.startswith("The Etruscan army besieges Ostia (Roman); no defender")]
+    assert len(founded) == 1 and sacked and founded[0] < sacked[0]
+    assert texts[sacked[0]] == ("The Etruscan army besieges Ostia (Roman); no defender [KOR-A44]: taken without a "
+                                "roll (5.4.1 mirrored): Ostia is sacked; no people holds it after them: it stays "
+                                "Rome's port; IP 14 -> 12 [KOR-A44].")
 
 
 def test_armies_raised_in_their_cities_and_revolts_that_gather_are_told(whole):
@@ -311,8 +324,8 @@ def test_armies_raised_in_their_cities_and_revolts_that_gather_are_told(whole):
         assert "revolt" in texts[i - 1] and "token drawn" not in texts[i - 1]
         assert texts[i].endswith("no token is drawn [KoR 6.2].")
     assert any("revolt (6.2): one token drawn from NR, no free unit to move (step 2)" in t for t in texts)
-    # seed 3: a raised army whose leader fell shelters in a city of its people (6.2 step 1, « S'il n'y a pas de
+    # seed 54: a raised army whose leader fell shelters in a city of its people (6.2 step 1, « S'il n'y a pas de
     # chef, les troupes déplacées s'abriteront dans les murs d'une Cité amie »)
-    sheltered = [t for t in (s.text for s in whole(3).sentences()) if t.startswith("Revolt, step 1")
+    sheltered = [t for t in (s.text for s in whole(54).sentences()) if t.startswith("Revolt, step 1")
                  and "shelter inside its walls, their leader fallen" in t]
     assert len(sheltered) == 1 and "from the field" in sheltered[0]

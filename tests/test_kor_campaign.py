@@ -1409,6 +1409,101 @@ def test_invaders_sail_to_the_port_nearest_rome_and_landing_ends_the_move(w, occ
     assert at != cmap.index(port) and args[2][0, cmap.index(start), at] > 0  # a step on the road
 
 
+@pytest.mark.parametrize("founded, option", [(True, True), (False, True), (True, False)])
+def test_the_etruscans_besiege_ostia_once_founded_and_sack_it_undefended(founded, option):
+    """KoR 9.5.7.4: « Les invasions des Étrusques ont pour cible les ports d'Ostie et d'Antium, ainsi que la Cité de
+    Rome » (the Etruscan invasions target the ports of Ostia and Antium and the City of Rome); « Les armées Étrusques
+    assiègent les Cités romanisées. En cas de succès, le joueur perd 2 PI et les Rasna, après avoir mis à sac, passent
+    à la Cité suivante » (they besiege the romanized cities; on a success the player loses 2 IP and the Rasna, having
+    sacked it, go on to the next city); 9.4.7.1: Ostia exists once « la Cité de Rome fait maintenant face à la mer
+    avec la fondation d'Ostie » (the Foundation of Ostia drawn from R). The first war lands at Ostia (Kaieta-Ostia 22
+    sea hexes); on its next move, Ostia founded, it besieges it; nothing defends it (no garrison goes to Rome's own
+    places, no Roman army there), so it is taken without a roll: -2 IP, its counters leave, the war goes on past it,
+    and it stays Rome's port (no city lost, none for 7.5 to count, no romanized city more or less). Not founded, or
+    under ``etruscans_besiege_ostia = false``, the army marches on from Ostia toward Rome."""
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    ostia = cmap.index("Ostia")
+    args, scratch, row, stream, k = war_at_sea(11, C.W_ETRUSCAN, etruscans_besiege_ostia=option)
+    ts, g, cs, ws = scratch[:4]
+    march(args, scratch, row, stream, k)
+    assert ws[k, C.WS_AT] == ostia and g[C.G_ARMY_AT] != ostia
+    if founded:
+        g[C.G_OSTIA] = C.OSTIA_FOUNDED  # what the Foundation drawn from R does (the last test)
+    ip, vp, roman = g[C.G_IP], g[C.G_VP], cs[:, C.CS_ROMAN].copy()
+    march(args, scratch, row, stream, k)
+    besieged = founded and option
+    assert ws[k, C.WS_WAR] == C.W_ETRUSCAN and (ws[k, C.WS_AT] == ostia) == besieged
+    assert (ws[k, C.WS_PASSED] == ostia) == besieged
+    if not besieged:
+        return  # it marched on from Ostia, toward Rome
+    assert (g[C.G_IP] - ip, g[C.G_VP] - vp) == (-2, 0)
+    assert row[C.M_CITIES_LOST] == 0 and (cs[:, C.CS_ROMAN] == roman).all() and not cs[:, C.CS_CAPTURED].any()
+    march(args, scratch, row, stream, k)  # sacked, it goes on toward Rome
+    assert ws[k, C.WS_AT] != ostia
+
+
+def test_ostia_defended_by_a_garrison_is_besieged_with_the_nr_siege_rolls():
+    """KoR 9.5.7.4 with KOR-A44 mirror_5_5: a Roman garrison in Ostia (set by hand: none goes there in play) defends
+    it with the rolls of ``nr_siege``, worked out beforehand on a copy of the stream: taken (roll a, or roll b with
+    no defender left), -2 IP, the garrison to the general reserve and Ostia still Rome's; held, the war's
+    failed-siege result (« S'ils perdent, ils reculent d'une case et le joueur gagne 1 PV »: +1 VP, and they come
+    again: ``WS_PASSED`` -1). Both are seen over 40 games."""
+    cmap, counters = romesim.scenario("kings_of_rome.campaign").data()
+    ostia = cmap.index("Ostia")
+    taken = 0
+    for game in range(40):
+        args, scratch, row, stream, k = war_at_sea(game, C.W_ETRUSCAN)
+        cp, tok = args[0], args[3]
+        ts, g, cs, ws = scratch[:4]
+        g[C.G_OSTIA] = C.OSTIA_FOUNDED
+        ws[k, C.WS_AT] = ostia
+        one = np.flatnonzero((tok[:, C.TK_KIND] == C.GARRISON) & (tok[:, C.TK_VIRTUS] == 1)
+                             & (ts[:, C.TS_LOC] != C.L_CITY))[0]
+        C.put(ts, one, C.L_CITY, ostia, C.FACE_ROMAN)
+        assert C.roman_defence(tok, ts, g, cp, ostia) == (1, 0)
+        leader = ws[k, C.WS_LEADER]
+        result = C.nr_siege(stream.copy(), 1, 0, tok[leader, C.TK_ASTUTIA], 0)
+        ip, vp = g[C.G_IP], g[C.G_VP]
+        assert war_siege(args, scratch, row, stream, k, ostia) == 0
+        falls = result > 0  # roll b takes the only defender
+        taken += falls
+        assert ts[one, C.TS_LOC] == (C.L_RESERVE if falls else C.L_CITY)
+        assert (g[C.G_IP] - ip, g[C.G_VP] - vp) == ((-2, 0) if falls else (0, 1))
+        assert ws[k, C.WS_PASSED] == (ostia if falls else -1) and ws[k, C.WS_WAR] == C.W_ETRUSCAN
+        assert row[C.M_CITIES_LOST] == 0 and not cs[ostia, C.CS_CAPTURED] and not cs[ostia, C.CS_ROMAN]
+    assert 0 < taken < 40
+
+
+def test_an_undefended_roman_city_submits_to_an_nr_siege_without_a_roll():
+    """KOR-A44 mirror_5_5 with 5.4.1 mirrored (« Cité non défendue »: an undefended city is taken automatically): a
+    city with neither garrison nor leader submits (2) and no die is rolled; with a garrison the rolls are made."""
+    stream = stream_of(SEED, 1)
+    before = stream.copy()
+    assert C.nr_siege(stream, 0, 0, 2, 0) == 2 and (stream == before).all()
+    C.nr_siege(stream, 1, 0, 0, 0)
+    assert not (stream == before).all()
+
+
+def test_ostia_is_founded_by_its_token_from_r_only():
+    """KoR 9.4.7.1: « S'il est tiré du récipient NR, le jeton est remis dans le récipient R après que tous les jetons
+    ont été piochés. S'il est extrait du récipient R, la Cité de Rome fait maintenant face à la mer avec la fondation
+    d'Ostie » (drawn from NR, the token goes back into R after all the draws; drawn from R, Rome faces the sea with
+    the founding of Ostia): only the R draw founds Ostia, which the Etruscans then besiege (``roman_port``)."""
+    cmap, _ = romesim.scenario("kings_of_rome.campaign").data()
+    ostia = cmap.index("Ostia")
+    for roman in (True, False):
+        args, scratch, row = set_up(5, 11, 4)
+        cp, city, cost, tok, per, war = args[:6]
+        ts, g, cs, ws = scratch[:4]
+        t = event_token(tok, C.EV_OSTIA)
+        C.put(ts, t, C.L_R if roman else C.L_NR, 0, C.FACE_ROMAN if roman else C.FACE_NR)
+        assert not C.roman_port(g, cp, ostia)
+        C.apply_event(stream_of(SEED, 5), cp, city, cost, tok, war, ts, g, cs, ws, POLICIES.codes, POLICIES.params,
+                      None, row, t, roman)
+        assert C.roman_port(g, cp, ostia) == roman and not C.roman_port(g, cp, cp[C.CP_ROME])
+        assert g[C.G_OSTIA] == (C.OSTIA_FOUNDED if roman else t + 1)
+
+
 def test_roman_fleet_intercepts_with_the_naval_battles_exact_odds():
     """KoR 5.8: the Roman ships in Ostia intercept an Etruscan fleet before it lands (DP-N02, ``interception =
     even_odds``: two Roman ships of Virtus 3 against one of Virtus 2, 2² x 4 winning faces against 1² x 6) in the
@@ -2990,3 +3085,32 @@ def test_rome_is_sacked_only_with_brennus_or_porsenna_in_command(w, named, sack)
             assert g[C.G_VP] - vp in (0, failed_vp)
         assert g[C.G_IP] - ip == (-5 if sacked else 0)
     assert 0 < won < 40
+
+
+def test_rome_without_its_garrison_is_defended_by_its_reserve_and_falls_only_empty():
+    """KOR-A44 mirror_5_5: Rome's defenders are its garrison and, with none left, the Rome reserve (3.4: the Rome
+    small map holds both): the strongest reserve unit is what the siege rolls against, and roll b takes reserve
+    units one by one. Empty, Rome is taken without a roll: 5.5 « Cible : une Cité qui doit avoir au moins une
+    garnison ou un chef ennemi présent » (target: a city with at least a garrison or an enemy leader), and a city
+    with neither is taken as 5.4.1 takes one, « Il s'agit d'occupations Romaines automatiques » (automatic
+    occupations), mirrored: here by Brennus, who sacks it (9.5.7.3)."""
+    args, scratch, row, k = at_romes_gates(2600, C.W_GALLIC, True)
+    cp, tok = args[0], args[3]
+    ts, g, cs, ws = scratch[:4]
+    rome = cp[C.CP_ROME]
+    for t in np.flatnonzero((ts[:, C.TS_LOC] == C.L_CITY) & (ts[:, C.TS_AT] == rome)):
+        C.put(ts, t, C.L_OUT, 0, C.FACE_ROMAN)
+    reserve = units_at(tok, ts, C.L_ROME)
+    spare = units_at(tok, ts, C.L_RESERVE, people=C.ROMAN)
+    for t in spare[:max(0, 2 - len(reserve))]:
+        C.put(ts, t, C.L_ROME, 0, C.FACE_ROMAN)
+    reserve = units_at(tok, ts, C.L_ROME)
+    assert len(reserve) >= 2
+    assert C.roman_defence(tok, ts, g, cp, rome) == (tok[reserve, C.TK_VIRTUS].max(), 0)
+    assert C.lose_defender(tok, ts, rome, True) and len(units_at(tok, ts, C.L_ROME)) == len(reserve) - 1
+    assert not C.lose_defender(tok, ts, cp[C.CP_OSTIA], False)
+    for t in units_at(tok, ts, C.L_ROME):
+        C.put(ts, t, C.L_RESERVE, 0, C.FACE_ROMAN)
+    assert C.roman_defence(tok, ts, g, cp, rome) == (0, 0)
+    assert war_siege(args, scratch, row, stream_of(SEED, 2600), k, rome) == 0
+    assert row[C.M_ROME_TAKEN] == 1 and ws[k, C.WS_WAR] < 0

@@ -127,7 +127,7 @@ WS_WAR, WS_AT, WS_LEADER, WS_NEW, WS_TOKEN, WS_PASSED, WS_LINGER, WS_START, WS_R
  CP_INTERCEPTION, CP_INTIMIDATION_NO_ROOM, CP_TREASON_UNITS, CP_ROUT_WALLS, CP_ROUT_PROTECTED,
  CP_NR_WITHDRAWAL, CP_CONTINUATION_REACTIONS, CP_PORSENNA_ANY_BATTLE, CP_WITHDRAWAL_REACTIONS,
  CP_WITHDRAWAL_ASKS, CP_REACTION_MARCHES, CP_CITY_ARMIES_REACT, CP_REVOLT_GATHERS, CP_SACK_ANY_LEADER,
- CP_AMBUSH_PLACED, N_CP) = range(56)
+ CP_AMBUSH_PLACED, CP_OSTIA_BESIEGED, N_CP) = range(57)
 # CP_INTERCEPTION: when the Roman fleet intercepts an invader's fleet (DP-N02), in Campaign.interception's order
 INTERCEPT_EVEN_ODDS, INTERCEPT_ALWAYS, INTERCEPT_NEVER = range(3)
 # CP_COCLES_PREREQUISITE (KOR-A47), in kor_options.csv's order
@@ -148,13 +148,16 @@ PV_SIZE = 64
 # looks at (0: the end of the turn not begun; the army asked DP-K07 is the acting one); G_PURSUIT: 1 + the
 # invasion army the acting army has just beaten in its action's battle (DP-B16 to ask), G_ADVANCE the answer;
 # G_WITHDREW: that army withdrew inside its walls instead (5.7.1): DP-B16's siege follows (asked: KOR-A16 roman_option)
+# G_OSTIA: the Foundation of Ostia (9.4.7.1): 0 not drawn yet; t + 1 drawn from NR, token t going back into R after
+# the draws; OSTIA_FOUNDED drawn from R: Ostia is Rome's port, which the Etruscan wars besiege (9.5.7.4)
 (G_TURN, G_PERIOD, G_IP, G_VP, G_STAGE, G_ACTIONS, G_ACTING, G_KING, G_COMMANDER, G_REACTIONS, G_IMMEDIATE,
  G_ENDED, G_WON, G_END_REASON, G_OMEN, G_OMEN_DRAWN, G_STOP_ACTIONS, G_BRIDGE, G_PORSENNA_EVER,
  G_ETRUSCAN_WARS, G_ETRUSCAN_RUNNING, G_FIRST_ETRUSCAN_LEADER, G_WAR_PEOPLE, G_PRESTIGE_DONE, G_EXTRA_R_DRAWS,
- G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA_BACK, G_ERROR, G_ALBA_DRAWN, G_ALBA_SIEGE, G_ALBA_HAPPY,
+ G_ASKED, G_ACTION, G_BAD_OMEN_TURN, G_OSTIA, G_ERROR, G_ALBA_DRAWN, G_ALBA_SIEGE, G_ALBA_HAPPY,
  G_FALERII_DUE, G_MOVED, G_UMBRIAN_TOKEN, G_DRAWS, G_DRAWN, G_FORMING, G_LOSS_LEFT, G_END_STEP, G_FAILED,
  G_EXCESS, G_ALBA_MARCH, G_SWITCHED, G_VICARIUS, G_RETREAT_NEXT, G_PURSUIT, G_ADVANCE_ASKED, G_ADVANCE,
  G_WITHDREW, G_SENATE) = range(52)
+OSTIA_FOUNDED = -1
 G_SENATE_SIZE = 4  # G_SENATE + i: the Senate on Curia people i (senate.PEOPLE_*): 0 unasked, 1 approved, 2 refused
 # the Roman armies (4.2, 9.1.8, 9.2.7.1): slot 0 the royal army, commanded by the King (G_COMMANDER: the King or
 # the Interrex); the others raised by an office drawn from R, or Titus Tatius', while their leader is in play.
@@ -1348,9 +1351,10 @@ def apply_event(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, 
                 if u >= 0:
                     put(ts, u, L_R, 0, FACE_ROMAN)
             put(ts, t, L_OUT, 0, FACE_ROMAN)
+            g[G_OSTIA] = OSTIA_FOUNDED
         else:
             put(ts, t, L_ASIDE, 0, FACE_ROMAN)
-            g[G_OSTIA_BACK] = t + 1  # back into the R container after all draws
+            g[G_OSTIA] = t + 1  # back into the R container after all draws
     elif code == EV_BRIDGE:
         g[G_BRIDGE] = 1  # 9.4.7.2: stays on the Rome map from either container
         put(ts, t, L_OUT, 0, FACE_ROMAN)
@@ -2266,12 +2270,14 @@ def nr_siege(stream, garrison, leader, astutia, bonus):
     """KOR-A44 mirror_5_5: an NR army besieges a Roman-held city with the rolls of 5.5, the NR side rolling (no
     King effect). Roll a: d6 (+1 in an ambush, 6.4 b) > twice the leader's Virtus if a Roman leader is in the
     city, else the garrison's: the city submits (2). Roll b: garrison + 1 reached twice, or the leader's Virtus
-    exceeded: the defenders lose one counter (1). Else 0: the siege fails."""
+    exceeded: the defenders lose one counter (1). Else 0: the siege fails. A city with neither garrison nor leader
+    submits without a roll (2): nothing defends it (5.4.1 mirrored: an undefended city is taken automatically)."""
     target = leader if leader > 0 else garrison
-    if target > 0:
-        ok, astutia = nr_roll(stream, 2 * target + 1 - bonus, astutia)
-        if ok:
-            return 2
+    if target <= 0:
+        return 2
+    ok, astutia = nr_roll(stream, 2 * target + 1 - bonus, astutia)
+    if ok:
+        return 2
     need_b = 2 * (garrison + 1) if garrison > 0 else 99
     if leader > 0:
         need_b = min(need_b, leader + 1)
@@ -2294,13 +2300,12 @@ def commanding_army(tok, g, c):
 
 @njit(cache=True, apart=True)
 def roman_defence(tok, ts, g, cp, c):
-    """The defenders of Roman city ``c``: its garrison points (or, with none, its strongest Roman unit), and the
-    Virtus of the Roman leader inside who commands (``commanding_army``), 0 for none."""
+    """The defenders of Roman city ``c``: its garrison points (or, with none, its strongest Roman unit inside,
+    ``unit_inside``), and the Virtus of the Roman leader inside who commands (``commanding_army``), 0 for none."""
     garrison = garrison_value(tok, ts, c, FACE_ROMAN)
     if garrison == 0:
         for t in range(ts.shape[0]):
-            if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN and \
-                    is_kind(tok, t, -1):
+            if unit_inside(tok, ts, t, c, c == cp[CP_ROME]):
                 garrison = max(garrison, tok[t, TK_VIRTUS])
     a = commanding_army(tok, g, c)
     return garrison, tok[army_leader(g, a), TK_VIRTUS] if a >= 0 else 0
@@ -2321,27 +2326,57 @@ def roman_troops(tok, ts, g, cp, c):
 
 
 @njit(cache=True)
-def lose_defender(tok, ts, c):
-    """One defender of a Roman city lost (roll b): its garrison first, else a unit, to the general reserve (a
-    garrison flips to the besiegers' side only with the city, ``city_falls``). Returns False when there was
-    none."""
+def lose_defender(tok, ts, c, rome):
+    """One defender of Roman city ``c`` (``rome``: it is Rome) lost (roll b): its garrison first, else a unit inside
+    (``unit_inside``), to the general reserve (a garrison flips to the besiegers' side only with the city,
+    ``city_falls``). Returns False when there was none."""
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN and \
                 tok[t, TK_KIND] == GARRISON:
             put(ts, t, L_RESERVE, 0, FACE_ROMAN)
             return True
     for t in range(ts.shape[0]):
-        if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN and is_kind(tok, t, -1):
+        if unit_inside(tok, ts, t, c, rome):
             put(ts, t, L_RESERVE, 0, FACE_ROMAN)
             return True
     return False
 
 
 @njit(cache=True)
+def city_taken(tok, ts, g, cp, c, result):
+    """Whether ``nr_siege``'s ``result`` takes Roman city ``c``: it submits (roll a), or roll b takes its last
+    defender (``lose_defender``, called here)."""
+    if result == 2:
+        return True
+    return result == 1 and lose_defender(tok, ts, c, c == cp[CP_ROME]) and roman_troops(tok, ts, g, cp, c) == 0 \
+        and garrison_value(tok, ts, c, FACE_ROMAN) == 0
+
+
+@njit(cache=True)
+def unit_inside(tok, ts, t, c, rome):
+    """Whether counter ``t`` is a Roman military unit inside city ``c``: on its Roman face in the city, or, in Rome
+    (``rome``), in the Rome reserve (3.4: the Rome small map holds its garrison and its reserve)."""
+    if not is_kind(tok, t, -1):
+        return False
+    if rome and ts[t, TS_LOC] == L_ROME:
+        return True
+    return ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c and ts[t, TS_FACE] == FACE_ROMAN
+
+
+@njit(cache=True)
 def city_falls(tok, ts, cs, g, cp, c, keeps_garrison):
-    """A Roman city taken by an NR army: its Roman garrison flipped to the NR face (kept by a people retaking its
-    own city, ``keeps_garrison``; invaders leave no garrison: to the general reserve), its Roman units to the
-    general reserve. 7.5 counts it at the end of the turn."""
+    """A Roman city taken by an NR army: its Roman counters leave (``roman_counters_leave``) and 7.5 counts it at the
+    end of the turn."""
+    roman_counters_leave(tok, ts, c, keeps_garrison)
+    cs[c, CS_CAPTURED] = 2 if cs[c, CS_ROMAN] else 1
+    lose_city(cs, c)
+
+
+@njit(cache=True)
+def roman_counters_leave(tok, ts, c, keeps_garrison):
+    """The Roman counters of a city an NR army takes: its Roman garrison flipped to the NR face (kept by a people
+    retaking its own city, ``keeps_garrison``; invaders leave no garrison: to the general reserve), its Roman units
+    to the general reserve."""
     for t in range(ts.shape[0]):
         if ts[t, TS_LOC] == L_CITY and ts[t, TS_AT] == c:
             if tok[t, TK_KIND] == GARRISON:
@@ -2351,8 +2386,6 @@ def city_falls(tok, ts, cs, g, cp, c, keeps_garrison):
                     put(ts, t, L_RESERVE, 0, FACE_ROMAN)
             elif ts[t, TS_FACE] == FACE_ROMAN:
                 put(ts, t, L_RESERVE, 0, FACE_ROMAN)
-    cs[c, CS_CAPTURED] = 2 if cs[c, CS_ROMAN] else 1
-    lose_city(cs, c)
 
 
 # ============================================================================================ Roman actions
@@ -2974,8 +3007,7 @@ def ambush(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, params, 
         return True, err
     garrison, leader = roman_defence(tok, ts, g, cp, best)
     result = nr_siege(stream, garrison, leader, tok[src, TK_ASTUTIA], cp[CP_AMBUSH_DRM])
-    if result == 2 or (result == 1 and lose_defender(tok, ts, best) and roman_troops(tok, ts, g, cp, best) == 0
-                       and garrison_value(tok, ts, best, FACE_ROMAN) == 0):
+    if city_taken(tok, ts, g, cp, best, result):
         city_falls(tok, ts, cs, g, cp, best, True)
         row[M_CITIES_LOST] += 1
     else:
@@ -3169,12 +3201,22 @@ def is_target(city, cs, tok, ts, g, war, ws, cp, k, c):
     w = ws[k, WS_WAR]
     if city[c, CT_ENTRY] or c == ws[k, WS_PASSED] or city[c, CT_PEOPLE] == war[w, WR_PEOPLE]:
         return False
+    if w == W_ETRUSCAN and roman_port(g, cp, c):
+        return True  # 9.5.7.4 « ont pour cible les ports d'Ostie et d'Antium, ainsi que la Cité de Rome »
     bits = city_bits(city, cs, c)
     if (bits & war[w, WR_TARGETS]) == 0 or (bits & war[w, WR_SPARES]) != 0:
         return False
     if cs[c, CS_ROMAN]:
         return True
     return garrison_value(tok, ts, c, FACE_NR) > 0
+
+
+@njit(cache=True)
+def roman_port(g, cp, c):
+    """Whether ``c`` is Ostia founded (9.4.7.1 « la Cité de Rome fait maintenant face à la mer avec la fondation
+    d'Ostie »: the City of Rome now faces the sea with the founding of Ostia) and, under ``etruscans_besiege_ostia``,
+    a Roman city the Etruscan wars besiege (9.5.7.4): Rome's own, no romanized city (7.4, 7.5 do not count it)."""
+    return c == cp[CP_OSTIA] and g[G_OSTIA] == OSTIA_FOUNDED and cp[CP_OSTIA_BESIEGED] != 0
 
 
 @njit(cache=True, apart=True)
@@ -3599,12 +3641,13 @@ def war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, param
     and fight them in a battle): a battle of 5.7, Rome attacking, with the war's own battle results. The sortie not
     beaten, the siege fails (the war's failed-siege result); beaten, the army falls back on Rome (5.7.11) and the
     siege rolls follow. Only the wars that do not fight Roman armies on their road (the Piceni, 9.2.7.2; the Greeks
-    under KOR-A59 ``danai_fight_blocking_army`` false) besiege a city an army holds. Returns an error code."""
+    under KOR-A59 ``danai_fight_blocking_army`` false) besiege a city an army holds. Ostia founded is a Roman city
+    the Etruscans besiege (``roman_port``); taken, it is sacked and stays Rome's. Returns an error code."""
     w = ws[k, WS_WAR]
     leader = ws[k, WS_LEADER]
     astutia = tok[leader, TK_ASTUTIA] if leader >= 0 else 0
     rome = cp[CP_ROME]
-    if cs[c, CS_ROMAN]:
+    if cs[c, CS_ROMAN] or roman_port(g, cp, c):
         a = commanding_army(tok, g, c)
         if a >= 0 and sallies(tok, ts, g, a, war_units(tok, ts, k)):
             err, _ = fight(stream, city, cp, tok, ts, g, war, ws, pv0, codes, params, slots, pv, bu, bl, bstat, bg, bst,
@@ -3627,8 +3670,7 @@ def war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, param
                 return 0
         garrison, lead = roman_defence(tok, ts, g, cp, c)
         result = nr_siege(stream, garrison, lead, astutia, 0)
-        falls = result == 2 or (result == 1 and lose_defender(tok, ts, c) and roman_troops(tok, ts, g, cp, c) == 0
-                                and garrison_value(tok, ts, c, FACE_ROMAN) == 0)
+        falls = city_taken(tok, ts, g, cp, c, result)
         sacked = c == rome and result > 0 and sacks_rome(tok, war, cp, g, ws, k)
         if sacked:
             # 9.5.7.3 ... 9.7.7.3: Rome taken (Vae victis), -5 IP -5 VP; the army has reached its goal
@@ -3638,8 +3680,14 @@ def war_siege(stream, city, cost, cp, tok, ts, cs, ws, g, war, pv0, codes, param
             end_war(tok, war, ts, g, ws, k, False, row)
             return 0
         if falls and c != rome:
-            city_falls(tok, ts, cs, g, cp, c, False)
-            row[M_CITIES_LOST] += 1
+            if cs[c, CS_ROMAN]:
+                city_falls(tok, ts, cs, g, cp, c, False)
+                row[M_CITIES_LOST] += 1
+            else:
+                # Ostia sacked (9.5.7.4 « après avoir mis à sac, passent à la Cité suivante »: having sacked it, they
+                # go on to the next city): its Roman counters leave, no people holds it after them, and it stays
+                # Rome's port; 7.5 counts NR and romanized cities only
+                roman_counters_leave(tok, ts, c, False)
             if war[w, WR_INVADER]:
                 add_ip(g, row, -2)   # "-2 IP, sack, next city"
             ws[k, WS_PASSED] = c
@@ -4018,9 +4066,9 @@ def next_draw(stream, cp, city, cost, tok, per, war, ts, g, cs, ws, codes, param
         g[G_DRAWS] -= 1
         draw(stream, cp, city, cost, tok, war, ts, g, cs, ws, codes, params, slots, row, L_NR)
         return True
-    if g[G_OSTIA_BACK]:
-        put(ts, g[G_OSTIA_BACK] - 1, L_R, 0, FACE_ROMAN)  # 9.4.7.1: back into R after all draws
-        g[G_OSTIA_BACK] = 0
+    if g[G_OSTIA] > 0:
+        put(ts, g[G_OSTIA] - 1, L_R, 0, FACE_ROMAN)  # 9.4.7.1: back into R after all draws
+        g[G_OSTIA] = 0
     return False
 
 

@@ -106,7 +106,7 @@ def _picked(frame, value):
 
 def _flags(g):
     return {"omen": int(g[C.G_OMEN]), "bridge": int(g[C.G_BRIDGE]), "stop": int(g[C.G_STOP_ACTIONS]),
-            "extra": int(g[C.G_EXTRA_R_DRAWS]), "ostia": int(g[C.G_OSTIA_BACK]), "stage": int(g[C.G_STAGE])}
+            "extra": int(g[C.G_EXTRA_R_DRAWS]), "ostia": int(g[C.G_OSTIA]), "stage": int(g[C.G_STAGE])}
 
 
 def _moves(before, ts):
@@ -304,7 +304,9 @@ class CampaignNarrator(Narrator):
                         enemy=_enemy_ships(ts, tok, local["ws"], c))
         elif name == "war_siege":
             ws, k, c = local["ws"], int(local["k"]), int(local["c"])
-            read.update(k=k, war=int(ws[k, C.WS_WAR]), city=c, roman=int(local["cs"][c, C.CS_ROMAN]))
+            port = bool(C.roman_port(g, local["cp"], c))
+            read.update(k=k, war=int(ws[k, C.WS_WAR]), city=c, roman=int(local["cs"][c, C.CS_ROMAN] or port),
+                        port=int(port))
         elif name == "nr_siege":
             read.update(garrison=int(local["garrison"]), leader=int(local["leader"]), astutia=int(local["astutia"]),
                         bonus=int(local["bonus"]))
@@ -390,7 +392,7 @@ class CampaignNarrator(Narrator):
             end.update(roman=int(local["cs"][c, C.CS_ROMAN]), captured=int(local["cs"][c, C.CS_CAPTURED]),
                        held=int(bool(local.get("held", False))),
                        besiegers=int(local["ws"][int(local["k"]), C.WS_WAR] >= 0),
-                       sacked=int(bool(local.get("sacked", False))),
+                       sacked=int(bool(local.get("sacked", False))), fell=int(bool(local.get("falls", False))),
                        won_at_rome=int(bool(local.get("falls", False)) and c == int(local["cp"][C.CP_ROME])))
         elif name == "nr_siege":
             end["result"] = int(value)
@@ -745,8 +747,10 @@ class _Story:
                          "the Sublicius Bridge is destroyed (9.7.7.2)")
         if after.get("stop") and not before.get("stop"):
             notes.append("no more Roman actions this turn (9.5.7.2)")
-        if after.get("ostia") and not before.get("ostia"):
+        if after.get("ostia", 0) > 0 and before.get("ostia", 0) <= 0:
             notes.append("back into R after the draws (9.4.7.1)")
+        elif after.get("ostia") == C.OSTIA_FOUNDED and before.get("ostia") != C.OSTIA_FOUNDED:
+            notes.append("Ostia is founded: Rome faces the sea (9.4.7.1)")
         for d in self.dice(block, ("apply_event",)):
             notes.append(f"d6 = {d.value} (9.7.7)")
         return notes
@@ -1080,13 +1084,15 @@ class _Story:
         if at is None:
             return "no siege roll"
         c, end = self.ctx(at), self.end(at)
+        if not c.get("garrison") and not c.get("leader"):
+            return f"no defender [{self.rows[at].rule}]: taken without a roll (5.4.1 mirrored)"
         against = [f"garrison {c['garrison']}" if c.get("garrison") else "",
                    f"a Roman leader V{c['leader']}" if c.get("leader") else ""]
         dice = [self.rows[s] for s in block.steps if s > at and self.rows[s].kind == "die"
                 and self.rows[s].where.rsplit(" > ", 1)[-1] == "nr_roll"]
         result = ("fails", "one defender lost (roll b)", "the city submits (roll a)")[end.get("result", 0)]
         bonus = ", +1 on the first roll" if c.get("bonus") else ""
-        return (f"NR siege against {', '.join(a for a in against if a) or 'no defender'}{bonus} "
+        return (f"NR siege against {', '.join(a for a in against if a)}{bonus} "
                 f"[{self.rows[at].rule}]: {self.rolls(dice) or 'no roll'}, {result}")
 
     def tell_army_move(self, block, told_by, moved, stayed):
@@ -1188,6 +1194,9 @@ class _Story:
                 result = f"won, but without {who} in command Rome is not sacked: Rome holds"
             elif end.get("won_at_rome"):  # sacks_rome: no rule of 9.x gives Rome to this war (or a raised army)
                 result = "won, but no rule of 9.x gives Rome to this army: Rome holds"
+            elif c.get("port"):
+                result = (f"{city} is sacked; no people holds it after them: it stays Rome's port"
+                          if end.get("fell") else f"{city} holds")
             elif not end.get("roman"):
                 result = f"{city} falls (7.5 counts it at the turn's end)"
             else:

@@ -1199,6 +1199,11 @@ class Campaign(Scenario):
                                "Porsenna (« avec Porsenna au commandement »), the other Etruscan wars' and the "
                                "Greeks' whoever commands; any_leader: those two whoever commands too",
                            rule="9.5.7.3, 9.7.7.3")
+    etruscans_besiege_ostia: bool = param(True, doc="Ostia founded (the Foundation of Ostia drawn from R) is a Roman "
+                                          "city the Etruscan wars besiege (« Les invasions des Étrusques ont pour "
+                                          "cible les ports d'Ostie et d'Antium, ainsi que la Cité de Rome »): taken, "
+                                          "-2 IP, sacked, and still Rome's port; false: Ostia is only where they land",
+                                          rule="9.5.7.4")
     interception: str = param("even_odds", choices=("even_odds", "always", "never"),
                               doc="when the Roman fleet intercepts an invader's fleet it can reach (DP-N02): when its "
                                   "ships expect as many hits a round as the invader's (at evenly drawn targets), "
@@ -1355,6 +1360,7 @@ class Campaign(Scenario):
         cp[_C.CP_AMBUSH_PLACED] = self.ambush_army == "placed"
         cp[_C.CP_REVOLT_GATHERS] = self.revolt == "gather_then_draw"
         cp[_C.CP_SACK_ANY_LEADER] = self.rome_sack == "any_leader"
+        cp[_C.CP_OSTIA_BESIEGED] = self.etruscans_besiege_ostia
         city = np.zeros((n, _C.CT_SEA + n), np.int64)
         city[:, _C.CT_PEOPLE] = cmap.people
         if self.falerii_people == "latin":  # KOR-A48: Falerii in 3.5's Latin group, not the Rasna one
