@@ -1428,7 +1428,8 @@ def test_the_etruscans_besiege_ostia_once_founded_and_sack_it_undefended(founded
     march(args, scratch, row, stream, k)
     assert ws[k, C.WS_AT] == ostia and g[C.G_ARMY_AT] != ostia
     if founded:
-        g[C.G_OSTIA] = C.OSTIA_FOUNDED  # what the Foundation drawn from R does (the last test)
+        # what the Foundation drawn from R does (test_ostia_is_founded_by_its_token_from_r_only)
+        g[C.G_OSTIA] = C.OSTIA_FOUNDED
     ip, vp, roman = g[C.G_IP], g[C.G_VP], cs[:, C.CS_ROMAN].copy()
     march(args, scratch, row, stream, k)
     besieged = founded and option
