@@ -12,7 +12,7 @@ import pytest
 
 import romesim
 from romesim.core import rng
-from romesim.core.policy import resolve
+from romesim.core.policy import Slots, resolve
 from romesim.kings_of_rome import campaign as C
 from romesim.kings_of_rome import campaign_data
 from romesim.kings_of_rome import exact as E
@@ -3115,3 +3115,28 @@ def test_rome_without_its_garrison_is_defended_by_its_reserve_and_falls_only_emp
     assert C.roman_defence(tok, ts, g, cp, rome) == (0, 0)
     assert war_siege(args, scratch, row, stream_of(SEED, 2600), k, rome) == 0
     assert row[C.M_ROME_TAKEN] == 1 and ws[k, C.WS_WAR] < 0
+
+
+def test_a_user_bot_at_the_campaigns_own_points_leaves_its_procedures_compiled_for_the_built_ins():
+    """``core.policy.inner``: the campaign's ``advance`` passes the procedures it plays (sieges, battles ...) the
+    policies' slots only when a nested point (``procedure.point``) plays a user function or a search
+    (``NestedSlots``, the variants "in procedures"); with user bots at the campaign's own points (DP-K01 ...) they
+    get None, as in a run of built-ins only, and play the code compiled for the built-ins: no procedure is ever
+    compiled for plain ``Slots``. A user function at ``action`` that plays what ``passive`` plays (DP-K01 action 0,
+    end the actions) gives the same campaigns, game by game."""
+    scenario = romesim.scenario("kings_of_rome.campaign")
+
+    @numba.njit
+    def ends_the_actions(state, params, stream):
+        return 0
+
+    built_in = romesim.simulate(scenario, 40, seed=3, policies={"action": "passive"}, keep=True, progress=False)
+    user = romesim.simulate(scenario, 40, seed=3, policies={"action": ends_the_actions}, keep=True, progress=False)
+    assert built_in.outcomes.equals(user.outcomes)
+    points = scenario.decision_points
+    assert resolve(points, {"action": ends_the_actions}).variant == "user bots"
+    assert resolve(points, {"siege.reroll": ends_the_actions}).variant == "user bots in procedures"
+    assert resolve(points, {"action": "flat_mc"}).variant == "search"
+    plain = [sig for f in (C.campaign_advance, C.roman_siege, C.war_siege, C.fight) for sig in f.signatures
+             if any(isinstance(t, numba.types.NamedTuple) and t.instance_class is Slots for t in sig)]
+    assert C.campaign_advance.signatures and plain == []

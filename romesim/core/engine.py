@@ -68,8 +68,9 @@ def warm(scenarios=None, *, user_bots=True, search=False):
     its settings may pick (``Scenario.kernel_scenarios``: a siege plays one kernel without the battle's code and one
     with it), in the variants (``core.policy.VARIANTS``) for built-ins only; with ``user_bots``, the one every user
     function shares, which a scenario's first bot would otherwise compile; with ``search``, the one the search
-    built-ins play (a scenario offering them). Returns a DataFrame: scenario, kernel, variant, seconds (a variant
-    already in the cache takes a load's time)."""
+    built-ins play (a scenario offering them). A game with nested decision points (the campaign's procedures) has
+    each of the last two twice: with the policies at its own points, and inside its procedures. Returns a DataFrame:
+    scenario, kernel, variant, seconds (a variant already in the cache takes a load's time)."""
     if scenarios is None:
         scenarios = sorted(cls.name for cls in registered())
     elif isinstance(scenarios, (str, Scenario)):
@@ -78,13 +79,16 @@ def warm(scenarios=None, *, user_bots=True, search=False):
     for sc in [k for s in scenarios for k in _as_scenario(s).kernel_scenarios()]:
         points = sc.decision_points
         variants = [_policy.resolve(points)]
-        if user_bots and points:
-            never_called = (_policy.builtin_slot,) * len(points)  # their codes stay the built-ins'
-            variants.append(_policy.ResolvedPolicies(variants[0].names, variants[0].codes, variants[0].params,
-                                                     never_called))
-        searched = _policy.searchable(points)
-        if search and searched is not None:
-            variants.append(_policy.resolve(points, {searched: "flat_mc"}))
+        built_in = variants[0]
+        for inside in (False, True):  # the points of the game itself; the nested ones, inside its procedures
+            chosen = [dp for dp in points if dp.nested == inside]
+            if user_bots and chosen:
+                never_called = tuple(_policy.builtin_slot if inside or not dp.nested else None for dp in points)
+                variants.append(_policy.ResolvedPolicies(built_in.names, built_in.codes, built_in.params,
+                                                         never_called, built_in.nested))  # codes: the built-ins'
+            searched = _policy.searchable(chosen)
+            if search and searched is not None:
+                variants.append(_policy.resolve(points, {searched: "flat_mc"}))
         for policies in variants:
             start = time.perf_counter()
             compiled(sc, policies)

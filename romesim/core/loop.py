@@ -34,7 +34,7 @@ from numba.extending import intrinsic
 
 from .jit import njit
 from . import rng
-from .policy import error_code
+from .policy import error_code, inner
 
 BLOCK = 1024  # games per block: one stream and one set of buffers serve a whole block
 
@@ -277,6 +277,8 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
     ``nested``: the game's automatic rules play procedures that have decision points of their own (the Kings of
     Rome campaign's battles and sieges): its ``advance`` takes the policies too,
     ``advance(stream, codes, params, slots, offset, *game)``, and the procedures find their points' policies there.
+    It is given ``core.policy.inner(slots)``: None unless a nested point plays a user function or a search, so that
+    the procedures' code is the built-ins' (compiled once) when the user's bots play the machine's own points.
 
     ``search``: a ``core.search.Search`` makes the search built-ins play at every decision point of the game (its
     actions below ``max_actions``); ``decider(loop)`` is then the decide that takes them, for ``Machine``.
@@ -287,8 +289,8 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
     from . import search as _search
     function, count = _arity(init, 1, "a state machine's functions take the game's arrays after their own")
     module, line = sys.modules[function.__module__], sys._getframe(1).f_lineno
-    functions = dict(init=init, advance=advance, legal=legal, apply=apply, decide=decide, END=END,
-                     format=dict(decide="decide", policies="codes, params, slots, offset, " if nested else ""))
+    functions = dict(init=init, advance=advance, legal=legal, apply=apply, decide=decide, END=END, inner=inner,
+                     format=dict(decide="decide", policies="codes, params, inner(slots), offset, " if nested else ""))
     helpers = None
     if search is not None:
         if max_actions < 1:
@@ -314,8 +316,8 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
                          MAX_PLAYERS=_search.MAX_PLAYERS,
                          format=dict(decide=f"{name}_choose", max_actions=int(max_actions), determinize=determinize,
                                      simultaneous=search.sealed is not None,
-                                     policies="codes, params, slots, offset, " if nested else "",
-                                     rollouts="rollout, rollout_params, slots, offset, " if nested else ""))
+                                     policies="codes, params, inner(slots), offset, " if nested else "",
+                                     rollouts="rollout, rollout_params, inner(slots), offset, " if nested else ""))
     loop = _generate(_search.SEARCH + "\n\n" + MACHINE if search is not None else MACHINE, name, count, functions,
                      module, line, helpers, **jit)
     _MACHINES.add(loop)

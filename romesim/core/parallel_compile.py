@@ -15,9 +15,10 @@ the cache. A plan that no longer matches the code costs only time: what no proce
 (``tests/test_parallel_compile.py`` checks that each plan matches). The compiled code is the same, from whichever
 process: a run plays the same games.
 
-A kernel has three variants (``core.policy.VARIANTS``), each with its plan: for the built-in bots, for user bots
+A kernel has up to five variants (``core.policy.VARIANTS``), each with its plan: for the built-in bots, for user bots
 (recorded with a user function at the first decision point; the user's own function is compiled in this process,
-before), and for searches (recorded with ``flat_mc`` at the first decision point offering it).
+before), for searches (recorded with ``flat_mc`` at the first decision point offering it), and, for a game with
+nested decision points (the campaign's procedures), for user bots and searches at those (at the first nested one).
 
 ``ROMESIM_COMPILE_PROCESSES``: how many processes a cold compile may use (default: the CPUs this process may run
 on; 1: this one only).
@@ -145,13 +146,18 @@ def first_action(state, params, stream):
 
 
 def policies_of(points, variant):
-    """The policies a plan of ``variant`` is recorded with (None: the defaults): ``first_action`` at the first
-    decision point for user bots, ``flat_mc`` at the first offering it for searches."""
+    """The policies a plan of ``variant`` is recorded with (None: the defaults, or no such variant): ``first_action``
+    at the first decision point for user bots, ``flat_mc`` at the first offering it for searches; at the first
+    nested one (``DecisionPoint.nested``) for the variants "in procedures"."""
     import numba
-    if variant == VARIANTS[1] and points:
-        return {points[0].name: numba.njit(first_action)}
-    searched = searchable(points)
-    return {searched: "flat_mc"} if variant == VARIANTS[2] and searched is not None else None
+    kind = VARIANTS.index(variant)
+    if kind == 0:
+        return None
+    chosen = [dp for dp in points if dp.nested == (kind >= 3)]
+    if kind in (1, 3):
+        return {chosen[0].name: numba.njit(first_action)} if chosen else None
+    searched = searchable(chosen)
+    return {searched: "flat_mc"} if searched is not None else None
 
 
 def run(name, variant=VARIANTS[0]):

@@ -20,7 +20,10 @@ speed: the compiler must assume it reads and writes every array). Other runs pas
 the slots, and ``search`` None unless a decision point plays a search built-in (``core.search``), whose code, most
 of a whole game's compile, numba then leaves out too (the duel's first user bot compiled in 16.8 s with it, 5.4 s
 without). Each kernel so has three compiled variants (``VARIANTS``), for built-ins, user functions and searches;
-each is compiled once and cached.
+each is compiled once and cached. A game whose machine plays procedures with decision points of their own (the
+Kings of Rome campaign) has two more: its procedures get the slots (``NestedSlots``, ``inner``) only when one of
+their points (``DecisionPoint.nested``) plays a user function or a search, and otherwise keep the code compiled
+for the built-ins.
 A function of the wrong arity or return type is refused before it reaches a kernel, naming the decision point.
 
 An action a policy returns that the rules do not allow stops the run with a ``PolicyError`` that names the
@@ -35,6 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numba import config, types
+from numba.core.extending import overload
 from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 from numba.core.registry import CPUDispatcher
 
@@ -63,9 +67,28 @@ def builtin_slot(state, params, stream):
 
 
 # What the kernels receive beside the codes in a run with user functions or searches: ``functions``, one
-# first-class function per decision point, and ``search``, True in a run with a search built-in, else None
+# first-class function per decision point, and ``search``, True in a run with a search built-in, else None.
+# ``NestedSlots``, the same, when a nested decision point (``DecisionPoint.nested``) plays a user function or a
+# search: a machine's ``advance`` passes its procedures the slots only then (``inner``), so that a run with user
+# bots at the machine's own points plays the procedures' code compiled for the built-ins (the campaign's first user
+# bot at ``action`` compiles its loop alone: 3 s, against 12.6 s when its sieges and battles were compiled again)
 Slots = namedtuple("Slots", "functions search")
-VARIANTS = ("built-ins", "user bots", "search")  # a kernel's compiled variants, by the slots it is given
+NestedSlots = namedtuple("NestedSlots", "functions search")
+# a kernel's compiled variants, by the slots it is given
+VARIANTS = ("built-ins", "user bots", "search", "user bots in procedures", "search in procedures")
+
+
+def inner(slots):
+    """The slots a state machine's ``advance`` passes to the procedures it plays: ``slots`` when they are
+    ``NestedSlots``, else None, as in a run of built-ins only (decided by type, at compile time in a kernel)."""
+    return slots if isinstance(slots, NestedSlots) else None
+
+
+@overload(inner)
+def _inner(slots):
+    if isinstance(slots, types.NamedTuple) and slots.instance_class is NestedSlots:
+        return lambda slots: slots
+    return lambda slots: None
 
 
 @njit(cache=True)
@@ -98,6 +121,9 @@ class DecisionPoint:
     # vector giving them; ``GameState.legal_actions`` offers each of them to the game
     candidates: object = 2
     hook: bool = False  # a procedure a user function may replace, not a choice: no game state stops at it
+    # decided inside a state machine's ``advance``, by a procedure it plays (the Kings of Rome campaign's sieges and
+    # battles): its policy reaches the procedure only in ``NestedSlots`` (see ``inner``)
+    nested: bool = False
 
     def candidate_actions(self, state):
         """The ``candidates`` for the decision's ``state``, as a list of ints."""
@@ -130,20 +156,31 @@ class ResolvedPolicies:
     codes: np.ndarray
     params: np.ndarray
     functions: tuple  # the user's functions as given, None for a built-in
+    nested: tuple = ()  # per decision point, whether it is nested (``DecisionPoint.nested``)
 
     @property
     def slots(self):
-        """The kernels' ``Slots``: a first-class function per decision point, and whether a search plays; None when
-        every point plays a built-in other than a search (see ``call``)."""
+        """The kernels' ``Slots`` (``NestedSlots`` when a nested point plays a user function or a search): a
+        first-class function per decision point, and whether a search plays; None when every point plays a built-in
+        other than a search (see ``call``)."""
         if not self.has_user_functions and not self.has_search:
             return None
-        return Slots(tuple(builtin_slot if f is None else compile_user(f) for f in self.functions),
-                     True if self.has_search else None)
+        kind = NestedSlots if self.has_nested else Slots
+        return kind(tuple(builtin_slot if f is None else compile_user(f) for f in self.functions),
+                    True if self.has_search else None)
 
     @property
     def variant(self):
         """Which of a kernel's ``VARIANTS`` plays these policies."""
-        return VARIANTS[2] if self.has_search else VARIANTS[1] if self.has_user_functions else VARIANTS[0]
+        if not self.has_search and not self.has_user_functions:
+            return VARIANTS[0]
+        return VARIANTS[(2 if self.has_search else 1) + (2 if self.has_nested else 0)]
+
+    @property
+    def has_nested(self):
+        """Whether a nested decision point plays a user function or a search."""
+        return any(nested and (f is not None or c in SEARCH_CODES)
+                   for nested, f, c in zip(self.nested, self.functions, self.codes))
 
     @property
     def has_user_functions(self):
@@ -218,7 +255,7 @@ def resolve(decision_points, policies=None):
         params[i, :row.size] = row
     if any(c in SEARCH_CODES for c in codes):
         params = _with_rollouts(decision_points, codes, params)
-    return ResolvedPolicies(tuple(names), codes, params, tuple(functions))
+    return ResolvedPolicies(tuple(names), codes, params, tuple(functions), tuple(dp.nested for dp in decision_points))
 
 
 def _by_name(dp, chosen, values):

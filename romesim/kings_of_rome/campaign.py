@@ -4793,7 +4793,7 @@ def _inside(procedure, point):
     builtins = {name: b for name, b in point.builtins.items() if b.code not in SEARCH_CODES}
     if procedure in SEARCHED_INSIDE:
         builtins.update(search_builtins(point))
-    return replace(point, name=f"{procedure}.{point.name}", builtins=builtins, hook=True,
+    return replace(point, name=f"{procedure}.{point.name}", builtins=builtins, hook=True, nested=True,
                    doc=f"Inside the campaign's {procedure} ({point.rule}): {point.doc}")
 
 
