@@ -10,7 +10,7 @@ it the time ``import romesim`` took:
   (a run of built-ins only plays a variant without any call through a slot, and a run without a search a variant
   without the search's code: ``romesim.core.policy.VARIANTS``);
 * ``user bot``: another bot, the cache now warm for both variants: the bot's own compile plus the load (the
-  kernels take bots through first-class-function slots, so no bot recompiles them);
+  kernels take bots through slots, their code's addresses, so no bot recompiles them);
 * ``first search``: ``flat_mc`` at the first decision point offering it (a whole game), one game: the kernel's
   variant for searches, compiled once and cached.
 

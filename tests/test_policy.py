@@ -1,7 +1,7 @@
 """Policies: built-ins by name and parameter vector, user @njit functions, illegal actions, resolution errors.
 
-User functions reach the kernels through first-class-function slots of one signature, so a bot compiles on its own
-(about a second) and never recompiles a kernel; the siege tests still share one function, ``scripted``, whose
+User functions of one signature reach the kernels through slots, their code's addresses, so a bot compiles on its
+own (about a second) and never recompiles a kernel; the siege tests still share one function, ``scripted``, whose
 behaviour is chosen by its parameter vector (a mode and its arguments). Treason has its own function ``spend``.
 Both are module level so that they pickle to joblib worker processes.
 """
@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 
+import numba
 import numpy as np
 import pytest
 from numba import njit
@@ -196,19 +197,46 @@ def test_plain_python_function_is_refused():
 # ---------------------------------------------------------------------------- user functions (siege)
 def test_a_run_of_builtins_passes_no_slots_and_a_user_run_one_per_point():
     """With built-ins only the kernels get ``slots = None`` (their variant without any call through a slot); with a
-    user function a slot per point, the built-ins' holding the never-called placeholder, and no search; both give
-    the same games."""
-    from romesim.core.policy import builtin_slot, resolve
+    user function a slot per point, its function's address, a built-in's 0 (never called), and no search; both
+    give the same games."""
+    from romesim.core.policy import resolve
     points = SIEGE.decision_points
     assert resolve(points, {"reroll": "never"}).slots is None
     assert resolve(points, {"reroll": "never"}).variant == "built-ins"
     user = {"reroll": (scripted, [NEVER])}
     slots = resolve(points, user).slots
     assert len(slots.functions) == len(points) and slots.search is None
-    assert slots.functions[[dp.name for dp in points].index("losses")] is builtin_slot
+    names = [dp.name for dp in points]
+    assert slots.functions[names.index("losses")] == 0 and slots.functions[names.index("reroll")] != 0
     assert resolve(points, user).variant == "user bots"
     games = romesim.simulate(SIEGE_L3, 3000, seed=5, keep=True, policies={"reroll": "never"}).outcomes
     assert games.equals(romesim.simulate(SIEGE_L3, 3000, seed=5, keep=True, policies=user).outcomes)
+
+
+@njit
+def keeps(state, params, stream):
+    return 0
+
+
+@njit
+def raises(state, params, stream):
+    if state[0] >= 0:
+        raise ValueError("a bot's own error")
+    return 0
+
+
+def test_every_user_function_plays_one_compiled_variant_and_its_errors_reach_the_caller():
+    """The slots are an array of the functions' addresses (``core.policy.slots_for``): whichever functions fill
+    them, at whichever points, a kernel has one compiled variant for user bots (numba's first-class functions gave
+    each function list a type of its own only by its length; an address array has one type). An exception a user
+    function raises inside a kernel stops the run with that exception."""
+    kernel = SIEGE_L3.kernel
+    run(SIEGE_L3, siege_user(reroll=[NEVER], losses=LOSE_LEADER))
+    run(SIEGE_L3, {"reroll": keeps, "losses": (scripted, LOSE_LEADER)})
+    variants = [sig for sig in kernel.signatures if sig[6] != numba.types.none]
+    assert len(variants) == 1 and variants[0][6].types[0] == numba.types.uint64[::1]
+    with pytest.raises(ValueError, match="a bot's own error"):
+        run(SIEGE_L3, {"reroll": raises, "losses": (scripted, LOSE_LEADER)})
 
 
 def test_user_never_equals_builtin_never():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import romesim
-from romesim.core.policy import Slots, builtin_slot, resolve
+from romesim.core.policy import resolve, slots_for
 from romesim.vox_populi import state as S
 from romesim.vox_populi.board import attending, grid
 from romesim.vox_populi.scenarios import Game
@@ -16,7 +16,7 @@ from romesim.vox_populi.scenarios import Game
 CRASSUS = S.CRASSUS
 # spec 14.1: cell -> (player, value); P1, P2, P3 are seats 0, 1, 2
 EXAMPLE_SUPPORTERS = {2: (2, 3), 10: (0, 3), 19: (2, 2), 20: (1, 1), 25: (1, 5), 28: (0, 1), 45: (1, 4)}
-SLOTS = Slots((builtin_slot,) * 6, None)  # the six seats' slots under built-ins (never called)
+SLOTS = slots_for([None] * 6)  # the six seats' slots under built-ins (never called)
 
 
 def compiled(**params):

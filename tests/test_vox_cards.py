@@ -17,7 +17,7 @@ import romesim
 from romesim.core import rng
 from romesim.core.jit import njit
 from romesim.core.loop import copy_into
-from romesim.core.policy import Slots, builtin_slot
+from romesim.core.policy import slots_for
 from romesim.vox_populi import cards
 from romesim.vox_populi import state as st
 from romesim.vox_populi.game import init_view_board
@@ -43,7 +43,7 @@ SIGMA = 5.0
 SEATS = 4
 CODES = np.full(6, CODE_RANDOM, np.int64)
 PARAMS = np.zeros((6, 8), np.float64)
-SLOTS = Slots((builtin_slot,) * 6, None)  # the six seats' slots under built-ins (never called)
+SLOTS = slots_for([None] * 6)  # the six seats' slots under built-ins (never called)
 ARENA_CELLS = (9, 13, 25, 29, 41, 45)  # one arena per quarter (spec 3.5), politician k in quarter k
 C = {name: i for i, name in enumerate(cards.CARD_NAMES)}
 

@@ -14,7 +14,7 @@ first-class function pointers), which code calling it natively never uses. A gam
 functions called only from other compiled functions; their wrappers were a fifth of a cold compile (the duel:
 46 s CPU with them, 37 s without). Python calls the function itself, compiled with both; the callee has cache
 files of its own (numba's cache does not tell functions compiled with different options apart). A function given
-explicit signatures (``builtin_slot``, a first-class function) is called as it is.
+explicit signatures (``builtin_slot``, ``machine.scripted``) is called as it is.
 
 A callee's code is only linked into its callers and made machine code there, not also on its own
 (``LinkedOnlyLibrary``). A function made with ``apart=True`` is compiled once and called, from every

@@ -93,6 +93,14 @@ def copy_into(dst, src):
 
 
 @njit(cache=True)
+def block_owners(n_metrics):
+    """A block's dice stream and outcome row. A function of its own, loaded from the cache: numba keeps the code of
+    its own functions (``np.zeros``) in memory only, so each process that compiles a kernel, a first user bot's
+    variant too, compiled them again where the kernel called them."""
+    return rng.new_stream(), np.zeros(n_metrics, np.int64)
+
+
+@njit(cache=True)
 def alive_until_here(owners):
     """A use of ``owners`` after the block's games: they own what the block's ``borrowed`` views point to, and
     numba releases a variable after its last use."""
@@ -110,11 +118,14 @@ def {name}(seed, first, count, args, codes, params, slots, out, sums, sumsq, err
     blocks = sums.shape[0]
     size = (count + blocks - 1) // blocks
     for b in range(blocks):
-        owners = (rng.new_stream(), np.zeros({n_metrics}, np.int64)) + args + scratch(args)
+        owners = block_owners({n_metrics}) + args + scratch(args)
         stream, row = borrowed(owners[0]), borrowed(owners[1])
         block_codes, block_params = borrowed(codes), borrowed(params)
         {borrowed}
-        for j in range(b * size, min(count, (b + 1) * size)):
+        end = (b + 1) * size
+        if end > count:
+            end = count
+        for j in range(b * size, end):
             rng.start(stream, seed, first + j)
             error = {play}
             if error != 0:
@@ -155,6 +166,7 @@ def _generate(template, name, count, functions, module, line, helpers=None, **ji
     source = "\n" * (line - 1) + template.format(**words)
     namespace = dict(__name__=__name__, np=np, rng=rng,
                      record=record, error_code=error_code, borrowed=borrowed, alive_until_here=alive_until_here,
+                     block_owners=block_owners,
                      **functions)
     exec(compile(source, module.__file__, "exec"), namespace)
     for helper, options in (helpers or {}).items():

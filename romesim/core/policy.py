@@ -11,9 +11,10 @@ A scenario lists its ``DecisionPoint``\\ s. For each one a user picks a policy:
   the game's dice stream (``romesim.core.rng``).
 
 A user function is compiled once per process for the one signature every decision point shares (``SIGNATURE``)
-and reaches the kernels through a first-class-function slot: the kernels are compiled for a tuple of such slots
-whatever function fills them, so they load from numba's disk cache and a user bot costs only its own compile
-(about a second). A built-in's slot holds ``builtin_slot``, never called: kernels test ``code == USER`` first.
+and reaches the kernels through a slot, its code's address (``slots_for``, ``call_at``): the kernels are compiled
+for an array of addresses whatever functions fill it, so they load from numba's disk cache and a user bot costs
+only its own compile (about a second). A built-in's slot holds 0, never called: kernels test ``code == USER``
+first.
 A run of built-ins only passes ``slots = None``: the kernels ask a slot only through ``call``, which numba then
 compiles to nothing, so their games hold no opaque call (an opaque call costs a small procedure 10-30 % of its
 speed: the compiler must assume it reads and writes every array). Other runs pass ``Slots(functions, search)``:
@@ -31,15 +32,15 @@ decision point, the action, the game and how to replay it.
 """
 import inspect
 import re
-import warnings
 from collections import namedtuple
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 from numba import config, types
-from numba.core.extending import overload
-from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
+from numba.core import cgutils
+from numba.core.extending import intrinsic, overload
+from numba.core.errors import NumbaError
 from numba.core.registry import CPUDispatcher
 
 from .jit import njit
@@ -55,27 +56,65 @@ STATE_TYPE, PARAMS_TYPE, STREAM_TYPE = types.int64[::1], types.float64[::1], typ
 SIGNATURE = types.int64(STATE_TYPE, PARAMS_TYPE, STREAM_TYPE)
 SIGNATURE_TEXT = "fn(state: int64[:], params: float64[:], stream: uint64[:]) -> int"
 
-# A tuple of dispatchers compiled for one signature is typed as a tuple of first-class functions; numba flags the
-# feature as experimental, which it is not for this one use
-warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
-
-
 @njit(SIGNATURE, cache=True)
 def builtin_slot(state, params, stream):
-    """What fills a built-in's slot; kernels never call it (they test ``code == USER`` first)."""
+    """A stand-in for a user function where a run needs a variant's slots without one (``romesim.warm``); a
+    built-in's slot holds no function (address 0), and kernels never call it (they test ``code == USER`` first)."""
     return -1
 
 
-# What the kernels receive beside the codes in a run with user functions or searches: ``functions``, one
-# first-class function per decision point, and ``search``, True in a run with a search built-in, else None.
-# ``NestedSlots``, the same, when a nested decision point (``DecisionPoint.nested``) plays a user function or a
-# search: a machine's ``advance`` passes its procedures the slots only then (``inner``), so that a run with user
-# bots at the machine's own points plays the procedures' code compiled for the built-ins (the campaign's first user
-# bot at ``action``, a new process on 2 cores: 4.1 s, against 12.6 s when its sieges and battles compiled again)
+# What the kernels receive beside the codes in a run with user functions or searches: ``functions``, the address
+# of each decision point's user function (0 for a built-in; ``slots_for``), and ``search``, True in a run with a
+# search built-in, else None. ``NestedSlots``, the same, when a nested decision point (``DecisionPoint.nested``) plays a
+# user function or a search: a machine's ``advance`` passes its procedures the slots only then (``inner``), so that
+# a run with user bots at the machine's own points plays the procedures' code compiled for the built-ins (the
+# campaign's first user bot at ``action``, a new process on 2 cores: 4.1 s, against 12.6 s when its sieges and
+# battles compiled again)
 Slots = namedtuple("Slots", "functions search")
 NestedSlots = namedtuple("NestedSlots", "functions search")
 # a kernel's compiled variants, by the slots it is given
 VARIANTS = ("built-ins", "user bots", "search", "user bots in procedures", "search in procedures")
+
+
+def slots_for(functions, search=None, kind=Slots):
+    """The kernels' slots for ``functions``, a user function (a dispatcher compiled for ``SIGNATURE``) or None per
+    decision point: an array of their addresses, one type whatever the functions and however many points. numba's
+    first-class functions, which the slots were, made a tuple of one function per point, which every function
+    passing the slots on unpacked and copied: a third of the campaign's first user bot (52 points), 3.8 s then,
+    2.7 s now. Under ``NUMBA_DISABLE_JIT``, the functions themselves."""
+    if config.DISABLE_JIT:
+        return kind(tuple(functions), search)
+    return kind(np.array([0 if f is None or f is builtin_slot else _address(f) for f in functions], np.uint64),
+                search)
+
+
+def _address(function):
+    """Where ``function``'s code compiled for ``SIGNATURE`` starts, called with numba's calling convention."""
+    compiled = function.get_compile_result(SIGNATURE)
+    return compiled.library.get_pointer_to_function(compiled.fndesc.llvm_func_name)
+
+
+@intrinsic
+def call_at(typingctx, address, state, params, stream):
+    """The function at ``address`` (``slots``) called with ``(state, params, stream)``; an exception it raises
+    goes on up, as from any call."""
+    if not isinstance(address, types.Integer) or (state, params, stream) != SIGNATURE.args:
+        return None
+
+    def codegen(context, builder, signature, args):
+        function_type = context.call_conv.get_function_type(types.int64, SIGNATURE.args)
+        function = builder.inttoptr(args[0], function_type.as_pointer())
+        status, action = context.call_conv.call_function(builder, function, types.int64, SIGNATURE.args,
+                                                          args[1:])
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return action
+    return types.int64(address, *SIGNATURE.args), codegen
+
+
+if config.DISABLE_JIT:
+    def call_at(function, state, params, stream):
+        return function(state, params, stream)
 
 
 def inner(slots):
@@ -93,11 +132,11 @@ def _inner(slots):
 
 @njit(cache=True)
 def call(slots, i, state, params, stream):
-    """The action of decision point ``i``'s user function: ``slots.functions[i](state, params, stream)``. ``slots``
-    is None in a run of built-ins only, where no decision asks a slot: numba prunes the call at compile time."""
+    """The action of decision point ``i``'s user function. ``slots`` is None in a run of built-ins only, where no
+    decision asks a slot: numba prunes the call at compile time."""
     if slots is None:
         return np.int64(USER)
-    return slots.functions[i](state, params, stream)
+    return call_at(slots.functions[i], state, params, stream)
 
 
 @dataclass(frozen=True)
@@ -161,13 +200,12 @@ class ResolvedPolicies:
     @property
     def slots(self):
         """The kernels' ``Slots`` (``NestedSlots`` when a nested point plays a user function or a search): a
-        first-class function per decision point, and whether a search plays; None when every point plays a built-in
+        function's address per decision point, and whether a search plays; None when every point plays a built-in
         other than a search (see ``call``)."""
         if not self.has_user_functions and not self.has_search:
             return None
-        kind = NestedSlots if self.has_nested else Slots
-        return kind(tuple(builtin_slot if f is None else compile_user(f) for f in self.functions),
-                    True if self.has_search else None)
+        return slots_for([None if f is None else compile_user(f) for f in self.functions],
+                         True if self.has_search else None, NestedSlots if self.has_nested else Slots)
 
     @property
     def variant(self):
@@ -342,6 +380,9 @@ def compile_user(fn):
     py = _python(fn)
     if config.DISABLE_JIT:  # the kernels are plain Python too (tests, traces)
         return py
+    if isinstance(fn, CPUDispatcher) and fn.overloads.get(SIGNATURE.args) is not None and \
+            fn.overloads[SIGNATURE.args].signature.return_type == SIGNATURE.return_type:
+        return fn  # compiled for the signature already (``builtin_slot``, ``machine.scripted``)
     if py in _COMPILED:
         return _COMPILED[py]
     try:

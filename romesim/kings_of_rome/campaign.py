@@ -4543,6 +4543,11 @@ ACTION = DecisionPoint(
 def decide_action(code, params, state, stream, slots, slot):
     if code == USER:
         return call(slots, slot, state, params, stream)
+    return builtin_action(code, params, state, stream)
+
+
+@njit(cache=True)
+def builtin_action(code, params, state, stream):
     if code == ACTION_RANDOM:
         return random_legal(P_ACTION, state, stream)
     if code == ACTION_PASSIVE:
@@ -4823,6 +4828,11 @@ def best_unit(state, at, kind, strongest):
 def decide_army(code, params, state, stream, slots, slot):
     if code == USER:
         return call(slots, slot, state, params, stream)
+    return builtin_army(code, params, state, stream)
+
+
+@njit(cache=True)
+def builtin_army(code, params, state, stream):
     if code == CHOICE_RANDOM:
         return random_legal(P_ARMY, state, stream)
     if code == CHOICE_OTHER:
@@ -4840,6 +4850,11 @@ def decide_army(code, params, state, stream, slots, slot):
 def decide_garrison(code, params, state, stream, slots, slot):
     if code == USER:
         return call(slots, slot, state, params, stream)
+    return builtin_garrison(code, params, state, stream)
+
+
+@njit(cache=True)
+def builtin_garrison(code, params, state, stream):
     if code == CHOICE_RANDOM:
         return random_legal(P_GARRISON, state, stream)
     best, value = -1, 0
@@ -4855,6 +4870,11 @@ def decide_garrison(code, params, state, stream, slots, slot):
 def decide_loss(code, params, state, stream, slots, slot):
     if code == USER:
         return call(slots, slot, state, params, stream)
+    return builtin_loss(code, params, state, stream)
+
+
+@njit(cache=True)
+def builtin_loss(code, params, state, stream):
     if code == CHOICE_RANDOM:
         return random_legal(P_LOSS, state, stream)
     order = (U_ROME, U_ARMY, U_OTHER_ARMY) if code == CHOICE_OTHER else (U_ARMY, U_OTHER_ARMY, U_ROME)
@@ -4869,6 +4889,11 @@ def decide_loss(code, params, state, stream, slots, slot):
 def decide_retreat(code, params, state, stream, slots, slot):
     if code == USER:
         return call(slots, slot, state, params, stream)
+    return builtin_retreat(code, params, state, stream)
+
+
+@njit(cache=True)
+def builtin_retreat(code, params, state, stream):
     if code == CHOICE_RANDOM:
         return random_legal(P_RETREAT, state, stream)
     near, far = (KD_TO_ROME, KD_DISTANCE) if code == CHOICE_OTHER else (KD_DISTANCE, KD_TO_ROME)
@@ -4884,6 +4909,11 @@ def decide_retreat(code, params, state, stream, slots, slot):
 def decide_advance(code, params, state, stream, slots, slot):
     if code == USER:
         return call(slots, slot, state, params, stream)
+    return builtin_advance(code, params, state, stream)
+
+
+@njit(cache=True)
+def builtin_advance(code, params, state, stream):
     if code == CHOICE_RANDOM:
         return random_legal(P_ADVANCE, state, stream)
     if code == CHOICE_OTHER:
@@ -4898,6 +4928,11 @@ def decide_advance(code, params, state, stream, slots, slot):
 def decide_excess(code, params, state, stream, slots, slot):
     if code == USER:
         return call(slots, slot, state, params, stream)
+    return builtin_excess(code, params, state, stream)
+
+
+@njit(cache=True)
+def builtin_excess(code, params, state, stream):
     if code == CHOICE_RANDOM:
         return random_legal(P_EXCESS, state, stream)
     best, best_key = -1, 1 << 62

@@ -1,7 +1,7 @@
 """Decision points of the Kings of Rome procedures (spec section 3) and their built-in policies.
 
 Each ``decide_*`` function is what a kernel calls at a decision point: the user's ``@njit`` function when one was
-given (``code == USER``; ``call(slots, slot, ...)`` asks the point's first-class-function slot), otherwise the
+given (``code == USER``; ``call(slots, slot, ...)`` calls the function in the point's slot), otherwise the
 built-in selected by ``code``.
 The state vector a user function receives is documented on each ``DecisionPoint``.
 """

@@ -1738,7 +1738,7 @@ def builtin_policy(code, prm, view, stream):
 
 @njit(cache=True, inline="always")
 def call_policy(seat, codes, params, view, stream, slots):
-    """Ask ``seat``'s policy: its user function (``slots[seat]``, a first-class function indexed at run time) when
+    """Ask ``seat``'s policy: its user function (its slot, ``core.policy.call``) when
     ``codes[seat]`` is ``USER``, else its built-in."""
     code = codes[seat]
     if code == USER:
