@@ -4539,6 +4539,8 @@ ACTION = DecisionPoint(
     default="sensible", candidates=_action_candidates)
 
 
+# Each point's decide asks the user's function (``call``), else its built-in (``builtin_*``), which takes no slots:
+# compiled once, for every variant of the kernel, a first user bot's variant loads it from the cache
 @njit(cache=True)
 def decide_action(code, params, state, stream, slots, slot):
     if code == USER:

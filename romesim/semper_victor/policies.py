@@ -421,10 +421,17 @@ RETREAT_RANDOM = 2
 COMMANDER_RANDOM = 1
 
 
+# Each point's decide asks the user's function (``call``), else its built-in (``builtin_*``), which takes no slots:
+# compiled once, for every variant of the kernel, a first user bot's variant loads it from the cache
 @njit(cache=True)
 def decide_battle_losses(code, params, state, stream, slots, slot):
     if code == USER:
         return call(slots, slot, state, params, stream)
+    return builtin_battle_losses(code, params, state, stream)
+
+
+@njit(cache=True, inline="llvm")
+def builtin_battle_losses(code, params, state, stream):
     n = state[5]
     if code == LOSSES_RANDOM:
         eligible = 0
@@ -459,6 +466,11 @@ def decide_battle_losses(code, params, state, stream, slots, slot):
 def decide_battle_retreat(code, params, state, stream, slots, slot):
     if code == USER:
         return call(slots, slot, state, params, stream)
+    return builtin_battle_retreat(code, params, state, stream)
+
+
+@njit(cache=True, inline="llvm")
+def builtin_battle_retreat(code, params, state, stream):
     zones = state[2]
     if code == 1:
         return 0
@@ -484,6 +496,11 @@ def decide_battle_retreat(code, params, state, stream, slots, slot):
 def decide_battle_commander(code, params, state, stream, slots, slot):
     if code == USER:
         return call(slots, slot, state, params, stream)
+    return builtin_battle_commander(code, params, state, stream)
+
+
+@njit(cache=True, inline="llvm")
+def builtin_battle_commander(code, params, state, stream):
     n = state[2]
     if code == COMMANDER_RANDOM:
         return rng.dn(stream, n) - 1
