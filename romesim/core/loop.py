@@ -34,7 +34,7 @@ from numba.extending import intrinsic
 
 from .jit import njit
 from . import rng
-from .policy import error_code, inner
+from .policy import error_code, inner, search_of
 
 BLOCK = 1024  # games per block: one stream and one set of buffers serve a whole block
 
@@ -259,7 +259,7 @@ def {name}(stream, codes, params, slots, offset, {inputs}):
         point = advance(stream, {policies}{inputs})
         if point == END:
             return np.int64(0)
-        action = {decide}(offset, point, codes, params, slots, stream, {inputs})
+        action = {decide}({search}offset, point, codes, params, slots, stream, {inputs})
         if not legal(point, action, {inputs}):
             return error_code(offset + point, action)
         apply(point, action, {inputs})
@@ -302,7 +302,8 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
     function, count = _arity(init, 1, "a state machine's functions take the game's arrays after their own")
     module, line = sys.modules[function.__module__], sys._getframe(1).f_lineno
     functions = dict(init=init, advance=advance, legal=legal, apply=apply, decide=decide, END=END, inner=inner,
-                     format=dict(decide="decide", policies="codes, params, inner(slots), offset, " if nested else ""))
+                     format=dict(decide="decide", search="",
+                                 policies="codes, params, inner(slots), offset, " if nested else ""))
     helpers = None
     if search is not None:
         if max_actions < 1:
@@ -325,8 +326,10 @@ def machine_game(name, init, advance, legal, apply, decide, search=None, max_act
                          sealed=search.sealed or _search.open_choice, unseal=search.unseal or _search.same_point,
                          new_rows=_search.new_rows, regret_choice=_search.regret_choice,
                          regret_update=_search.regret_update, mixed_choice=_search.mixed_choice,
-                         MAX_PLAYERS=_search.MAX_PLAYERS,
-                         format=dict(decide=f"{name}_choose", max_actions=int(max_actions), determinize=determinize,
+                         MAX_PLAYERS=_search.MAX_PLAYERS, search_of=search_of,
+                         # the loop asks ``_searching`` itself: ``_choose``, the same for Python, is one call less
+                         format=dict(decide=f"{name}_searching", search="search_of(slots), ",
+                                     max_actions=int(max_actions), determinize=determinize,
                                      simultaneous=search.sealed is not None,
                                      policies="codes, params, inner(slots), offset, " if nested else "",
                                      rollouts="rollout, rollout_params, inner(slots), offset, " if nested else ""))

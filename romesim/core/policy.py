@@ -130,6 +130,19 @@ def _inner(slots):
     return lambda slots: None
 
 
+def search_of(slots):
+    """``slots.search``, or None for ``slots = None`` (decided by type, at compile time in a kernel: numba leaves
+    out the code of a search given None)."""
+    return None if slots is None else slots.search
+
+
+@overload(search_of)
+def _search_of(slots):
+    if isinstance(slots, types.NamedTuple):
+        return lambda slots: slots.search
+    return lambda slots: None
+
+
 @njit(cache=True)
 def call(slots, i, state, params, stream):
     """The action of decision point ``i``'s user function. ``slots`` is None in a run of built-ins only, where no

@@ -481,9 +481,7 @@ def {name}_search(offset, point, codes, params, slots, stream, {inputs}):
 
 
 def {name}_choose(offset, point, codes, params, slots, stream, {inputs}):
-    if slots is not None:
-        return {name}_searching(slots.search, offset, point, codes, params, slots, stream, {inputs})
-    return decide(offset, point, codes, params, slots, stream, {inputs})
+    return {name}_searching(search_of(slots), offset, point, codes, params, slots, stream, {inputs})
 
 
 def {name}_searching(search, offset, point, codes, params, slots, stream, {inputs}):
