@@ -67,9 +67,9 @@ def builtin_slot(state, params, stream):
 # of each decision point's user function (0 for a built-in; ``slots_for``), and ``search``, True in a run with a
 # search built-in, else None. ``NestedSlots``, the same, when a nested decision point (``DecisionPoint.nested``) plays a
 # user function or a search: a machine's ``advance`` passes its procedures the slots only then (``inner``), so that
-# a run with user bots at the machine's own points plays the procedures' code compiled for the built-ins (the
-# campaign's first user bot at ``action``, a new process on 2 cores: 4.1 s, against 12.6 s when its sieges and
-# battles compiled again)
+# a run with user bots at the machine's own points plays the procedures' code compiled for the built-ins (it took
+# the campaign's first user bot at ``action``, a new process on 2 cores, from 12.6 s to 4.1 s: its sieges and
+# battles had compiled again)
 Slots = namedtuple("Slots", "functions search")
 NestedSlots = namedtuple("NestedSlots", "functions search")
 # a kernel's compiled variants, by the slots it is given
@@ -80,8 +80,8 @@ def slots_for(functions, search=None, kind=Slots):
     """The kernels' slots for ``functions``, a user function (a dispatcher compiled for ``SIGNATURE``) or None per
     decision point: an array of their addresses, one type whatever the functions and however many points. numba's
     first-class functions, which the slots were, made a tuple of one function per point, which every function
-    passing the slots on unpacked and copied: a third of the campaign's first user bot (52 points), 3.8 s then,
-    2.7 s now. Under ``NUMBA_DISABLE_JIT``, the functions themselves."""
+    passing the slots on unpacked and copied: a fifth of the campaign's first user bot (52 points; 3.8 s with
+    them, 3.0 s without). Under ``NUMBA_DISABLE_JIT``, the functions themselves."""
     if config.DISABLE_JIT:
         return kind(tuple(functions), search)
     return kind(np.array([0 if f is None or f is builtin_slot else _address(f) for f in functions], np.uint64),
