@@ -34,7 +34,7 @@ from . import rng
 from .engine import _as_scenario
 from .errors import PolicyError
 from .loop import END, Machine, replay_kernel
-from .policy import SIGNATURE, USER, Slots, compile_user, decode_error, error_code, inner, resolve, slots_for
+from .policy import SIGNATURE, USER, Slots, decode_error, error_code, inner, resolve, slots_for
 
 # the script's words in the stream, after the generator's two (key, counter); then the history's actions, where
 # the stream goes on after each (a key and a counter; key 0: where it is) and the copied state
@@ -217,7 +217,7 @@ def new_game(scenario, seed=0, game=0, policies=None, control=None):
     codes[sorted(controlled)] = USER
     given = resolved.slots
     kind, search = (Slots, None) if given is None else (type(given), given.search)
-    functions = [scripted if i in controlled else f and compile_user(f) for i, f in enumerate(resolved.functions)]
+    functions = [scripted if i in controlled else f for i, f in enumerate(resolved.functions)]
     slots = slots_for(functions, search, kind) if points else None
     machine = getattr(scenario, "machine", None)
     # a user function at a procedure hook replaces a procedure the machine plays itself: such a game is replayed,

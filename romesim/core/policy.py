@@ -56,6 +56,7 @@ STATE_TYPE, PARAMS_TYPE, STREAM_TYPE = types.int64[::1], types.float64[::1], typ
 SIGNATURE = types.int64(STATE_TYPE, PARAMS_TYPE, STREAM_TYPE)
 SIGNATURE_TEXT = "fn(state: int64[:], params: float64[:], stream: uint64[:]) -> int"
 
+
 @njit(SIGNATURE, cache=True)
 def builtin_slot(state, params, stream):
     """A stand-in for a user function where a run needs a variant's slots without one (``romesim.warm``); a
@@ -65,11 +66,11 @@ def builtin_slot(state, params, stream):
 
 # What the kernels receive beside the codes in a run with user functions or searches: ``functions``, the address
 # of each decision point's user function (0 for a built-in; ``slots_for``), and ``search``, True in a run with a
-# search built-in, else None. ``NestedSlots``, the same, when a nested decision point (``DecisionPoint.nested``) plays a
-# user function or a search: a machine's ``advance`` passes its procedures the slots only then (``inner``), so that
-# a run with user bots at the machine's own points plays the procedures' code compiled for the built-ins (it took
-# the campaign's first user bot at ``action``, a new process on 2 cores, from 12.6 s to 4.1 s: its sieges and
-# battles had compiled again)
+# search built-in, else None. ``NestedSlots``, the same, when a nested decision point (``DecisionPoint.nested``)
+# plays a user function or a search: a machine's ``advance`` passes its procedures the slots only then
+# (``inner``), so that a run with user bots at the machine's own points plays the procedures' code compiled for the
+# built-ins (it took the campaign's first user bot at ``action``, a new process on 2 cores, from 12.6 s to 4.1 s:
+# its sieges and battles had compiled again)
 Slots = namedtuple("Slots", "functions search")
 NestedSlots = namedtuple("NestedSlots", "functions search")
 # a kernel's compiled variants, by the slots it is given
@@ -77,15 +78,15 @@ VARIANTS = ("built-ins", "user bots", "search", "user bots in procedures", "sear
 
 
 def slots_for(functions, search=None, kind=Slots):
-    """The kernels' slots for ``functions``, a user function (a dispatcher compiled for ``SIGNATURE``) or None per
-    decision point: an array of their addresses, one type whatever the functions and however many points. numba's
-    first-class functions, which the slots were, made a tuple of one function per point, which every function
-    passing the slots on unpacked and copied: a fifth of the campaign's first user bot (52 points; 3.8 s with
-    them, 3.0 s without). Under ``NUMBA_DISABLE_JIT``, the functions themselves."""
+    """The kernels' slots for ``functions``, a user function or None per decision point, each compiled for
+    ``SIGNATURE`` (``compile_user``): an array of their addresses, one type whatever the functions and however many
+    points. numba's first-class functions, which the slots were, made a tuple of one function per point, which
+    every function passing the slots on unpacked and copied: a fifth of the campaign's first user bot (52 points;
+    3.8 s with them, 3.0 s without). Under ``NUMBA_DISABLE_JIT``, the functions themselves."""
+    compiled = [None if f is None else compile_user(f) for f in functions]
     if config.DISABLE_JIT:
-        return kind(tuple(functions), search)
-    return kind(np.array([0 if f is None or f is builtin_slot else _address(f) for f in functions], np.uint64),
-                search)
+        return kind(tuple(compiled), search)
+    return kind(np.array([0 if f is None or f is builtin_slot else _address(f) for f in compiled], np.uint64), search)
 
 
 def _address(function):
@@ -96,7 +97,7 @@ def _address(function):
 
 @intrinsic
 def call_at(typingctx, address, state, params, stream):
-    """The function at ``address`` (``slots``) called with ``(state, params, stream)``; an exception it raises
+    """The function at ``address`` (``slots_for``) called with ``(state, params, stream)``; an exception it raises
     goes on up, as from any call."""
     if not isinstance(address, types.Integer) or (state, params, stream) != SIGNATURE.args:
         return None
@@ -217,8 +218,7 @@ class ResolvedPolicies:
         other than a search (see ``call``)."""
         if not self.has_user_functions and not self.has_search:
             return None
-        return slots_for([None if f is None else compile_user(f) for f in self.functions],
-                         True if self.has_search else None, NestedSlots if self.has_nested else Slots)
+        return slots_for(self.functions, True if self.has_search else None, NestedSlots if self.has_nested else Slots)
 
     @property
     def variant(self):
