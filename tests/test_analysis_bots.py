@@ -2,12 +2,14 @@
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import romesim
 from romesim import PolicyError, ScenarioError
 from romesim.analysis import Finding, default_bots, ladder, robustness, tune
 from romesim.analysis.ladder import score
+from romesim.core.errors import Interrupted
 
 BATTLE = "kings_of_rome.battle"
 
@@ -84,6 +86,41 @@ def test_findings_about_the_same_games_play_them_once(monkeypatch):
     for f, (estimate, low, high) in zip((win, loss), alone):
         assert shared.loc[(f.name, "default"), "estimate"] == estimate
         assert shared.loc[(f.name, "default"), "ci_high"] == high
+
+
+def test_a_robustness_table_kept_in_a_store_resumes_where_it_stopped(tmp_path, monkeypatch):
+    """With ``store=``, every piece of games is written once played: a table stopped part of the way (here by an
+    interruption in its fourth piece) resumes without playing a stored game again, and gives the table of a run
+    without a store, number for number; a larger ``n`` plays only the games it adds."""
+    store_module = sys.modules["romesim.analysis.store"]
+    win = Finding("win", BATTLE, lambda o: o["p_win"].to_numpy(float))
+    tactic = Finding("tactic", BATTLE, lambda o: o["p_win"].to_numpy(float), {}, {"tactic": "defence"},
+                     {"tactic": "attack"})
+    families = {"default": "default", "random": "random"}
+    whole = robustness([win, tactic], n=450, seed=5, families=families)
+    real, played = store_module.simulate, []
+
+    def stopping(*a, **k):
+        if len(played) == 3:
+            raise KeyboardInterrupt
+        played.append((k["first"], a[1]))
+        return real(*a, **k)
+
+    monkeypatch.setattr(store_module, "simulate", stopping)
+    with pytest.raises(Interrupted, match=r"0/4 measurements done; the games played are kept in "):
+        robustness([win, tactic], n=450, seed=5, families=families, store=tmp_path)
+    assert played == [(0, 100), (100, 100), (200, 100)]  # pieces of 100 games (PIECE_MIN)
+    monkeypatch.setattr(store_module, "simulate", lambda *a, **k: played.append((k["first"], a[1])) or real(*a, **k))
+    resumed = robustness([win, tactic], n=450, seed=5, families=families, store=tmp_path)
+    pd.testing.assert_frame_equal(resumed, whole)
+    # the first run's three pieces are read back and its games resume at game 300; in all, each of the six runs
+    # (two families; the win, and the tactic under both tactics) played each of its five pieces once
+    assert played[3:5] == [(300, 100), (400, 50)] and len(played) == 6 * 5
+    played.clear()
+    store = romesim.analysis.store.Store(tmp_path)
+    longer = store.outcomes(BATTLE, 520, seed=5)
+    assert played == [(450, 70)]
+    pd.testing.assert_frame_equal(longer, romesim.simulate(BATTLE, 520, seed=5, keep=True, progress=False).outcomes)
 
 
 def test_tune_finds_the_better_tactic_and_is_reproducible():

@@ -10,15 +10,18 @@ overlap would fail any finding measured on enough games).
 
 ``HEADLINES`` are the findings romesim's reports state; ``Finding`` makes any other.
 """
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from tqdm import tqdm
 
 from ..core.engine import _as_scenario, simulate
-from ..core.errors import ScenarioError
+from ..core.errors import Interrupted, ScenarioError
 from ..core.result import Z95
 from .ladder import alike, default_bots, player_points, score
+from .store import as_store
 
 SIZE = 2.0  # a finding's size holds when every strong family's estimate is within this factor of the reference's
 
@@ -86,19 +89,22 @@ def _family_policies(scenario, bot):
     return chosen
 
 
-def measure(finding, bot, n, seed=0, workers=None, *, played=None):
+def measure(finding, bot, n, seed=0, workers=None, *, played=None, store=None):
     """``(estimate, low, high)`` of ``finding`` with every player playing ``bot``. ``played``: a dict in which the
     outcomes of the runs are kept, and taken from, by scenario, settings and policies: findings about the same
-    games (Vox Populi's seat advantage and its Emperor by hierarchy) play them once."""
+    games (Vox Populi's seat advantage and its Emperor by hierarchy) play them once. ``store``: a folder (or
+    ``Store``) where the games' outcomes are kept as they are played (``Store.outcomes``), so that a stopped
+    measurement resumes, and a larger ``n`` plays only the games it adds."""
     scenario = _as_scenario(finding.scenario).replace(**finding.params) if finding.params else \
         _as_scenario(finding.scenario)
     played = {} if played is None else played
+    store = as_store(store)
 
     def outcomes(policies):
         key = (scenario.name, repr(sorted(finding.params.items())), repr(sorted(policies.items())), n, seed)
         if key not in played:
-            played[key] = simulate(scenario, n, seed, policies=policies, keep=True, workers=workers,
-                                   progress=False).outcomes
+            played[key] = store.outcomes(scenario, n, seed, policies=policies, workers=workers) if store else \
+                simulate(scenario, n, seed, policies=policies, keep=True, workers=workers, progress=False).outcomes
         return played[key]
 
     family = _family_policies(scenario, bot)
@@ -111,21 +117,36 @@ def measure(finding, bot, n, seed=0, workers=None, *, played=None):
 
 
 def robustness(findings=HEADLINES, n=1_000, seed=0, *, budgets=(16, 64), search="ismcts", reference="default",
-               families=None, workers=None):
+               families=None, workers=None, store=None, progress=None):
     """One row per finding and bot family: ``finding, family, estimate, ci_low, ci_high``, then per finding
     ``sign_holds``, ``size_holds`` and ``robust`` (both; see the module). ``families``: ``{name: bot}`` for every
     game, else each game's ``default_bots(budgets, search)``. ``n`` games per measurement (search bots are slow:
-    mind the budget)."""
-    rows, played = [], {}
+    mind the budget). ``store``: a folder (or ``Store``) that keeps every game played, so that a table stopped
+    after hours resumes where it stopped (``measure``). ``progress``: a bar over the measurements (default: on a
+    terminal)."""
+    rows, played, store = [], {}, as_store(store)
+    if store is not None:
+        store.remove_stale_partials()
+    plan = []
     for finding in findings:
-        scenario = _as_scenario(finding.scenario)
-        bots = families if families is not None else default_bots(scenario, budgets, search)
+        bots = families if families is not None else default_bots(_as_scenario(finding.scenario), budgets, search)
         if reference not in bots:
             raise ScenarioError(f"reference: {reference!r} is not a family of {finding.name!r}; families: "
                                 f"{', '.join(bots)}")
-        for name, bot in bots.items():
-            estimate, low, high = measure(finding, bot, n, seed, workers, played=played)
+        plan += [(finding, name, bot) for name, bot in bots.items()]
+    show = progress if progress is not None else sys.stderr.isatty()
+    bar = tqdm(plan, unit="measurements", disable=not show, file=sys.stderr)
+    try:
+        for finding, name, bot in bar:
+            bar.set_description(f"{finding.name} · {name}")
+            estimate, low, high = measure(finding, bot, n, seed, workers, played=played, store=store)
             rows.append(dict(finding=finding.name, family=name, estimate=estimate, ci_low=low, ci_high=high))
+    except KeyboardInterrupt:
+        kept = (f"the games played are kept in {store.path}; rerun with the same store to resume" if store is not None
+                else "no store=, so nothing is kept")
+        raise Interrupted(f"interrupted: {len(rows)}/{len(plan)} measurements done; {kept}") from None
+    finally:
+        bar.close()
     table = pd.DataFrame(rows)
     signs, sizes = {}, {}
     for name, group in table.groupby("finding", sort=False):

@@ -3,12 +3,17 @@
 Layout (hive-partitioned, no server)::
 
     STORE/scenario=jugule.duel/3f9c0a1b2c4d5e6f-n20000.parquet
+    STORE/scenario=vox_populi.game/games/5d0e9a7c1b2f3e4a-g0-n100.parquet
 
 The file name is the point's key (a hash of the scenario with every parameter, the policies, the seed, the
 romesim version and the dice generator) and its game count. A file is written to a temporary name and renamed
 into place, so a killed process leaves either the whole file or none: a rerun of the sweep finds every finished
 point and plays only the rest. The table ``results`` holds one row per (stored point, metric) with the exact
 integer sums (``total``, ``total_sq``) from which each point's Result is rebuilt.
+
+``games/`` holds per-game outcomes (``Store.outcomes``, for measurements that need each game, such as
+``analysis.robustness``), in pieces of games ``first .. first+n-1``, each written as soon as it is played: a long
+run that is stopped loses at most the piece it was playing.
 """
 import hashlib
 import json
@@ -21,18 +26,48 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..core import policy as _policy
+from ..core.engine import _as_scenario, _check_int, simulate
 from ..core.errors import RomesimError
 from ..core.result import Result
+from ..core.rng import GENERATOR
+from ..core.version import VERSION
 
 DEFAULT_ENV = "ROMESIM_STORE"
 DEFAULT_FOLDER = "romesim-store"
 COLUMNS = ("key", "n", "seed", "romesim_version", "generator", "params", "policies", "metric", "estimate", "ci_low",
            "ci_high", "total", "total_sq")
 _FILE = re.compile(r"^(?P<key>[0-9a-f]{16})-n(?P<n>\d+)\.parquet$")
+_GAMES = re.compile(r"^(?P<key>[0-9a-f]{16})-g(?P<first>\d+)-n(?P<n>\d+)\.parquet$")
+PIECES = 20  # a run's per-game outcomes are stored in about this many pieces ...
+PIECE_MIN = 100  # ... of at least this many games
 
 
 def default_path():
     return Path(os.environ.get(DEFAULT_ENV, DEFAULT_FOLDER))
+
+
+def point_identity(scenario, policies, seed):
+    """What a stored point is keyed by, besides its game count: the scenario with every parameter, each decision
+    point's policy and parameters (a user function by its module and name), the seed, romesim's version and the
+    dice generator."""
+    resolved = _policy.resolve(scenario.decision_points, policies)
+    chosen = {}
+    for i, dp in enumerate(scenario.decision_points):
+        fn = resolved.functions[i]
+        name = resolved.names[i] if fn is None else f"{fn.py_func.__module__}.{fn.py_func.__qualname__}"
+        chosen[dp.name] = [name, [float(x) for x in resolved.params[i]]]
+    return {"scenario": scenario.name, "params": scenario.to_dict(), "policies": chosen, "seed": seed,
+            "romesim_version": VERSION, "generator": GENERATOR}
+
+
+def _write(table, final):
+    """Write ``table`` to ``final`` through a partial file renamed into place: the whole file or none."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    partial = final.parent / f".{final.name}.{os.getpid()}.partial"
+    pq.write_table(table, partial)
+    os.replace(partial, final)
+    return final
 
 
 def point_key(identity):
@@ -89,17 +124,46 @@ class Store:
                 raise RomesimError(f"store: the column {name!r} is reserved; rename the axis")
             data[name] = value if isinstance(value, (bool, int, float, str)) else json.dumps(value, sort_keys=True)
         table = pa.Table.from_pandas(pd.DataFrame(data), preserve_index=False)
-        folder = self._folder(result.scenario.name)
-        folder.mkdir(parents=True, exist_ok=True)
-        final = folder / f"{key}-n{result.n}.parquet"
-        partial = folder / f".{final.name}.{os.getpid()}.partial"
-        pq.write_table(table, partial)
-        os.replace(partial, final)
-        return final
+        return _write(table, self._folder(result.scenario.name) / f"{key}-n{result.n}.parquet")
+
+    def outcomes(self, scenario, n, seed=0, *, policies=None, workers=None):
+        """``simulate(scenario, n, seed, policies=policies, keep=True).outcomes``, kept in ``games/``: the games
+        stored from game 0 on are read back, the rest played in pieces (``simulate(first=)``), each stored once
+        played. The same outcomes as one run, game by game (the first k games of a run are a run of k)."""
+        scenario, n = _as_scenario(scenario), _check_int("n", n, 1)
+        key = point_key(point_identity(scenario, policies, seed))
+        frames = self._stored_games(scenario.name, key, n)
+        done = sum(len(f) for f in frames)
+        piece = max(PIECE_MIN, -(-n // PIECES))
+        for first in range(done, n, piece):
+            count = min(piece, n - first)
+            played = simulate(scenario, count, seed, policies=policies, keep=True, workers=workers, progress=False,
+                              first=first).outcomes
+            _write(pa.Table.from_pandas(played, preserve_index=False),
+                   self._folder(scenario.name) / "games" / f"{key}-g{first}-n{count}.parquet")
+            frames.append(played)
+        frame = pd.concat(frames, ignore_index=True)
+        frame.index.name = "game"
+        return frame
+
+    def _stored_games(self, scenario_name, key, n):
+        """The stored per-game outcomes of ``key`` from game 0 on without a gap, at most ``n`` games, in pieces."""
+        folder = self._folder(scenario_name) / "games"
+        found = (_GAMES.match(p.name) for p in folder.iterdir()) if folder.is_dir() else ()
+        pieces = sorted((int(m["first"]), int(m["n"]), m.string) for m in found if m and m["key"] == key)
+        frames, end = [], 0
+        for first, count, name in pieces:
+            if end >= n or first > end:
+                break
+            if first + count > end:  # pieces of runs of other sizes may overlap
+                frame = pd.read_parquet(folder / name)
+                frames.append(frame.iloc[end - first:n - first])
+                end = first + count
+        return frames
 
     def remove_stale_partials(self):
         """Delete the partial files of killed processes (their pid is in the name); a live writer's stay."""
-        for partial in self.path.glob("scenario=*/.*.partial"):
+        for partial in self.path.glob("scenario=*/**/.*.partial"):
             pid = int(partial.name.rsplit(".", 2)[-2])
             try:
                 os.kill(pid, 0)
@@ -137,9 +201,14 @@ class Store:
         return self.query("SELECT * FROM results ORDER BY scenario, key, n")
 
 
+def as_store(store):
+    """``store`` as a ``Store``: a folder's, or itself; None stays None (no store)."""
+    return None if store is None else store if isinstance(store, Store) else Store(store)
+
+
 def query(sql, store=None):
     """``Store(store).query(sql)``; the default store is ``$ROMESIM_STORE`` or ``./romesim-store``."""
     return (store if isinstance(store, Store) else Store(store)).query(sql)
 
 
-__all__ = ["Store", "query", "point_key", "default_path"]
+__all__ = ["Store", "query", "point_identity", "point_key", "default_path"]

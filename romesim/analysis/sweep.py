@@ -28,9 +28,8 @@ from ..core.errors import Interrupted, PolicyError, ScenarioError
 from ..core.result import Result
 from ..core.rng import GENERATOR
 from ..core.scenario import get
-from ..core.version import VERSION
 from .fairness import EDGE, even_value, fairness_metric, loss_metric, result_edge
-from .store import Store, point_key
+from .store import as_store, point_identity, point_key
 
 POLICY = "policy."
 
@@ -147,18 +146,6 @@ def _points(grid, lhs, samples, points, seed):
     return [dict(p) for p in points]
 
 
-def _identity(scenario, policies, seed):
-    """What a stored point is keyed by, besides its game count."""
-    resolved = _policy.resolve(scenario.decision_points, policies)
-    chosen = {}
-    for i, dp in enumerate(scenario.decision_points):
-        fn = resolved.functions[i]
-        name = resolved.names[i] if fn is None else f"{fn.py_func.__module__}.{fn.py_func.__qualname__}"
-        chosen[dp.name] = [name, [float(x) for x in resolved.params[i]]]
-    return {"scenario": scenario.name, "params": scenario.to_dict(), "policies": chosen, "seed": seed,
-            "romesim_version": VERSION, "generator": GENERATOR}
-
-
 def _play(key, scenario, policies, n, seed, first):
     result = simulate(scenario, n, seed, policies=policies, first=first, progress=False)
     return key, result.sums, result.sumsq
@@ -270,13 +257,13 @@ def sweep(scenario, grid=None, n=None, seed=0, *, lhs=None, samples=None, points
     for axis in axes:
         check_axis(base, axis)
     specs = [apply_axes(base, policies, v) for v in values]
-    store = None if store is None else store if isinstance(store, Store) else Store(store)
+    store = as_store(store)
     if store is not None:
         store.remove_stale_partials()
 
     tasks, index_of = {}, []
     for i, (point, chosen) in enumerate(specs):
-        identity = _identity(point, chosen, seed)
+        identity = point_identity(point, chosen, seed)
         key = point_key(identity)
         index_of.append(key)
         if key not in tasks:
