@@ -50,11 +50,13 @@ def test_gymnasium_check_env_passes_for_rome_and_for_gladiator_a():
 
 
 @pytest.mark.parametrize("name, seat, n", [("kings_of_rome.battle", "rome", 12), ("jugule.duel", "A", 8),
-                                           ("semper_victor.battle", "defender", 12)])
+                                           ("semper_victor.battle", "defender", 12),
+                                           ("kings_of_rome.campaign", "rome", 4)])
 def test_a_seat_stepped_by_its_builtins_ends_as_simulates_game(name, seat, n):
     """Rome against the rules' NR (nr_rules), A against B's default bot, the defender against the attacker's
-    built-ins (the two sides share the battle's points): each episode is game K of simulate(n, SEED), its reward
-    the outcome's win less loss."""
+    built-ins (the two sides share the battle's points), the solo campaign's Rome against the rules' own opponent
+    (its sieges and battles played inside by their built-ins): each episode is game K of simulate(n, SEED), its
+    reward the outcome's win less loss (the campaign has no loss metric: its win)."""
     simulated = outcomes(name, n)
     env = RomesimEnv(name, seat=seat)
     obs, info = env.reset(seed=SEED)
@@ -67,7 +69,7 @@ def test_a_seat_stepped_by_its_builtins_ends_as_simulates_game(name, seat, n):
         row = simulated.iloc[game]
         assert info["outcome"] == {k: int(v) for k, v in row.items()}
         win, loss = ("p_win", "p_loss") if seat in ("rome", "A", "attacker") else ("p_loss", "p_win")
-        assert reward == row[win] - row[loss]
+        assert reward == row[win] - row.get(loss, 0)
         played += 1
         obs, info = env.reset()
     assert played >= n // 2
@@ -255,6 +257,11 @@ def test_openspiel_mcts_plays_a_romesim_battle_and_the_games_are_registered():
         assert len(twin.history()) == 0 and loaded.new_initial_state().game_index == 1
     vox = pyspiel.load_game("python_romesim_vox_populi_game", {"params": '{"players": 3}'})
     assert vox.num_players() == 3 and vox.observation_tensor_shape() == [1 + 1917]
+    campaign = pyspiel.load_game("python_romesim_kings_of_rome_campaign", {"seed": 2})
+    state = campaign.new_initial_state()
+    while not state.is_terminal():  # Rome ends its actions at once each turn: the rules' own opponent plays on
+        state.apply_action(state.legal_actions()[0])
+    assert campaign.num_players() == 1 and state.returns() in ([0.0], [1.0]) and len(state.history()) > 0
 
 
 def test_the_missing_extra_is_named():

@@ -19,8 +19,8 @@ The whole games: ``GAMES``.
 """
 import importlib
 
-GAMES = ("kings_of_rome.battle", "kings_of_rome.ambush", "jugule.duel", "vox_populi.game", "semper_victor.battle",
-         "semper_victor.usurpation")
+GAMES = ("kings_of_rome.battle", "kings_of_rome.ambush", "kings_of_rome.campaign", "jugule.duel", "vox_populi.game",
+         "semper_victor.battle", "semper_victor.usurpation")
 
 _NAMES = {"aec_env": "pettingzoo", "RomesimAECEnv": "pettingzoo", "RomesimEnv": "gymnasium",
           "openspiel_game": "openspiel", "RomesimGame": "openspiel"}

@@ -1449,6 +1449,19 @@ class Campaign(Scenario):
     def seats(self):
         return (Seat("rome", "", "p_win", points=tuple(dp.name for dp in _C.CAMPAIGN_POINTS)),)
 
+    def all_actions(self, point):
+        """The campaign's own points, by the map and counters played: DP-K01 every place, operation, army and the
+        Diarchy; DP-K02 and DP-K06 ending and every counter (``1 + t``); DP-K05, K07 and K08 every place."""
+        cmap, counters = self.data()
+        places, units = len(cmap.cities), len(counters.names)
+        if point == "action":
+            return tuple(range(1 + places + _C.N_OPS + _C.MAX_ARMIES + 1))
+        if point in ("army", "loss"):
+            return tuple(range(1 + units))
+        if point in ("garrison", "retreat", "excess"):
+            return tuple(range(places))
+        return super().all_actions(point)
+
     def narrator(self):
         from .campaign_narrative import CampaignNarrator
         return CampaignNarrator()
