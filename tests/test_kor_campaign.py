@@ -373,7 +373,8 @@ def test_bad_files_are_named_in_the_error(tmp_path):
     ({"batle.tactic": "defence"}, "unknown decision point 'batle.tactic' .did you mean 'battle.tactic'"),
     ({"battle.tactic": "defense"}, "policies\\['battle.tactic'\\]: unknown policy 'defense' .did you mean 'defence'"),
     ({"siege.reroll": "ismcts"}, "unknown policy 'ismcts'.*built-ins: greedy, never, reserve, "
-                                 "or an @numba.njit function"),
+                                 "or an @numba.njit function.*here the point is played straight through"),
+    ({"siege.reroll": ("flat_mc", {"budget": 16})}, "unknown policy 'flat_mc'.*played straight through"),
 ])
 def test_procedure_policies_are_checked(policies, message):
     """Spec 3.4: the decision points of the procedures inside the campaign are the campaign's own, named

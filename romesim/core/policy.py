@@ -244,7 +244,7 @@ class ResolvedPolicies:
 
 def searchable(decision_points):
     """The name of the first of ``decision_points`` that offers the search built-ins, or None."""
-    return next((dp.name for dp in decision_points if "flat_mc" in dp.builtins), None)
+    return next((dp.name for dp in decision_points if SEARCH_NAMES[0] in dp.builtins), None)
 
 
 def resolve(decision_points, policies=None):
@@ -298,10 +298,7 @@ def resolve(decision_points, policies=None):
         elif callable(chosen):
             raise PolicyError(f"policies[{dp.name!r}]: {chosen!r} is a Python function; decorate it with @numba.njit")
         else:
-            raise PolicyError(
-                f"policies[{dp.name!r}]: unknown policy {chosen!r}{did_you_mean(chosen, dp.builtins)}; "
-                f"built-ins: {', '.join(dp.builtins)}, "
-                "or an @numba.njit function fn(state, params, stream) -> int")
+            raise _unknown(dp, chosen)
         row = np.asarray(row, dtype=np.float64)
         params[i, :row.size] = row
     if any(c in SEARCH_CODES for c in codes):
@@ -309,9 +306,23 @@ def resolve(decision_points, policies=None):
     return ResolvedPolicies(tuple(names), codes, params, tuple(functions), tuple(dp.nested for dp in decision_points))
 
 
+SEARCH_NAMES = ("flat_mc", "ismcts")  # core.search's built-ins, in SEARCH_CODES' order
+
+
+def _unknown(dp, chosen):
+    """The error for a policy ``chosen`` that is neither a built-in of ``dp`` nor a compiled function."""
+    why = ("; a search is offered where the game can stop at the point and play on from there (a state machine's "
+           "points), and here the point is played straight through" if chosen in SEARCH_NAMES else "")
+    return PolicyError(f"policies[{dp.name!r}]: unknown policy {chosen!r}{did_you_mean(chosen, dp.builtins)}; "
+                       f"built-ins: {', '.join(dp.builtins)}, or an @numba.njit function fn(state, params, stream) "
+                       f"-> int{why}")
+
+
 def _by_name(dp, chosen, values):
     """A built-in's parameter vector from ``{name: value}``, the names left out at their defaults; a search's
     ``rollout`` may name a built-in of the point."""
+    if isinstance(chosen, str) and chosen not in dp.builtins:
+        raise _unknown(dp, chosen)
     builtin = dp.builtins.get(chosen) if isinstance(chosen, str) else None
     if builtin is None:
         raise PolicyError(f"policies[{dp.name!r}]: parameters by name are for built-ins; give {chosen!r} a list")

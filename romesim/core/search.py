@@ -64,7 +64,7 @@ from numba.extending import overload
 from .jit import njit
 from . import rng
 from .loop import copy_into
-from .policy import FLAT_MC, ISMCTS, SEARCH_CODES, Builtin
+from .policy import FLAT_MC, ISMCTS, SEARCH_CODES, SEARCH_NAMES, Builtin
 
 SEARCH_PARAMS = ("budget", "exploration", "rollout", "prior")
 DEFAULT_BUDGET, DEFAULT_EXPLORATION, DEFAULT_PRIOR = 64, 0.7, 0.5
@@ -92,7 +92,7 @@ def search_builtins(point):
            "prior, 0: UCB1" + tail)
     return {name: Builtin(code, text, SEARCH_PARAMS,
                           (float(DEFAULT_BUDGET), DEFAULT_EXPLORATION, float(rollout), DEFAULT_PRIOR))
-            for name, code, text in zip(("flat_mc", "ismcts"), SEARCH_CODES, doc)}
+            for name, code, text in zip(SEARCH_NAMES, SEARCH_CODES, doc)}
 
 
 @njit(cache=True)
