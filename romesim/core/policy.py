@@ -50,6 +50,7 @@ MAX_PARAMS = 8
 USER = -1  # the code of a decision point played by a user function
 FLAT_MC, ISMCTS = 1000, 1001  # the search built-ins' codes (``core.search``), taken before a game's decide
 SEARCH_CODES = (FLAT_MC, ISMCTS)
+SEARCH_NAMES = ("flat_mc", "ismcts")  # core.search's built-ins, in SEARCH_CODES' order
 MAX_BUDGET = 1 << 20  # the most playouts or iterations of one search decision
 
 STATE_TYPE, PARAMS_TYPE, STREAM_TYPE = types.int64[::1], types.float64[::1], types.uint64[::1]
@@ -304,9 +305,6 @@ def resolve(decision_points, policies=None):
     if any(c in SEARCH_CODES for c in codes):
         params = _with_rollouts(decision_points, codes, params)
     return ResolvedPolicies(tuple(names), codes, params, tuple(functions), tuple(dp.nested for dp in decision_points))
-
-
-SEARCH_NAMES = ("flat_mc", "ismcts")  # core.search's built-ins, in SEARCH_CODES' order
 
 
 def _unknown(dp, chosen):
