@@ -319,11 +319,11 @@ def _unknown(dp, chosen):
 def _by_name(dp, chosen, values):
     """A built-in's parameter vector from ``{name: value}``, the names left out at their defaults; a search's
     ``rollout`` may name a built-in of the point."""
-    if isinstance(chosen, str) and chosen not in dp.builtins:
-        raise _unknown(dp, chosen)
-    builtin = dp.builtins.get(chosen) if isinstance(chosen, str) else None
-    if builtin is None:
+    if not isinstance(chosen, str):
         raise PolicyError(f"policies[{dp.name!r}]: parameters by name are for built-ins; give {chosen!r} a list")
+    if chosen not in dp.builtins:
+        raise _unknown(dp, chosen)
+    builtin = dp.builtins[chosen]
     vector = dict(zip(builtin.params, builtin.defaults))
     for key, value in values.items():
         if key not in vector:
